@@ -1,0 +1,7 @@
+// Every command, in the order --help lists them. A command's module only declares flags; its work is imported lazily.
+import type { CommandDefinition } from "../program.js";
+import { emitCommand } from "./emit.js";
+import { schemaCommand } from "./schema.js";
+import { validateCommand } from "./validate.js";
+
+export const COMMANDS: readonly CommandDefinition[] = [emitCommand, validateCommand, schemaCommand];

@@ -1,0 +1,20 @@
+// `skip-summary schema`: the v1 JSON Schema, for editors and other languages' validators.
+import type { CommandDefinition } from "../program.js";
+import { action } from "../program.js";
+
+export const schemaCommand: CommandDefinition = {
+  name: "schema",
+  usageExitCode: 2,
+  register(command, context, done) {
+    command
+      .description("print the v1 JSON Schema of a skip-summary file")
+      .addHelpText("after", "\nExample:\n  $ skip-summary schema > skip-summary.v1.schema.json")
+      .action(
+        action(context, 2, done, async () => {
+          const { buildJsonSchema } = await import("../../contract/json-schema.js");
+          context.io.stdout.write(`${JSON.stringify(buildJsonSchema(), null, 2)}\n`);
+          return 0;
+        }),
+      );
+  },
+};

@@ -1,0 +1,25 @@
+// Every command writes through this, so tests (and the library) can swap the process's streams and environment.
+import type { Readable } from "node:stream";
+
+export interface CliIo {
+  readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
+  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
+  readonly stdin: Readable & { readonly isTTY?: boolean };
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+}
+
+export function processIo(): CliIo {
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() };
+}
+
+/** Colour only on a TTY, and never when NO_COLOR is set (https://no-color.org). */
+export function useColor(stream: { readonly isTTY?: boolean }, env: CliIo["env"]): boolean {
+  return Boolean(stream.isTTY) && !("NO_COLOR" in env && env.NO_COLOR !== "") && env.TERM !== "dumb";
+}
+
+export async function readAll(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString("utf8");
+}

@@ -1,0 +1,24 @@
+// The committed JSON Schema is generated from the zod schema, so the two cannot disagree (test/contract/json-schema.test.ts).
+import * as z from "zod/mini";
+import { SkipSummaryV1 } from "./schema.js";
+
+export const JSON_SCHEMA_ID = "https://skip-summary.dev/schemas/skip-summary.v1.schema.json";
+
+export function buildJsonSchema(): Record<string, unknown> {
+  const generated = z.toJSONSchema(SkipSummaryV1, { io: "input", target: "draft-2020-12" }) as Record<string, unknown>;
+  const properties = generated.properties as Record<string, Record<string, unknown>>;
+  // Refinements that JSON Schema can express are added by hand; the rest (real calendar dates,
+  // skill equals the file name) are described, because only the zod validator can check them.
+  properties.schema_version = { type: "integer", const: 1 };
+  properties.items = { ...properties.items, uniqueItems: true };
+  properties.occurred_at = { ...properties.occurred_at, description: "UTC ISO-8601 with a Z suffix; must be a real date" };
+  properties.skill = { ...properties.skill, pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$", description: "The full skill id (tessl__<name>); equals the id in the file name" };
+  properties.reason = { ...properties.reason, pattern: "^[^\\r\\n]*\\S[^\\r\\n]*$", description: "One line, not blank" };
+  return {
+    $schema: generated.$schema,
+    $id: JSON_SCHEMA_ID,
+    title: "skip-summary v1",
+    description: "A .skip-summary-<skill-id>.json file: one skill's skipped or deferred work, waiting to be surfaced to its owner.",
+    ...generated,
+  };
+}

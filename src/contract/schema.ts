@@ -1,0 +1,64 @@
+// The v1 skip-summary contract as one zod schema: every reader, writer, lint check and the JSON Schema derive from it.
+// zod/mini keeps the owner side and the hook within their start-up budget (see bench/startup.mjs).
+import * as z from "zod/mini";
+import { skillIdProblem } from "./ids.js";
+import { UTC_TIMESTAMP_PATTERN, isUtcTimestamp } from "./timestamp.js";
+
+export const SCHEMA_VERSION = 1;
+export const REASON_MAX_LENGTH = 500;
+
+const skill = z.string({ error: "must be a string: the full skill id, for example tessl__check-cfps" }).check(
+  z.refine((id) => skillIdProblem(id) === undefined, {
+    error: (issue) => `is not a valid skill id: ${skillIdProblem(issue.input)}`,
+  }),
+);
+
+const step = z.union(
+  [
+    z.string().check(z.minLength(1, "must not be empty")),
+    z.int().check(z.gte(0, "must be an integer >= 0")),
+  ],
+  { error: "must be a non-empty string or an integer >= 0" },
+);
+
+const reason = z.string({ error: "must be a string" }).check(
+  z.refine((s) => !/[\r\n]/.test(s), "must be one line: remove the line breaks (CR or LF)"),
+  z.refine((s) => s.trim().length > 0, "must not be blank"),
+  z.maxLength(REASON_MAX_LENGTH, `must be at most ${REASON_MAX_LENGTH} characters`),
+);
+
+const item = z.string({ error: "must be a string" }).check(z.minLength(1, "must not be an empty string"));
+
+const items = z.array(item, { error: "must be an array of strings ([] for a global skip)" }).check(
+  z.refine((list) => new Set(list).size === list.length, {
+    error: (issue) => `must not contain duplicates (${duplicatesOf(issue.input as string[]).map((d) => JSON.stringify(d)).join(", ")})`,
+  }),
+);
+
+const occurredAt = z.string({ error: "must be a string: a UTC ISO-8601 time such as 2026-11-22T18:04:05Z" }).check(
+  z.regex(new RegExp(UTC_TIMESTAMP_PATTERN), "must be UTC ISO-8601 with a Z suffix, such as 2026-11-22T18:04:05Z or 2026-11-22T18:04:05.123Z (no offsets)"),
+  z.refine(isUtcTimestamp, "is not a real date and time"),
+);
+
+/** The v1 schema. Unknown fields pass through untouched, so newer owners' extra fields survive a round trip. */
+export const SkipSummaryV1 = z.looseObject({
+  schema_version: z.literal(SCHEMA_VERSION, { error: `must be the integer ${SCHEMA_VERSION}` }),
+  skill,
+  step,
+  reason,
+  items,
+  technical_failure: z.boolean({ error: "must be true (transient, a retry would likely succeed) or false (a policy skip)" }),
+  occurred_at: occurredAt,
+});
+
+export type SkipSummary = z.output<typeof SkipSummaryV1>;
+
+/** The seven required fields, in the order the contract documents them and writers emit them. */
+export const SUMMARY_FIELDS = ["schema_version", "skill", "step", "reason", "items", "technical_failure", "occurred_at"] as const;
+
+function duplicatesOf(list: string[]): string[] {
+  const seen = new Set<string>();
+  const dups = new Set<string>();
+  for (const x of list) (seen.has(x) ? dups : seen).add(x);
+  return [...dups];
+}

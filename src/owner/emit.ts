@@ -1,0 +1,120 @@
+// The owner side's one write path: validate, then merge into any waiting summary under the skill's lock, then write atomically.
+import { stat } from "node:fs/promises";
+import {
+  SCHEMA_VERSION,
+  SUMMARY_FIELDS,
+  SummaryValidationError,
+  assertSkillId,
+  classifySummary,
+  classifySummaryText,
+  formatProblems,
+  formatUtcTimestamp,
+  mergeSummaries,
+  resolveWorkspace,
+  summaryPath,
+  type SkipSummary,
+} from "../contract/index.js";
+import { SummaryWriteError } from "./errors.js";
+import { inspectTarget, readRegularFile, writeFileAtomically } from "./atomic-write.js";
+import { withFileLock, type LockOptions } from "./lock.js";
+
+/** A skip as an owner describes it; `schema_version`, `items`, `technical_failure` and `occurred_at` have defaults. */
+export interface SkipInput {
+  readonly skill: string;
+  readonly step: string | number;
+  readonly reason: string;
+  /** @default [] (a global skip) */
+  readonly items?: readonly string[];
+  /** `true` for a transient failure a retry would likely fix. @default false */
+  readonly technical_failure?: boolean;
+  /** @default now, UTC */
+  readonly occurred_at?: string;
+  readonly schema_version?: number;
+  /** Extra fields are kept as they are. */
+  readonly [extra: string]: unknown;
+}
+
+export interface EmitOptions {
+  /** The group workspace. @default --workspace > SKIP_SUMMARY_WORKSPACE > /workspace/group */
+  readonly workspace?: string;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly cwd?: string;
+  /** @default () => new Date() */
+  readonly now?: () => Date;
+  readonly lock?: LockOptions;
+}
+
+export interface EmitResult {
+  readonly path: string;
+  /** What is on disk now: the new skip, merged into a waiting one when there was one. */
+  readonly summary: SkipSummary;
+  readonly merged: boolean;
+}
+
+/** Builds and validates the summary for `input` without touching the disk. Throws {@link SummaryValidationError}. */
+export function buildSummary(input: SkipInput, now: () => Date = () => new Date()): SkipSummary {
+  assertSkillId(input.skill);
+  const ordered: Record<string, unknown> = {
+    schema_version: input.schema_version ?? SCHEMA_VERSION,
+    skill: input.skill,
+    step: input.step,
+    reason: input.reason,
+    items: input.items ?? [],
+    technical_failure: input.technical_failure ?? false,
+    occurred_at: input.occurred_at ?? formatUtcTimestamp(now()),
+  };
+  for (const [key, value] of Object.entries(input)) {
+    if (!(SUMMARY_FIELDS as readonly string[]).includes(key) && value !== undefined) ordered[key] = value;
+  }
+  const result = classifySummary(ordered);
+  if (result.kind === "valid") return result.summary;
+  if (result.kind === "unrecognised-version") {
+    throw new SummaryValidationError([{ path: "schema_version", message: `this writer writes version ${SCHEMA_VERSION}, got ${JSON.stringify(result.version)}` }]);
+  }
+  throw new SummaryValidationError(result.problems);
+}
+
+/** Writes one skip for its skill, merging into a summary that is already waiting. */
+export async function emitSkip(input: SkipInput, options: EmitOptions = {}): Promise<EmitResult> {
+  const summary = buildSummary(input, options.now);
+  const workspace = resolveWorkspace({ flag: options.workspace, env: options.env, cwd: options.cwd });
+  await assertWorkspaceDir(workspace);
+  const path = summaryPath(workspace, summary.skill);
+  return withFileLock(`${path}.lock`, async () => {
+    let merged = false;
+    let next = summary;
+    if ((await inspectTarget(path)) === "file") {
+      const waiting = classifySummaryText(await readRegularFile(path), { expectedSkill: summary.skill });
+      if (waiting.kind === "unrecognised-version") {
+        throw new SummaryWriteError(
+          "unrecognised-version",
+          path,
+          `refusing to overwrite ${path}: it has schema_version ${JSON.stringify(waiting.version)}, which only its owner can migrate; surface or move it first`,
+        );
+      }
+      if (waiting.kind === "invalid") {
+        throw new SummaryWriteError(
+          "invalid-existing",
+          path,
+          `refusing to overwrite ${path}: the waiting summary is invalid (${formatProblems(waiting.problems)}); run the surfacer to quarantine it, or move it away`,
+        );
+      }
+      next = mergeSummaries(waiting.summary, summary);
+      merged = true;
+    }
+    await writeFileAtomically(path, `${JSON.stringify(next, null, 2)}\n`);
+    return { path, summary: next, merged };
+  }, options.lock);
+}
+
+async function assertWorkspaceDir(workspace: string): Promise<void> {
+  try {
+    if ((await stat(workspace)).isDirectory()) return;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") {
+      throw new SummaryWriteError("unwritable", workspace, `cannot use the workspace ${workspace}: ${code}`, { cause: error });
+    }
+  }
+  throw new SummaryWriteError("unwritable", workspace, `the workspace ${workspace} is not an existing directory; create it or pass --workspace DIR`);
+}

@@ -1,0 +1,83 @@
+import { readFile, readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli, tempDir } from "../helpers/cli.js";
+
+describe("skip-summary emit (built CLI)", () => {
+  it("writes the summary, prints its path and exits 0", async () => {
+    const ws = await tempDir();
+    const r = await runCli(["emit", "--skill", "tessl__check-cfps", "--step", "3", "--reason", "nightly budget spent", "--item", "cfp-1", "--workspace", ws]);
+    expect(r.code).toBe(0);
+    const path = join(ws, ".skip-summary-tessl__check-cfps.json");
+    expect(r.stdout.trim()).toBe(path);
+    const summary = JSON.parse(await readFile(path, "utf8"));
+    expect(summary).toMatchObject({ schema_version: 1, skill: "tessl__check-cfps", step: 3, reason: "nightly budget spent", items: ["cfp-1"], technical_failure: false });
+    expect(summary.occurred_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(await readdir(ws)).toEqual([".skip-summary-tessl__check-cfps.json"]);
+  });
+
+  it("merges a second emit into the waiting summary and reports it with --json", async () => {
+    const ws = await tempDir();
+    await runCli(["emit", "--skill", "tessl__a", "--step", "fetch", "--reason", "budget spent", "--item", "x", "--workspace", ws]);
+    const r = await runCli(["emit", "--skill", "tessl__a", "--step", "publish", "--reason", "login expired", "--item", "x", "--item", "y", "--technical", "--workspace", ws, "--json"]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ ok: true, merged: true, summary: { step: "fetch; publish", reason: "budget spent; login expired", items: ["x", "y"], technical_failure: false } });
+  });
+
+  it("reads items from stdin with --items-from -", async () => {
+    const ws = await tempDir();
+    const r = await runCli(["emit", "--skill", "tessl__a", "--step", "s", "--reason", "r", "--items-from", "-", "--item", "a", "--workspace", ws], { input: "b\n\n c \r\na\n" });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(await readFile(join(ws, ".skip-summary-tessl__a.json"), "utf8")).items).toEqual(["a", "b", "c"]);
+  });
+
+  it("takes the workspace from SKIP_SUMMARY_WORKSPACE", async () => {
+    const ws = await tempDir();
+    const r = await runCli(["emit", "--skill", "tessl__a", "--step", "s", "--reason", "r"], { env: { SKIP_SUMMARY_WORKSPACE: ws } });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe(join(ws, ".skip-summary-tessl__a.json"));
+  });
+
+  it("exits 64 with a hint when no workspace can be found", async () => {
+    const r = await runCli(["emit", "--skill", "tessl__a", "--step", "s", "--reason", "r"]);
+    expect(r.code).toBe(64);
+    expect(r.stderr).toContain("pass --workspace DIR or set SKIP_SUMMARY_WORKSPACE");
+  });
+
+  it("exits 64 when a required flag is missing, naming it", async () => {
+    const r = await runCli(["emit", "--skill", "tessl__a", "--step", "s"]);
+    expect(r.code).toBe(64);
+    expect(r.stderr).toContain("--reason");
+  });
+
+  it("exits 65 for bad data, naming the field, and writes nothing", async () => {
+    const ws = await tempDir();
+    const r = await runCli(["emit", "--skill", "tessl__a", "--step", "s", "--reason", "two\nlines", "--workspace", ws]);
+    expect(r.code).toBe(65);
+    expect(r.stderr).toContain("reason: must be one line");
+    expect(await readdir(ws)).toEqual([]);
+  });
+
+  it("exits 65 for an unsafe skill id before touching the disk", async () => {
+    const ws = await tempDir();
+    const r = await runCli(["emit", "--skill", "../../etc/x", "--step", "s", "--reason", "r", "--workspace", ws, "--json"]);
+    expect(r.code).toBe(65);
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, exit_code: 65, error: { code: "INVALID_SKILL_ID" } });
+    expect(await readdir(ws)).toEqual([]);
+  });
+
+  it("exits 73 when the workspace is not a directory", async () => {
+    const ws = await tempDir();
+    const r = await runCli(["emit", "--skill", "tessl__a", "--step", "s", "--reason", "r", "--workspace", join(ws, "missing")]);
+    expect(r.code).toBe(73);
+    expect(r.stderr).toContain("is not an existing directory");
+  });
+
+  it("prints an example in --help", async () => {
+    const r = await runCli(["emit", "--help"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Example:");
+    expect(r.stdout).toContain("65 bad data");
+  });
+});
