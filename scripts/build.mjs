@@ -1,9 +1,16 @@
 // Builds the CLI as one small entry plus lazily loaded chunks (start-up budget: bench/startup.mjs),
 // and the library as one ESM file with its dependencies left external.
+// Output is built in a private folder and renamed into place, chunks first and the entry last, so a CLI
+// process that starts during a rebuild never loads a half-written file.
 import { build } from "esbuild";
-import { readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
-const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+const root = fileURLToPath(new URL("..", import.meta.url));
+const dist = join(root, "dist");
+const stage = join(dist, `.build-${process.pid}`);
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const common = {
   bundle: true,
   platform: "node",
@@ -12,15 +19,15 @@ const common = {
   sourcemap: false,
   legalComments: "none",
   logLevel: "warning",
+  absWorkingDir: root,
   define: { __SKIP_SUMMARY_VERSION__: JSON.stringify(pkg.version) },
 };
 
-rmSync(new URL("../dist/cli.js", import.meta.url), { force: true });
-rmSync(new URL("../dist/chunks", import.meta.url), { recursive: true, force: true });
+rmSync(stage, { recursive: true, force: true });
 await build({
   ...common,
   entryPoints: { cli: "src/cli/bin.ts" },
-  outdir: "dist",
+  outdir: stage,
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",
   minify: true,
@@ -29,9 +36,18 @@ await build({
     js: "#!/usr/bin/env node\nimport{createRequire as __ssRequire}from'node:module';import{fileURLToPath as __ssPath}from'node:url';const require=__ssRequire(import.meta.url);const __filename=__ssPath(import.meta.url);",
   },
 });
-await build({
-  ...common,
-  entryPoints: { index: "src/index.ts" },
-  outdir: "dist/lib",
-  packages: "external",
-});
+await build({ ...common, entryPoints: { index: "src/index.ts" }, outdir: join(stage, "lib"), packages: "external" });
+
+mkdirSync(join(dist, "chunks"), { recursive: true });
+mkdirSync(join(dist, "lib"), { recursive: true });
+for (const name of readdirSync(join(stage, "chunks"))) renameSync(join(stage, "chunks", name), join(dist, "chunks", name));
+renameSync(join(stage, "lib", "index.js"), join(dist, "lib", "index.js"));
+renameSync(join(stage, "cli.js"), join(dist, "cli.js"));
+rmSync(stage, { recursive: true, force: true });
+
+// Chunk names carry a content hash; old ones are unreferenced after an hour and can go.
+const hourAgo = Date.now() - 3_600_000;
+for (const name of readdirSync(join(dist, "chunks"))) {
+  const path = join(dist, "chunks", name);
+  if (statSync(path).mtimeMs < hourAgo) rmSync(path, { force: true });
+}
