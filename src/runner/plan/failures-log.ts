@@ -1,0 +1,52 @@
+// Every failure stays on record, handled or not: one JSON line per failed attempt, appended to a file.
+import { appendFile, mkdir } from "node:fs/promises";
+import { dirname } from "node:path";
+
+/** What became of a failed attempt. */
+export type FailureDisposition = "retried" | "healed" | "continued" | "caught" | "ignored" | "cancelled" | "failed";
+
+export interface FailureEntry {
+  readonly time: string;
+  readonly skill: string;
+  readonly step: string;
+  readonly attempt: number;
+  readonly exit_code: number | null;
+  readonly signal: string | null;
+  readonly timed_out: boolean;
+  /** The step's on_error strategy (abort, continue, retry, auto_heal), or `heal` for a heal command. */
+  readonly strategy: string;
+  readonly disposition: FailureDisposition;
+  /** True when the plan carried on past this failure (the step recovered, or the failure was continued, caught or ignored). */
+  readonly recovered: boolean;
+  readonly stderr_tail: string;
+}
+
+export const STDERR_TAIL_MAX = 2_000;
+
+export interface FailuresLog {
+  readonly path: string | undefined;
+  record(entry: FailureEntry): void;
+  /** Resolves when every line is on disk; the first write error, if any, is returned rather than thrown. */
+  close(): Promise<Error | undefined>;
+}
+
+/** Appends in order through one promise chain; `path` undefined keeps entries in memory only. */
+export function createFailuresLog(path: string | undefined, sink?: (entry: FailureEntry) => void): FailuresLog {
+  let chain: Promise<void> = path ? mkdir(dirname(path), { recursive: true }).then(() => undefined) : Promise.resolve();
+  let failure: Error | undefined;
+  return {
+    path,
+    record(entry) {
+      sink?.(entry);
+      if (!path) return;
+      const line = `${JSON.stringify({ ...entry, stderr_tail: entry.stderr_tail.slice(-STDERR_TAIL_MAX) })}\n`;
+      chain = chain.then(() => appendFile(path, line, "utf8")).catch((error: Error) => {
+        failure ??= error;
+      });
+    },
+    async close() {
+      await chain;
+      return failure;
+    },
+  };
+}

@@ -1,0 +1,33 @@
+// Input values come from defaults and --input NAME=VALUE; a missing or undeclared one stops the plan before any step runs.
+import type { Plan, PlanProblem } from "./types.js";
+
+export type InputsResult = { readonly ok: true; readonly values: Record<string, string> } | { readonly ok: false; readonly problems: PlanProblem[] };
+
+export function resolveInputs(plan: Plan, given: Readonly<Record<string, string>>): InputsResult {
+  const problems: PlanProblem[] = [];
+  const values: Record<string, string> = {};
+  for (const name of Object.keys(given)) {
+    if (!(name in plan.inputs)) {
+      const known = Object.keys(plan.inputs).join(", ") || "none";
+      problems.push({ path: `inputs.${name}`, message: `the plan declares no input ${JSON.stringify(name)} (declared inputs: ${known})` });
+    }
+  }
+  for (const [name, spec] of Object.entries(plan.inputs)) {
+    const value = given[name] ?? spec.default;
+    if (value === undefined) problems.push({ path: `inputs.${name}`, message: `is required (it has no default): pass --input ${name}=VALUE` });
+    else values[name] = value;
+  }
+  return problems.length ? { ok: false, problems } : { ok: true, values };
+}
+
+/** `NAME=VALUE` pairs from the command line; the value may itself contain "=". */
+export function parseInputFlags(pairs: readonly string[]): { values: Record<string, string>; problems: string[] } {
+  const values: Record<string, string> = {};
+  const problems: string[] = [];
+  for (const pair of pairs) {
+    const at = pair.indexOf("=");
+    if (at <= 0) problems.push(`--input ${JSON.stringify(pair)}: expected NAME=VALUE`);
+    else values[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return { values, problems };
+}

@@ -1,0 +1,67 @@
+// Reads a plan from YAML or JSON text and reports every problem with its path, line and column in the file.
+import { readFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { LineCounter, isNode, parseDocument, type Document } from "yaml";
+import { formatPath } from "../../contract/problems.js";
+import type { Plan, PlanProblem } from "./types.js";
+import { validatePlan, type RawPath } from "./validate.js";
+
+export type PlanLoadResult =
+  | { readonly ok: true; readonly plan: Plan }
+  | { readonly ok: false; readonly file?: string; readonly problems: readonly PlanProblem[] };
+
+export interface ParsePlanOptions {
+  /** The file the text came from, for messages. */
+  readonly file?: string;
+  /** Relative `cwd`s resolve against this folder. @default the file's folder, else process.cwd() */
+  readonly dir?: string;
+}
+
+/** Parses and validates plan text. YAML 1.2 is a superset of JSON, so one parser serves both. */
+export function parsePlan(text: string, options: ParsePlanOptions = {}): PlanLoadResult {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  const file = options.file;
+  if (doc.errors.length > 0) {
+    const problems = doc.errors.map((error) => {
+      const at = error.linePos?.[0];
+      return { path: "(syntax)", ...(at ? { line: at.line, column: at.col } : {}), message: (error.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "") };
+    });
+    return { ok: false, ...(file ? { file } : {}), problems };
+  }
+  const dir = options.dir ?? (file ? dirname(resolve(file)) : process.cwd());
+  const { plan, problems } = validatePlan(doc.toJS(), dir);
+  if (plan) return { ok: true, plan: { ...plan, ...(file ? { file: resolve(file) } : {}) } };
+  return { ok: false, ...(file ? { file } : {}), problems: problems.map((p) => ({ path: formatPath(p.path), ...position(doc, lineCounter, p.path), message: p.message })) };
+}
+
+/** Reads and parses a plan file; an unreadable file is a problem too, never a throw. */
+export async function loadPlan(file: string, options: { readonly cwd?: string } = {}): Promise<PlanLoadResult> {
+  const path = resolve(options.cwd ?? process.cwd(), file);
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    return { ok: false, file, problems: [{ path: "(file)", message: `cannot read the plan file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` }] };
+  }
+  return parsePlan(text, { file: path });
+}
+
+// A missing field has no node of its own, so the nearest existing ancestor (the mapping that lacks it) is shown.
+function position(doc: Document, lineCounter: LineCounter, path: RawPath): { line?: number; column?: number } {
+  for (let depth = path.length; depth >= 0; depth -= 1) {
+    const node = depth === 0 ? doc.contents : doc.getIn(path.slice(0, depth), true);
+    if (isNode(node) && node.range) {
+      const at = lineCounter.linePos(node.range[0]);
+      return { line: at.line, column: at.col };
+    }
+  }
+  return {};
+}
+
+/** `plan.yaml:12:5: steps[2].retry.max_attempts: must be >= 1`, one line per problem. */
+export function formatPlanProblems(file: string | undefined, problems: readonly PlanProblem[]): string {
+  return problems
+    .map((p) => `${file ?? "plan"}${p.line !== undefined ? `:${p.line}:${p.column ?? 1}` : ""}: ${p.path}: ${p.message}`)
+    .join("\n");
+}
