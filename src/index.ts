@@ -1,4 +1,4 @@
 // The library API: the contract and every part built on it. Each part's own index lists what it exports.
 export * from "./contract/index.js";
-export { buildJsonSchema, JSON_SCHEMA_ID } from "./contract/json-schema.js";
+export { buildJsonSchema } from "./contract/json-schema.js";
 export * from "./owner/index.js";

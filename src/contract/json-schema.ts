@@ -2,8 +2,6 @@
 import * as z from "zod/mini";
 import { SkipSummaryV1 } from "./schema.js";
 
-export const JSON_SCHEMA_ID = "https://skip-summary.dev/schemas/skip-summary.v1.schema.json";
-
 export function buildJsonSchema(): Record<string, unknown> {
   const generated = z.toJSONSchema(SkipSummaryV1, { io: "input", target: "draft-2020-12" }) as Record<string, unknown>;
   const properties = generated.properties as Record<string, Record<string, unknown>>;
@@ -16,7 +14,6 @@ export function buildJsonSchema(): Record<string, unknown> {
   properties.reason = { ...properties.reason, pattern: "^[^\\r\\n]*\\S[^\\r\\n]*$", description: "One line, not blank" };
   return {
     $schema: generated.$schema,
-    $id: JSON_SCHEMA_ID,
     title: "skip-summary v1",
     description: "A .skip-summary-<skill-id>.json file: one skill's skipped or deferred work, waiting to be surfaced to its owner.",
     ...generated,

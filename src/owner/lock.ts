@@ -4,6 +4,8 @@ import { open, readFile, stat, unlink } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { SummaryWriteError } from "./errors.js";
 
+const DEAD_HOLDER_MIN_AGE_MS = 1_000;
+
 export interface LockOptions {
   /** Give up after this long. @default 10000 */
   readonly timeoutMs?: number;
@@ -27,8 +29,10 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, op
       if (code !== "EEXIST") {
         throw new SummaryWriteError("unwritable", lockPath, `cannot create the lock file ${lockPath}: ${code ?? (error as Error).message}`, { cause: error });
       }
-      if (await isStale(lockPath, staleMs)) {
-        await unlink(lockPath).catch(() => undefined);
+      const state = await holderState(lockPath, staleMs);
+      if (state === "released") continue;
+      if (state === "stale") {
+        await breakStaleLock(lockPath, staleMs);
         continue;
       }
       if (Date.now() > deadline) {
@@ -45,17 +49,33 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, op
   }
 }
 
-async function isStale(lockPath: string, staleMs: number): Promise<boolean> {
+// "released" must never lead to an unlink: by the time we act, someone else may hold a fresh lock at that name.
+// A dead pid counts only for a lock older than a second: a holder that just finished and exited would otherwise
+// look dead while its successor's fresh lock sits at the same name.
+async function holderState(lockPath: string, staleMs: number): Promise<"held" | "stale" | "released"> {
   try {
-    if (Date.now() - (await stat(lockPath)).mtimeMs > staleMs) return true;
+    const age = Date.now() - (await stat(lockPath)).mtimeMs;
+    if (age > staleMs) return "stale";
+    if (age < DEAD_HOLDER_MIN_AGE_MS) return "held";
     const holder = JSON.parse(await readFile(lockPath, "utf8")) as { pid?: unknown };
-    if (typeof holder.pid !== "number" || holder.pid === process.pid) return false;
+    if (typeof holder.pid !== "number" || holder.pid === process.pid) return "held";
     process.kill(holder.pid, 0);
-    return false;
+    return "held";
   } catch (error) {
-    // ESRCH: the holder is gone. ENOENT: released meanwhile, so try again at once. Anything else
-    // (a lock being written right now) is not stale until its age says so.
     const code = (error as NodeJS.ErrnoException).code;
-    return code === "ESRCH" || code === "ENOENT";
+    if (code === "ENOENT") return "released";
+    if (code === "ESRCH") return "stale";
+    // A lock being written right now (empty or partial JSON) is held until its age says otherwise.
+    return "held";
+  }
+}
+
+// Re-checks the age right before breaking, so a lock another process re-created a moment ago survives.
+async function breakStaleLock(lockPath: string, staleMs: number): Promise<void> {
+  try {
+    const age = Date.now() - (await stat(lockPath)).mtimeMs;
+    if (age >= Math.min(DEAD_HOLDER_MIN_AGE_MS, staleMs)) await unlink(lockPath);
+  } catch {
+    // Already gone: nothing to break.
   }
 }

@@ -1,0 +1,92 @@
+// Property tests: whatever two valid summaries of one skill are merged, nothing is lost and the result is valid v1.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { REASON_MAX_LENGTH, classifySummary, mergeSummaries, type SkipSummary } from "../../src/contract/index.js";
+
+const line = fc.string({ minLength: 1, maxLength: 120 }).filter((s) => !/[\r\n]/.test(s) && s.trim() !== "" && !s.includes("; "));
+const timestamp = fc
+  .date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2099-12-31T23:59:59Z"), noInvalidDate: true })
+  .chain((d) => fc.boolean().map((ms) => (ms ? d.toISOString() : d.toISOString().replace(/\.\d{3}Z$/, "Z"))));
+
+const summary: fc.Arbitrary<SkipSummary> = fc.record({
+  schema_version: fc.constant(1 as const),
+  skill: fc.constant("tessl__prop"),
+  step: fc.oneof(line, fc.nat({ max: 1000 })),
+  reason: line,
+  items: fc.uniqueArray(fc.string({ minLength: 1, maxLength: 20 }), { maxLength: 15 }),
+  technical_failure: fc.boolean(),
+  occurred_at: timestamp,
+}) as fc.Arbitrary<SkipSummary>;
+
+describe("mergeSummaries", () => {
+  it("always yields a valid v1 summary", () => {
+    fc.assert(
+      fc.property(summary, summary, (a, b) => {
+        expect(classifySummary(mergeSummaries(a, b)).kind).toBe("valid");
+      }),
+    );
+  });
+
+  it("unions items in order, keeping every item of both", () => {
+    fc.assert(
+      fc.property(summary, summary, (a, b) => {
+        const merged = mergeSummaries(a, b);
+        expect(merged.items.slice(0, a.items.length)).toEqual(a.items);
+        for (const item of b.items) expect(merged.items).toContain(item);
+        expect(new Set(merged.items).size).toBe(merged.items.length);
+      }),
+    );
+  });
+
+  it("is technical only when both are, and keeps the earlier time", () => {
+    fc.assert(
+      fc.property(summary, summary, (a, b) => {
+        const merged = mergeSummaries(a, b);
+        expect(merged.technical_failure).toBe(a.technical_failure && b.technical_failure);
+        expect(Date.parse(merged.occurred_at)).toBe(Math.min(Date.parse(a.occurred_at), Date.parse(b.occurred_at)));
+      }),
+    );
+  });
+
+  it("keeps equal step and reason, else joins both with '; ' and cuts the reason with …", () => {
+    fc.assert(
+      fc.property(summary, summary, (a, b) => {
+        const merged = mergeSummaries(a, b);
+        if (String(a.step) === String(b.step)) expect(merged.step).toBe(a.step);
+        else expect(merged.step).toBe(`${a.step}; ${b.step}`);
+        const joined = a.reason === b.reason ? a.reason : `${a.reason}; ${b.reason}`;
+        if (joined.length <= REASON_MAX_LENGTH) expect(merged.reason).toBe(joined);
+        else {
+          expect(merged.reason.length).toBeLessThanOrEqual(REASON_MAX_LENGTH);
+          expect(merged.reason.endsWith("…")).toBe(true);
+        }
+      }),
+    );
+  });
+
+  it("merging the same skip twice changes nothing", () => {
+    fc.assert(
+      fc.property(summary, (a) => {
+        expect(mergeSummaries(a, a)).toEqual(a);
+      }),
+    );
+  });
+
+  it("round-trips through JSON unchanged, unknown fields included", () => {
+    fc.assert(
+      fc.property(summary, fc.dictionary(fc.string({ minLength: 1 }).filter((k) => !(k in {}) && !["schema_version", "skill", "step", "reason", "items", "technical_failure", "occurred_at"].includes(k)), fc.jsonValue()), (a, extra) => {
+        const withExtra = { ...extra, ...a };
+        const back = classifySummary(JSON.parse(JSON.stringify(withExtra)));
+        expect(back.kind).toBe("valid");
+        expect(back.kind === "valid" && back.summary).toEqual(JSON.parse(JSON.stringify(withExtra)));
+        const merged = mergeSummaries(withExtra as SkipSummary, a);
+        for (const key of Object.keys(extra)) expect(merged).toHaveProperty([key]);
+      }),
+    );
+  });
+
+  it("refuses to merge two skills", () => {
+    const a = { schema_version: 1, skill: "tessl__a", step: 1, reason: "r", items: [], technical_failure: false, occurred_at: "2026-01-01T00:00:00Z" } as SkipSummary;
+    expect(() => mergeSummaries(a, { ...a, skill: "tessl__b" })).toThrow(/different skills/);
+  });
+});

@@ -1,0 +1,210 @@
+import { execFileSync, spawn } from "node:child_process";
+import { lstat, mkdir, readFile, readdir, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { classifySummaryText } from "../../src/contract/index.js";
+import { InvalidSkillIdError, SummaryValidationError } from "../../src/contract/index.js";
+import { SummaryWriteError, buildSummary, createSkipCollector, emitSkip } from "../../src/owner/index.js";
+import { runCli, tempDir } from "../helpers/cli.js";
+
+const fixed = () => new Date("2026-11-22T10:00:00.000Z");
+
+describe("emitSkip", () => {
+  it("fills schema_version, items, technical_failure and occurred_at, and writes only the final file", async () => {
+    const ws = await tempDir();
+    const result = await emitSkip({ skill: "tessl__a", step: 2, reason: "budget" }, { workspace: ws, now: fixed });
+    expect(result).toMatchObject({ merged: false, path: join(ws, ".skip-summary-tessl__a.json") });
+    expect(JSON.parse(await readFile(result.path, "utf8"))).toEqual({
+      schema_version: 1,
+      skill: "tessl__a",
+      step: 2,
+      reason: "budget",
+      items: [],
+      technical_failure: false,
+      occurred_at: "2026-11-22T10:00:00.000Z",
+    });
+    expect(await readdir(ws)).toEqual([".skip-summary-tessl__a.json"]);
+  });
+
+  it("keeps extra fields and a given occurred_at", async () => {
+    const ws = await tempDir();
+    const r = await emitSkip({ skill: "tessl__a", step: "s", reason: "r", occurred_at: "2026-01-01T00:00:00Z", run_id: "abc" }, { workspace: ws });
+    expect(JSON.parse(await readFile(r.path, "utf8"))).toMatchObject({ occurred_at: "2026-01-01T00:00:00Z", run_id: "abc" });
+  });
+
+  it("merges into a waiting summary instead of overwriting it", async () => {
+    const ws = await tempDir();
+    await emitSkip({ skill: "tessl__a", step: "fetch", reason: "budget", items: ["1", "2"], technical_failure: true }, { workspace: ws, now: fixed });
+    const r = await emitSkip({ skill: "tessl__a", step: "fetch", reason: "timeout", items: ["2", "3"], technical_failure: true }, { workspace: ws, now: () => new Date("2026-11-22T11:00:00Z") });
+    expect(r.merged).toBe(true);
+    expect(JSON.parse(await readFile(r.path, "utf8"))).toMatchObject({
+      step: "fetch",
+      reason: "budget; timeout",
+      items: ["1", "2", "3"],
+      technical_failure: true,
+      occurred_at: "2026-11-22T10:00:00.000Z",
+    });
+  });
+
+  it("never writes an invalid summary", async () => {
+    const ws = await tempDir();
+    await expect(emitSkip({ skill: "tessl__a", step: "", reason: "r" }, { workspace: ws })).rejects.toThrow(SummaryValidationError);
+    await expect(emitSkip({ skill: "tessl__a", step: "s", reason: "r", items: ["x", "x"] }, { workspace: ws })).rejects.toThrow(/items: must not contain duplicates/);
+    expect(await readdir(ws)).toEqual([]);
+  });
+
+  it.each(["../escape", "a/b", "", ".."])("refuses the id %j before the disk is touched", async (skill) => {
+    const ws = await tempDir();
+    // The workspace does not even exist: an id check that ran after any disk access would fail differently.
+    await expect(emitSkip({ skill, step: "s", reason: "r" }, { workspace: join(ws, "missing") })).rejects.toThrow(InvalidSkillIdError);
+    expect(await readdir(ws)).toEqual([]);
+  });
+
+  it("refuses a symlink at the final name and leaves its target untouched", async () => {
+    const ws = await tempDir();
+    const secret = join(ws, "secret.txt");
+    await writeFile(secret, "do not touch\n");
+    await symlink(secret, join(ws, ".skip-summary-tessl__a.json"));
+    const error = await emitSkip({ skill: "tessl__a", step: "s", reason: "r" }, { workspace: ws }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SummaryWriteError);
+    expect((error as SummaryWriteError).kind).toBe("not-regular-file");
+    expect((error as Error).message).toContain("symbolic link");
+    expect(await readFile(secret, "utf8")).toBe("do not touch\n");
+    expect((await lstat(join(ws, ".skip-summary-tessl__a.json"))).isSymbolicLink()).toBe(true);
+  });
+
+  it("refuses a folder or a FIFO at the final name", async () => {
+    const ws = await tempDir();
+    await mkdir(join(ws, ".skip-summary-tessl__dir.json"));
+    await expect(emitSkip({ skill: "tessl__dir", step: "s", reason: "r" }, { workspace: ws })).rejects.toThrow(/directory, not a regular file/);
+    execFileSync("mkfifo", [join(ws, ".skip-summary-tessl__fifo.json")]);
+    await expect(emitSkip({ skill: "tessl__fifo", step: "s", reason: "r" }, { workspace: ws })).rejects.toThrow(/FIFO, not a regular file/);
+    expect((await lstat(join(ws, ".skip-summary-tessl__fifo.json"))).isFIFO()).toBe(true);
+  });
+
+  it("refuses to overwrite a waiting summary of another version or an invalid one", async () => {
+    const ws = await tempDir();
+    const v2 = JSON.stringify({ schema_version: 2, skill: "tessl__a", whatever: true });
+    await writeFile(join(ws, ".skip-summary-tessl__a.json"), v2);
+    await expect(emitSkip({ skill: "tessl__a", step: "s", reason: "r" }, { workspace: ws })).rejects.toThrow(/schema_version 2, which only its owner can migrate/);
+    expect(await readFile(join(ws, ".skip-summary-tessl__a.json"), "utf8")).toBe(v2);
+    await writeFile(join(ws, ".skip-summary-tessl__b.json"), "{broken");
+    await expect(emitSkip({ skill: "tessl__b", step: "s", reason: "r" }, { workspace: ws })).rejects.toThrow(/waiting summary is invalid/);
+    expect(await readFile(join(ws, ".skip-summary-tessl__b.json"), "utf8")).toBe("{broken");
+  });
+
+  it("takes over a lock left by a dead process", async () => {
+    const ws = await tempDir();
+    await writeFile(join(ws, ".skip-summary-tessl__a.json.lock"), JSON.stringify({ pid: 2 ** 22 + 12345, at: Date.now() }));
+    const r = await emitSkip({ skill: "tessl__a", step: "s", reason: "r" }, { workspace: ws, lock: { timeoutMs: 2000 } });
+    expect(r.merged).toBe(false);
+    expect(await readdir(ws)).toEqual([".skip-summary-tessl__a.json"]);
+  });
+
+  it("times out with a clear error when a live process holds the lock", async () => {
+    const ws = await tempDir();
+    await writeFile(join(ws, ".skip-summary-tessl__a.json.lock"), JSON.stringify({ pid: process.ppid, at: Date.now() }));
+    await expect(emitSkip({ skill: "tessl__a", step: "s", reason: "r" }, { workspace: ws, lock: { timeoutMs: 100 } })).rejects.toThrow(/waiting for the lock/);
+  });
+});
+
+describe("createSkipCollector", () => {
+  it("gathers skips from several steps into one summary written once", async () => {
+    const ws = await tempDir();
+    const collector = createSkipCollector("tessl__multi", { workspace: ws, now: fixed });
+    expect(await collector.flush()).toBeUndefined();
+    collector.add({ step: "fetch", reason: "timeout", items: ["a"], technical_failure: true });
+    collector.add({ step: "publish", reason: "budget", items: ["b", "a"] });
+    expect(collector.size).toBe(2);
+    expect(await readdir(ws)).toEqual([]);
+    const r = await collector.flush();
+    expect(r?.summary).toMatchObject({ step: "fetch; publish", reason: "timeout; budget", items: ["a", "b"], technical_failure: false });
+    expect(await readdir(ws)).toEqual([".skip-summary-tessl__multi.json"]);
+  });
+
+  it("rejects a bad skip when it is added, and a bad id when created", () => {
+    const collector = createSkipCollector("tessl__multi");
+    expect(() => collector.add({ step: "s", reason: "" })).toThrow(/reason: must not be blank/);
+    expect(() => createSkipCollector("bad/id")).toThrow(InvalidSkillIdError);
+  });
+});
+
+describe("atomicity and concurrency (real processes)", () => {
+  it("a reader polling during 1,000 writes never sees a partial or invalid file", async () => {
+    const ws = await tempDir();
+    const path = join(ws, ".skip-summary-tessl__atomic.json");
+    const script = `
+      import { emitSkip } from ${JSON.stringify(new URL("../../dist/lib/index.js", import.meta.url).href)};
+      for (let i = 0; i < 1000; i++) {
+        await emitSkip({ skill: "tessl__atomic", step: "s" + (i % 3), reason: "r", items: ["item-" + i] }, { workspace: ${JSON.stringify(ws)} });
+      }`;
+    const writer = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "inherit", "inherit"] });
+    const done = new Promise<number | null>((resolve) => writer.on("close", resolve));
+    let finished = false;
+    void done.then(() => (finished = true));
+    let reads = 0;
+    while (!finished) {
+      let text: string;
+      try {
+        text = await readFile(path, "utf8");
+      } catch {
+        continue; // not created yet
+      }
+      reads += 1;
+      const result = classifySummaryText(text, { expectedSkill: "tessl__atomic" });
+      expect(result.kind, text).toBe("valid");
+    }
+    expect(await done).toBe(0);
+    expect(reads).toBeGreaterThan(10);
+    const final = JSON.parse(await readFile(path, "utf8"));
+    expect(final.items).toHaveLength(1000);
+    expect((await readdir(ws)).filter((n) => n !== ".skip-summary-tessl__atomic.json")).toEqual([]);
+  }, 120_000);
+
+  it("eight processes emitting for one skill at once lose no item", async () => {
+    const ws = await tempDir();
+    const runs = Array.from({ length: 8 }, (_, p) =>
+      Promise.all(
+        Array.from({ length: 5 }, (_, i) =>
+          runCli(["emit", "--skill", "tessl__race", "--step", `p${p}`, "--reason", `proc ${p}`, "--item", `p${p}-i${i}`, "--workspace", ws], { timeoutMs: 60_000 }),
+        ),
+      ),
+    );
+    const results = (await Promise.all(runs)).flat();
+    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    const final = JSON.parse(await readFile(join(ws, ".skip-summary-tessl__race.json"), "utf8"));
+    expect([...final.items].sort()).toEqual(Array.from({ length: 8 }, (_, p) => Array.from({ length: 5 }, (_, i) => `p${p}-i${i}`)).flat().sort());
+    expect(await readdir(ws)).toEqual([".skip-summary-tessl__race.json"]);
+  }, 120_000);
+});
+
+describe("buildSummary", () => {
+  it("refuses another schema_version from a writer", () => {
+    expect(() => buildSummary({ skill: "tessl__a", step: 1, reason: "r", schema_version: 2 })).toThrow(/this writer writes version 1/);
+  });
+});
+
+describe("skipAndExit (real process)", () => {
+  it("writes the summary, then exits 2", async () => {
+    const ws = await tempDir();
+    const lib = new URL("../../dist/lib/index.js", import.meta.url).href;
+    const script = `import { skipAndExit } from ${JSON.stringify(lib)}; await skipAndExit({ skill: "tessl__sx", step: 1, reason: "budget spent" }, { workspace: ${JSON.stringify(ws)} });`;
+    const code = await new Promise<number | null>((resolve) => spawn(process.execPath, ["--input-type=module", "-e", script]).on("close", resolve));
+    expect(code).toBe(2);
+    expect(JSON.parse(await readFile(join(ws, ".skip-summary-tessl__sx.json"), "utf8")).reason).toBe("budget spent");
+  });
+
+  it("exits 65 with the field named when the skip is invalid", async () => {
+    const lib = new URL("../../dist/lib/index.js", import.meta.url).href;
+    const script = `import { skipAndExit } from ${JSON.stringify(lib)}; await skipAndExit({ skill: "tessl__sx", step: 1, reason: "" }, { workspace: "/tmp" });`;
+    let stderr = "";
+    const code = await new Promise<number | null>((resolve) => {
+      const child = spawn(process.execPath, ["--input-type=module", "-e", script]);
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      child.on("close", resolve);
+    });
+    expect(code).toBe(65);
+    expect(stderr).toContain("reason: must not be blank");
+  });
+});
+
