@@ -1,0 +1,83 @@
+// Claim-by-rename: the one atomic step that decides which surfacer handles a file. A rename either moves the
+// entry to our unique name or fails with ENOENT because someone else moved it first; there is no third case.
+import { link, lstat, rename, unlink } from "node:fs/promises";
+import { join } from "node:path";
+import { mergeSummaries, readSummaryFile, type SkipSummary } from "../contract/index.js";
+import { claimName, sentName, type ClaimOwner, type ParsedClaim } from "./claim-name.js";
+import type { WaitingEntry } from "./scan.js";
+
+/** Renames `entry.source` to a fresh claim of ours; `undefined` when another surfacer won. */
+export async function claimEntry(entry: WaitingEntry, owner: ClaimOwner, now: number): Promise<string | undefined> {
+  // A dead surfacer's `.sent` record stays a `.sent` record under our name: its notice already went out.
+  const fresh = claimName(entry.name, owner, now);
+  const target = join(entry.workspace, entry.claim?.state === "sent" ? sentName(fresh) : fresh);
+  try {
+    await rename(entry.source, target);
+    return target;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+/** A claim is dead when its surfacer's process is gone (same host only: pids mean nothing across hosts) or its lease ran out. */
+export function isDeadClaim(claim: ParsedClaim, owner: ClaimOwner, now: number, leaseMs: number): boolean {
+  if (now - claim.claimedAt > leaseMs) return true;
+  if (claim.host !== owner.host || claim.pid === owner.pid) return false;
+  return !isPidAlive(claim.pid);
+}
+
+export function isPidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+export type ReturnResult = { readonly returned: true; readonly merged: boolean } | { readonly returned: false; readonly at: string };
+
+/**
+ * Puts a claimed file back under its summary name, for a later attempt. It never overwrites: `link` fails with
+ * EEXIST when the owner wrote a new summary meanwhile, and then the two are merged under the owner's lock, as
+ * emit would. A file that cannot be merged (another version, not valid) stays under the claim name, where the
+ * next run's takeover finds it again.
+ */
+export async function returnClaim(claimPath: string, summaryPath: string, ours: SkipSummary | undefined): Promise<ReturnResult> {
+  try {
+    await link(claimPath, summaryPath);
+    await unlink(claimPath);
+    return { returned: true, merged: false };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") return mergeBack(claimPath, summaryPath, ours);
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EXDEV") throw error;
+  }
+  // Not hard-linkable (a directory, a file system without links): rename, when the name is still free.
+  if (await exists(summaryPath)) return { returned: false, at: claimPath };
+  await rename(claimPath, summaryPath);
+  return { returned: true, merged: false };
+}
+
+async function mergeBack(claimPath: string, summaryPath: string, ours: SkipSummary | undefined): Promise<ReturnResult> {
+  if (ours === undefined) return { returned: false, at: claimPath };
+  // Loaded only here: the owner's writer is not needed on the common path, and start-up stays lean.
+  const { withFileLock, writeFileAtomically } = await import("../owner/index.js");
+  return withFileLock(`${summaryPath}.lock`, async () => {
+    const waiting = await readSummaryFile(summaryPath, { expectedSkill: ours.skill });
+    if (waiting.kind !== "valid") return { returned: false, at: claimPath } as const;
+    await writeFileAtomically(summaryPath, `${JSON.stringify(mergeSummaries(ours, waiting.summary), null, 2)}\n`);
+    await unlink(claimPath);
+    return { returned: true, merged: true } as const;
+  });
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

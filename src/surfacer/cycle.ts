@@ -1,0 +1,134 @@
+// One waiting entry through the delivery cycle. The order is what makes the guarantees hold:
+//   claim (rename) -> read the open file -> validate -> render -> send -> journal (rename to .sent) -> delete.
+// Nothing is deleted before every notifier its route needs has succeeded; a failed send puts the file back.
+// The only duplicate window is a crash after a notifier accepted the notice and before the `.sent` rename.
+import { lstat, unlink } from "node:fs/promises";
+import { formatProblems, readSummaryFile, type ReadSummary, type SkipSummary } from "../contract/index.js";
+import type { Logger } from "../log/logger.js";
+import { claimEntry, returnClaim } from "./claim.js";
+import type { ClaimOwner } from "./claim-name.js";
+import { deliveryIdOf, readPartial, recordSent, removePartial, writePartial } from "./journal.js";
+import { moveToQuarantine, quarantinePlace } from "./quarantine.js";
+import { renderQuarantineNotice, renderSummary } from "./render.js";
+import type { WaitingEntry } from "./scan.js";
+import type { Deliver, OutcomeCode, SurfaceOutcome } from "./types.js";
+
+export interface CycleContext {
+  readonly owner: ClaimOwner;
+  readonly now: () => Date;
+  readonly deliver: Deliver;
+  readonly log: Logger;
+  readonly signal: AbortSignal;
+}
+
+type Verdict =
+  | { readonly kind: "valid"; readonly summary: SkipSummary }
+  | { readonly kind: "unrecognised-version"; readonly version: unknown }
+  | { readonly kind: "bad"; readonly code: OutcomeCode; readonly reason: string };
+
+/** Reads a claimed (or, in a dry run, waiting) entry without following links; a hard link counts as bad too. */
+export async function judge(path: string, skill: string): Promise<Verdict> {
+  const stats = await lstat(path);
+  if (stats.isFile() && stats.nlink > 1) {
+    return { kind: "bad", code: "unreadable", reason: `has ${stats.nlink} hard links; a summary is written by rename and has exactly one, so it is not read` };
+  }
+  const read: ReadSummary = await readSummaryFile(path, { expectedSkill: skill });
+  if (read.kind === "valid") return read;
+  if (read.kind === "unrecognised-version") return read;
+  if (read.kind === "unreadable") return { kind: "bad", code: "unreadable", reason: read.reason };
+  return { kind: "bad", code: "invalid", reason: formatProblems(read.problems) };
+}
+
+/** Surfaces one entry; `undefined` when another surfacer claimed it first (a normal outcome, not a failure). */
+export async function surfaceEntry(entry: WaitingEntry, ctx: CycleContext): Promise<SurfaceOutcome | undefined> {
+  const claimPath = await claimEntry(entry, ctx.owner, ctx.now().getTime());
+  if (claimPath === undefined) return undefined;
+  const base = { workspace: entry.workspace, file: entry.path, skill: entry.skill };
+  if (entry.claim) ctx.log({ level: "info", event: "claim_taken_over", ...base, from: entry.source, pid: entry.claim.pid, host: entry.claim.host, state: entry.claim.state });
+  try {
+    const verdict = await judge(claimPath, entry.skill);
+    if (verdict.kind === "unrecognised-version") {
+      const back = await returnClaim(claimPath, entry.path, undefined);
+      return report(ctx, {
+        ...base,
+        kind: "left",
+        code: "unrecognised-version",
+        version: verdict.version,
+        detail: `schema_version ${verdict.version === undefined ? "is missing" : `is ${JSON.stringify(verdict.version)}`}; only the owner migrates its schema, so it is left in place`,
+        ...(back.returned ? {} : { now_at: back.at }),
+      });
+    }
+    if (entry.claim?.state === "sent") return await finishJournaled(claimPath, verdict, entry, ctx);
+    if (verdict.kind === "bad") return await quarantine(claimPath, verdict, entry, ctx);
+    return await send(claimPath, verdict.summary, entry, ctx);
+  } catch (error) {
+    const detail = `${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+    const back = await returnClaim(claimPath, entry.path, undefined).catch(() => ({ returned: false, at: claimPath }) as const);
+    return report(ctx, { ...base, kind: "failed", code: "io-error", detail, ...(back.returned ? {} : { now_at: back.at }) });
+  }
+}
+
+async function send(claimPath: string, summary: SkipSummary, entry: WaitingEntry, ctx: CycleContext): Promise<SurfaceOutcome> {
+  const deliveryId = deliveryIdOf(entry.skill, JSON.stringify(summary));
+  const base = { workspace: entry.workspace, file: entry.path, skill: entry.skill, delivery_id: deliveryId };
+  const already = await readPartial(entry.workspace, entry.name, deliveryId);
+  const result = await ctx.deliver(
+    { message: renderSummary(summary), summary, skill: entry.skill, route: summary.technical_failure ? "technical" : "policy", workspace: entry.workspace, deliveryId },
+    { exclude: already, signal: ctx.signal },
+  );
+  if (result.ok) {
+    await unlink(await recordSent(claimPath));
+    if (already.size > 0) await removePartial(entry.workspace, entry.name, deliveryId);
+    return report(ctx, { ...base, kind: "sent", code: "delivered", notifiers: result.results });
+  }
+  const succeeded = new Set([...already, ...result.results.filter((r) => r.ok).map((r) => r.notifier)]);
+  if (succeeded.size > already.size) await writePartial(entry.workspace, entry.name, deliveryId, succeeded, ctx.now());
+  const back = await returnClaim(claimPath, entry.path, summary);
+  return report(ctx, { ...base, kind: "failed", code: "send-failed", detail: failureWords(result.results), notifiers: result.results, ...(back.returned ? {} : { now_at: back.at }) });
+}
+
+async function quarantine(claimPath: string, verdict: Extract<Verdict, { kind: "bad" }>, entry: WaitingEntry, ctx: CycleContext, notify = true): Promise<SurfaceOutcome> {
+  const stats = await lstat(claimPath);
+  const deliveryId = deliveryIdOf(entry.skill, `quarantine:${stats.dev}:${stats.ino}:${verdict.reason}`);
+  const place = quarantinePlace(entry.workspace, entry.name, ctx.now());
+  const base = { workspace: entry.workspace, file: entry.path, skill: entry.skill, delivery_id: deliveryId, detail: verdict.reason };
+  let notifiers;
+  if (notify) {
+    const message = renderQuarantineNotice({ skill: entry.skill, reason: verdict.reason, movedTo: place.path });
+    const result = await ctx.deliver({ message, summary: undefined, skill: entry.skill, route: "policy", workspace: entry.workspace, deliveryId }, { exclude: new Set(), signal: ctx.signal });
+    notifiers = result.results;
+    if (!result.ok) {
+      const back = await returnClaim(claimPath, entry.path, undefined);
+      return report(ctx, { ...base, kind: "failed", code: "quarantine-notice-failed", detail: `${verdict.reason}; the notice could not be sent: ${failureWords(result.results)}`, notifiers, ...(back.returned ? {} : { now_at: back.at }) });
+    }
+    claimPath = await recordSent(claimPath);
+  }
+  await moveToQuarantine(claimPath, place, {
+    original: entry.path,
+    skill: entry.skill,
+    code: verdict.code,
+    reason: verdict.reason,
+    quarantined_at: ctx.now().toISOString(),
+    notice_delivery_id: deliveryId,
+  });
+  return report(ctx, { ...base, kind: "quarantined", code: verdict.code, now_at: place.path, ...(notifiers ? { notifiers } : {}) });
+}
+
+// A dead surfacer's `.sent` record: the notice went out, so a valid summary is only deleted, and a bad file
+// (whose quarantine notice went out) only moved. Nothing is sent twice.
+async function finishJournaled(claimPath: string, verdict: Exclude<Verdict, { kind: "unrecognised-version" }>, entry: WaitingEntry, ctx: CycleContext): Promise<SurfaceOutcome> {
+  if (verdict.kind === "bad") return quarantine(claimPath, verdict, entry, ctx, false);
+  await unlink(claimPath);
+  return report(ctx, { workspace: entry.workspace, file: entry.path, skill: entry.skill, kind: "sent", code: "already-delivered" });
+}
+
+function failureWords(results: readonly { notifier: string; ok: boolean; error?: string }[]): string {
+  const failed = results.filter((r) => !r.ok);
+  return failed.length === 0 ? "no notifier is configured for this route" : failed.map((r) => `${r.notifier}: ${r.error ?? "failed"}`).join("; ");
+}
+
+function report(ctx: CycleContext, outcome: SurfaceOutcome): SurfaceOutcome {
+  const level = outcome.kind === "sent" ? "info" : outcome.kind === "left" ? "warn" : "error";
+  ctx.log({ level, event: outcome.kind, ...outcome });
+  return outcome;
+}

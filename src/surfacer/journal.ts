@@ -1,0 +1,39 @@
+// The journal that keeps a crash between "sent" and "deleted" from sending again. Its main record is a name:
+// once every notifier succeeded, the claim is renamed to `….sent` (one atomic rename, no extra write), and
+// only then deleted. A takeover that finds a `.sent` record deletes it without sending. A delivery that only
+// partly succeeded writes `<summary>~<delivery-id>.partial`, listing the notifiers that already have it.
+import { createHash } from "node:crypto";
+import { readFile, rename, unlink } from "node:fs/promises";
+import { join } from "node:path";
+import { partialName, sentName } from "./claim-name.js";
+
+/** Stable for the same bytes of the same skill, across retries, takeovers and re-runs. */
+export function deliveryIdOf(skill: string, bytes: Uint8Array | string): string {
+  return createHash("sha256").update(skill).update("\0").update(bytes).digest("hex").slice(0, 32);
+}
+
+/** Records that the notice for this claim went out; returns the record's path. */
+export async function recordSent(claimPath: string): Promise<string> {
+  const target = sentName(claimPath);
+  await rename(claimPath, target);
+  return target;
+}
+
+export async function readPartial(workspace: string, summaryName: string, deliveryId: string): Promise<Set<string>> {
+  try {
+    const data = JSON.parse(await readFile(join(workspace, partialName(summaryName, deliveryId)), "utf8")) as { sent?: unknown };
+    return new Set(Array.isArray(data.sent) ? data.sent.filter((n): n is string => typeof n === "string") : []);
+  } catch {
+    return new Set();
+  }
+}
+
+export async function writePartial(workspace: string, summaryName: string, deliveryId: string, sent: ReadonlySet<string>, now: Date): Promise<void> {
+  const { writeFileAtomically } = await import("../owner/index.js");
+  const body = { delivery_id: deliveryId, sent: [...sent].sort(), updated_at: now.toISOString() };
+  await writeFileAtomically(join(workspace, partialName(summaryName, deliveryId)), `${JSON.stringify(body)}\n`);
+}
+
+export async function removePartial(workspace: string, summaryName: string, deliveryId: string): Promise<void> {
+  await unlink(join(workspace, partialName(summaryName, deliveryId))).catch(() => undefined);
+}

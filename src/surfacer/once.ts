@@ -1,0 +1,93 @@
+// Once mode, the after-skill hook: surface everything waiting in the given workspaces (or one skill's), then return.
+import { setTimeout as sleep } from "node:timers/promises";
+import { silentLogger, type Logger } from "../log/logger.js";
+import { isDeadClaim } from "./claim.js";
+import { currentOwner, type ClaimOwner } from "./claim-name.js";
+import { judge, surfaceEntry, type CycleContext } from "./cycle.js";
+import { runInOrder } from "./pool.js";
+import { renderQuarantineNotice, renderSummary } from "./render.js";
+import { oldestFirst, scanWorkspace, type WaitingEntry, type WorkspaceScan } from "./scan.js";
+import type { Deliver, SurfaceOutcome, SurfaceReport } from "./types.js";
+
+/** An owner lock older than this belongs to a dead emit (the owner side uses the same figure). */
+export const OWNER_LOCK_STALE_MS = 30_000;
+
+export interface SurfaceOnceOptions {
+  /** Absolute workspace folders (already expanded). */
+  readonly workspaces: readonly string[];
+  /** Only this skill's summary (a full id). */
+  readonly skill?: string | undefined;
+  readonly deliver: Deliver;
+  /** A claim older than this is taken over even when its process looks alive; longer than a whole send. */
+  readonly leaseMs: number;
+  /** @default silentLogger */
+  readonly log?: Logger;
+  /** @default () => new Date() */
+  readonly now?: () => Date;
+  /** Render and report what would be sent; claim, send and move nothing. @default false */
+  readonly dryRun?: boolean;
+  /** How long to wait for an owner that is merging into a summary (`<summary>.lock`). @default 2000 */
+  readonly lockWaitMs?: number;
+  /** @default 4 */
+  readonly concurrency?: number;
+  readonly signal?: AbortSignal;
+  readonly owner?: ClaimOwner;
+}
+
+export async function surfaceOnce(options: SurfaceOnceOptions): Promise<SurfaceReport> {
+  const now = options.now ?? (() => new Date());
+  const log = options.log ?? silentLogger;
+  const owner = options.owner ?? currentOwner();
+  const scans = await Promise.all(options.workspaces.map((ws) => scanWorkspace(ws, { skill: options.skill, now: now().getTime() })));
+  for (const scan of scans) if (!scan.exists) log({ level: "warn", event: "workspace_missing", workspace: scan.workspace });
+  const outcomes: SurfaceOutcome[] = [];
+  if (options.dryRun) {
+    for (const entry of scans.flatMap((s) => s.summaries).sort(oldestFirst)) outcomes.push(await dryRunEntry(entry));
+    return finish(options.workspaces, outcomes, true);
+  }
+  const ready: WaitingEntry[] = [];
+  for (const scan of scans) {
+    for (const entry of scan.summaries) {
+      if (await ownerStillWriting(entry, scan, options.lockWaitMs ?? 2000)) {
+        outcomes.push({ kind: "left", code: "owner-writing", workspace: entry.workspace, file: entry.path, skill: entry.skill, detail: `its owner holds ${entry.path}.lock (merging a new skip into it); the next run surfaces it` });
+        log({ level: "warn", event: "left", ...outcomes.at(-1)! });
+      } else ready.push(entry);
+    }
+    ready.push(...scan.claims.filter((c) => isDeadClaim(c.claim!, owner, now().getTime(), options.leaseMs)));
+  }
+  const ctx: CycleContext = { owner, now, deliver: options.deliver, log, signal: options.signal ?? new AbortController().signal };
+  const results = await runInOrder(ready.sort(oldestFirst), options.concurrency ?? 4, (entry) => surfaceEntry(entry, ctx));
+  for (const outcome of results) if (outcome) outcomes.push(outcome);
+  return finish(options.workspaces, outcomes, false);
+}
+
+// The owner holds `<summary>.lock` while it merges; claiming then would split one skip into two notices.
+async function ownerStillWriting(entry: WaitingEntry, scan: WorkspaceScan, waitMs: number): Promise<boolean> {
+  const age = scan.locks.get(entry.name);
+  if (age === undefined || age > OWNER_LOCK_STALE_MS) return false;
+  const { access } = await import("node:fs/promises");
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      await access(`${entry.path}.lock`);
+    } catch {
+      return false;
+    }
+    if (Date.now() >= deadline) return true;
+    await sleep(20);
+  }
+}
+
+async function dryRunEntry(entry: WaitingEntry): Promise<SurfaceOutcome> {
+  const base = { workspace: entry.workspace, file: entry.path, skill: entry.skill };
+  const verdict = await judge(entry.source, entry.skill).catch((error: NodeJS.ErrnoException) => ({ kind: "bad" as const, code: "unreadable" as const, reason: `cannot be read (${error.code ?? error.message})` }));
+  if (verdict.kind === "valid") return { ...base, kind: "would-send", code: "delivered", message: renderSummary(verdict.summary) };
+  if (verdict.kind === "unrecognised-version") {
+    return { ...base, kind: "left", code: "unrecognised-version", version: verdict.version, detail: `schema_version ${verdict.version === undefined ? "is missing" : `is ${JSON.stringify(verdict.version)}`}; only the owner migrates its schema, so it is left in place` };
+  }
+  return { ...base, kind: "would-quarantine", code: verdict.code, detail: verdict.reason, message: renderQuarantineNotice({ skill: entry.skill, reason: verdict.reason, movedTo: `${entry.workspace}/.skip-summary-quarantine/` }) };
+}
+
+function finish(workspaces: readonly string[], outcomes: readonly SurfaceOutcome[], dryRun: boolean): SurfaceReport {
+  return { ok: outcomes.every((o) => o.kind === "sent" || o.kind === "would-send"), dry_run: dryRun, workspaces, outcomes };
+}

@@ -1,0 +1,72 @@
+// The surfacer's results as data: the CLI, --json, the logs and the runner all word them from these shapes.
+import type { RenderedMessage } from "../notifiers/types.js";
+
+/** What happened to one waiting entry. Only `sent` counts as success for the exit code. */
+export type OutcomeKind = "sent" | "left" | "quarantined" | "failed" | "would-send" | "would-quarantine";
+
+/** Why, as a stable machine code; {@link describeOutcome} turns it into words. */
+export type OutcomeCode =
+  | "delivered"
+  | "already-delivered"
+  | "unrecognised-version"
+  | "owner-writing"
+  | "send-failed"
+  | "quarantine-notice-failed"
+  | "invalid"
+  | "unreadable"
+  | "io-error";
+
+export interface NotifierResult {
+  readonly notifier: string;
+  readonly ok: boolean;
+  readonly attempts: number;
+  readonly error?: string;
+  readonly permanent?: boolean;
+}
+
+export interface DeliveryReport {
+  readonly ok: boolean;
+  readonly results: readonly NotifierResult[];
+}
+
+export interface SurfaceOutcome {
+  readonly kind: OutcomeKind;
+  readonly code: OutcomeCode;
+  readonly workspace: string;
+  /** The summary's own path (`.skip-summary-<id>.json`), whatever name it had while claimed. */
+  readonly file: string;
+  readonly skill: string;
+  /** Plain-words detail: the validation problems, the unreadable reason, the notifier errors. */
+  readonly detail?: string;
+  /** Where the entry is now when it is not where `file` says (a claim that could not be returned, quarantine). */
+  readonly now_at?: string;
+  readonly delivery_id?: string;
+  readonly notifiers?: readonly NotifierResult[];
+  /** The rendered notice, in dry-run results. */
+  readonly message?: RenderedMessage;
+  readonly version?: unknown;
+}
+
+export interface SurfaceReport {
+  /** `true` when every outcome is `sent` (or `would-send` in a dry run). */
+  readonly ok: boolean;
+  readonly dry_run: boolean;
+  readonly workspaces: readonly string[];
+  readonly outcomes: readonly SurfaceOutcome[];
+}
+
+/** A notice handed to the delivery layer; the signal and timeout are added there. */
+export interface DeliveryRequest {
+  readonly message: RenderedMessage;
+  readonly summary: import("../contract/index.js").SkipSummary | undefined;
+  readonly skill: string;
+  readonly route: "policy" | "technical";
+  readonly workspace: string;
+  readonly deliveryId: string;
+}
+
+/**
+ * Sends one notice through the configured notifiers, skipping those named in `exclude` (they already succeeded
+ * for this delivery id in an earlier, partial attempt). Built from `src/notifiers` by the CLI and the runner.
+ */
+export type Deliver = (request: DeliveryRequest, options: { readonly exclude: ReadonlySet<string>; readonly signal: AbortSignal }) => Promise<DeliveryReport>;

@@ -1,0 +1,39 @@
+// `--workspace` takes folders and globs (`/srv/groups/*/`, the host side of a fleet); this turns them into folders.
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import fg from "fast-glob";
+
+export interface ExpandedWorkspaces {
+  /** Absolute folders, sorted, without duplicates. Literal folders are listed even when missing. */
+  readonly dirs: readonly string[];
+  /** Literal (non-glob) workspaces that do not exist as folders right now. */
+  readonly missing: readonly string[];
+}
+
+export function isGlob(pattern: string): boolean {
+  return fg.isDynamicPattern(pattern);
+}
+
+export async function expandWorkspaces(patterns: readonly string[], cwd: string): Promise<ExpandedWorkspaces> {
+  const dirs = new Set<string>();
+  const missing: string[] = [];
+  for (const pattern of patterns) {
+    const absolute = resolve(cwd, pattern);
+    if (!isGlob(pattern)) {
+      dirs.add(absolute);
+      if (!(await isDir(absolute))) missing.push(absolute);
+      continue;
+    }
+    const matches = await fg(pattern.replace(/\/+$/, ""), { cwd, onlyDirectories: true, absolute: true, dot: false, suppressErrors: true });
+    for (const dir of matches) dirs.add(resolve(dir));
+  }
+  return { dirs: [...dirs].sort(), missing };
+}
+
+async function isDir(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,74 @@
+// Small real notifiers for the surfacer's tests: one appends to a file, one fails a set number of times.
+import { appendFile, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Notifier, NotifyResult } from "../../src/notifiers/types.js";
+import type { Deliver } from "../../src/surfacer/index.js";
+
+export interface Delivered {
+  readonly notifier: string;
+  readonly deliveryId: string;
+  readonly skill: string;
+  readonly route: string;
+  readonly text: string;
+  readonly html: string;
+  readonly summary: unknown;
+}
+
+/** Appends one JSON line per notice to `path`. */
+export function fileNotifier(path: string, name = "file"): Notifier {
+  return {
+    name,
+    async send(req) {
+      const line: Delivered = { notifier: name, deliveryId: req.deliveryId, skill: req.skill, route: req.route, text: req.message.text, html: req.message.html, summary: req.summary };
+      await appendFile(path, `${JSON.stringify(line)}\n`);
+      return { ok: true };
+    },
+  };
+}
+
+/** Fails `failures` times (retryable), then succeeds; counts calls. */
+export function flakyNotifier(failures: number, name = "flaky", permanent = false): Notifier & { calls: number } {
+  const n = {
+    name,
+    calls: 0,
+    async send(): Promise<NotifyResult> {
+      n.calls += 1;
+      return n.calls <= failures ? { ok: false, permanent, error: `${name} is down (call ${n.calls})` } : { ok: true };
+    },
+  };
+  return n;
+}
+
+/** A minimal delivery: every notifier once, in order; ok when all succeeded. The real one (retries, routes) is src/notifiers. */
+export function deliverTo(notifiers: readonly Notifier[]): Deliver {
+  return async (request, { exclude, signal }) => {
+    const results = [];
+    for (const n of notifiers) {
+      if (exclude.has(n.name)) continue;
+      const r = await n.send({ ...request, signal, timeoutMs: 5000 });
+      results.push(r.ok ? { notifier: n.name, ok: true, attempts: 1 } : { notifier: n.name, ok: false, attempts: 1, error: r.error, permanent: r.permanent });
+    }
+    return { ok: results.every((r) => r.ok), results };
+  };
+}
+
+export async function readDelivered(path: string): Promise<Delivered[]> {
+  try {
+    return (await readFile(path, "utf8")).split("\n").filter(Boolean).map((l) => JSON.parse(l) as Delivered);
+  } catch {
+    return [];
+  }
+}
+
+export function summary(skill: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { schema_version: 1, skill, step: 3, reason: "nightly budget spent", items: ["cfp-1", "cfp-2"], technical_failure: false, occurred_at: "2026-11-22T18:04:05.000Z", ...extra };
+}
+
+/** Writes a summary the way the owner does (complete, under its final name). */
+export async function putSummary(workspace: string, skill: string, extra: Record<string, unknown> = {}): Promise<string> {
+  const path = join(workspace, `.skip-summary-${skill}.json`);
+  await writeFile(`${path}.tmp-test`, JSON.stringify(summary(skill, extra)));
+  const { rename } = await import("node:fs/promises");
+  await rename(`${path}.tmp-test`, path);
+  return path;
+}

@@ -1,0 +1,51 @@
+import { mkdir, readdir, readFile, symlink, writeFile, link, mkfifo } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { surfaceOnce, surfaceExitCode, QUARANTINE_DIR_NAME } from "../../src/surfacer/index.js";
+import { tempDir } from "../helpers/cli.js";
+import { deliverTo, fileNotifier, flakyNotifier, putSummary, readDelivered } from "./helpers.js";
+
+const LEASE = 600_000;
+
+describe("surfaceOnce (library, real folders)", () => {
+  it("sends a waiting summary, then deletes it; nothing else is left", async () => {
+    const ws = await tempDir();
+    const out = join(await tempDir(), "delivered.jsonl");
+    await putSummary(ws, "tessl__check-cfps");
+    const report = await surfaceOnce({ workspaces: [ws], deliver: deliverTo([fileNotifier(out)]), leaseMs: LEASE });
+    expect(report.outcomes.map((o) => [o.kind, o.code, o.skill])).toEqual([["sent", "delivered", "tessl__check-cfps"]]);
+    expect(surfaceExitCode(report)).toBe(0);
+    const delivered = await readDelivered(out);
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]!.text).toContain("check-cfps: policy skip");
+    expect(await readdir(ws)).toEqual([]);
+  });
+
+  it("leaves the file in place when the notifier fails, and sends it on the next run", async () => {
+    const ws = await tempDir();
+    const path = await putSummary(ws, "tessl__a");
+    const before = await readFile(path, "utf8");
+    const flaky = flakyNotifier(1);
+    const first = await surfaceOnce({ workspaces: [ws], deliver: deliverTo([flaky]), leaseMs: LEASE });
+    expect(first.outcomes[0]).toMatchObject({ kind: "failed", code: "send-failed" });
+    expect(surfaceExitCode(first)).toBe(1);
+    expect(await readFile(path, "utf8")).toBe(before);
+    expect(await readdir(ws)).toEqual([".skip-summary-tessl__a.json"]);
+    const second = await surfaceOnce({ workspaces: [ws], deliver: deliverTo([flaky]), leaseMs: LEASE });
+    expect(second.outcomes[0]).toMatchObject({ kind: "sent" });
+    expect(await readdir(ws)).toEqual([]);
+  });
+
+  it("does not resend to a notifier that already took a partly failed delivery", async () => {
+    const ws = await tempDir();
+    const out = join(await tempDir(), "delivered.jsonl");
+    await putSummary(ws, "tessl__a");
+    const flaky = flakyNotifier(1);
+    await surfaceOnce({ workspaces: [ws], deliver: deliverTo([fileNotifier(out), flaky]), leaseMs: LEASE });
+    expect((await readdir(ws)).sort()).toEqual([".skip-summary-tessl__a.json", expect.stringMatching(/^\.skip-summary-tessl__a\.json~[0-9a-f]+\.partial$/)].sort());
+    const r = await surfaceOnce({ workspaces: [ws], deliver: deliverTo([fileNotifier(out), flaky]), leaseMs: LEASE });
+    expect(r.ok).toBe(true);
+    expect(await readDelivered(out)).toHaveLength(1);
+    expect(await readdir(ws)).toEqual([]);
+  });
+});
