@@ -1,0 +1,114 @@
+// Turns one notifier's config entry plus the environment into a working notifier, or into problems that name the
+// config key or env var to set. Config keys win over env vars; secrets are best left in env.
+import { resolve } from "node:path";
+import type { Problem } from "../contract/problems.js";
+import { createCommandNotifier } from "./command-notifier.js";
+import type { NotifierEntry } from "./config-schema.js";
+import { envFlag, envValue, NOTIFIER_ENV as E, type Env } from "./env-names.js";
+import { loadModuleNotifier, ModuleNotifierError } from "./module-notifier.js";
+import { createNanoclawNotifier, NANOCLAW_MESSAGES_DIR } from "./nanoclaw-notifier.js";
+import { createStdoutNotifier, type TextSink } from "./stdout-notifier.js";
+import { createTelegramNotifier, type TelegramTarget } from "./telegram-notifier.js";
+import type { Notifier } from "./types.js";
+import { createWebhookNotifier } from "./webhook-notifier.js";
+
+export interface BuildContext {
+  readonly env: Env;
+  /** Relative paths in the config file are resolved against the file's folder, else the cwd. */
+  readonly baseDir: string;
+  readonly cwd: string;
+  readonly stdout: TextSink;
+  readonly now?: (() => Date) | undefined;
+  /** The config path prefix for problems: `notify.notifiers.<name>`. */
+  readonly at: string;
+}
+
+export type Built = { readonly notifier: Notifier; readonly secrets: readonly string[] } | { readonly problems: Problem[] };
+
+export async function buildNotifier(name: string, entry: NotifierEntry, ctx: BuildContext): Promise<Built> {
+  const { env } = ctx;
+  const problem = (key: string, message: string): Built => ({ problems: [{ path: `${ctx.at}.${key}`, message }] });
+  switch (entry.type) {
+    case "stdout":
+      return { notifier: createStdoutNotifier(name, ctx.stdout), secrets: [] };
+    case "nanoclaw": {
+      const chatJid = envValue(env, E.nanoclawChatJid);
+      const groupFolder = envValue(env, E.nanoclawGroupFolder);
+      const missing = [chatJid === undefined ? E.nanoclawChatJid : "", groupFolder === undefined ? E.nanoclawGroupFolder : ""].filter(Boolean);
+      if (missing.length > 0) {
+        return problem(
+          "type",
+          `the nanoclaw notifier needs ${missing.join(" and ")}, which NanoClaw's agent runner sets inside its containers; ` +
+            "outside one, choose another notifier (for example --notify stdout)",
+        );
+      }
+      const envDir = envValue(env, E.nanoclawDir);
+      const dir = entry.dir !== undefined ? resolve(ctx.baseDir, entry.dir) : envDir !== undefined ? resolve(ctx.cwd, envDir) : NANOCLAW_MESSAGES_DIR;
+      const sender = entry.sender ?? envValue(env, E.nanoclawSender);
+      return { notifier: createNanoclawNotifier(name, { dir, chatJid: chatJid!, groupFolder: groupFolder!, sender, now: ctx.now }), secrets: [] };
+    }
+    case "telegram": {
+      const tokenVar = entry.token_env ?? E.telegramToken;
+      const token = entry.token ?? envValue(env, tokenVar);
+      if (token === undefined) return problem("token", `is not set: set the ${tokenVar} environment variable (or token_env in the config file)`);
+      const apiBaseUrl = entry.api_base_url ?? envValue(env, E.telegramApiUrl);
+      if (apiBaseUrl !== undefined && !URL.canParse(apiBaseUrl)) return problem("api_base_url", `${E.telegramApiUrl} must be an http(s) URL`);
+      const chat = entry.chat_id ?? envValue(env, E.telegramChatId);
+      const thread = entry.thread_id ?? envInt(env, E.telegramThreadId);
+      const techThread = entry.technical?.thread_id ?? envInt(env, E.telegramTechnicalThreadId);
+      if (Number.isNaN(thread)) return problem("thread_id", `${E.telegramThreadId} must be an integer`);
+      if (Number.isNaN(techThread)) return problem("technical.thread_id", `${E.telegramTechnicalThreadId} must be an integer`);
+      const policyChat = entry.policy?.chat_id ?? chat;
+      const techChat = entry.technical?.chat_id ?? envValue(env, E.telegramTechnicalChatId) ?? chat;
+      if (policyChat === undefined) return problem("chat_id", `is not set: set chat_id in the config file or ${E.telegramChatId}`);
+      if (techChat === undefined) return problem("technical.chat_id", `is not set: set chat_id in the config file or ${E.telegramChatId}`);
+      // A thread id belongs to its chat, so a route with its own chat does not inherit the shared thread.
+      const policy: TelegramTarget = {
+        chatId: policyChat,
+        threadId: entry.policy?.thread_id ?? (entry.policy?.chat_id !== undefined ? undefined : thread),
+        silent: entry.policy?.silent ?? entry.silent ?? false,
+      };
+      const technical: TelegramTarget = {
+        chatId: techChat,
+        threadId: techThread ?? (techChat !== chat ? undefined : thread),
+        silent: entry.technical?.silent ?? envFlag(env, E.telegramTechnicalSilent) ?? entry.silent ?? false,
+      };
+      return { notifier: createTelegramNotifier(name, { token, apiBaseUrl, policy, technical }), secrets: [token] };
+    }
+    case "webhook": {
+      const urlVar = entry.url_env ?? E.webhookUrl;
+      const url = entry.url ?? envValue(env, urlVar);
+      if (url === undefined) return problem("url", `is not set: set url in the config file or the ${urlVar} environment variable`);
+      if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) return problem("url", `${urlVar} must be an http:// or https:// URL`);
+      const secretVar = entry.secret_env ?? E.webhookSecret;
+      const secret = entry.secret ?? envValue(env, secretVar);
+      if (entry.secret_env !== undefined && secret === undefined) return problem("secret_env", `names ${secretVar}, which is not set`);
+      const parsed = new URL(url);
+      const urlSecrets = [parsed.password, `${parsed.pathname}${parsed.search}`].filter((s) => s.length >= 8);
+      return {
+        notifier: createWebhookNotifier(name, { url, secret, headers: entry.headers }),
+        secrets: [...(secret ? [secret] : []), ...urlSecrets, ...Object.values(entry.headers ?? {})],
+      };
+    }
+    case "command": {
+      const [program, ...args] = entry.argv;
+      const cwd = entry.cwd !== undefined ? resolve(ctx.baseDir, entry.cwd) : ctx.cwd;
+      const notifier = createCommandNotifier(name, { argv: [program!, ...args], format: entry.format, cwd, env: { ...env, ...entry.env } });
+      return { notifier, secrets: [] };
+    }
+    case "module": {
+      try {
+        return { notifier: await loadModuleNotifier(name, resolve(ctx.baseDir, entry.path), entry.options ?? {}), secrets: [] };
+      } catch (error) {
+        if (error instanceof ModuleNotifierError) return problem("path", `${error.path} ${error.problem}`);
+        throw error;
+      }
+    }
+  }
+}
+
+function envInt(env: Env, name: string): number | undefined {
+  const value = envValue(env, name);
+  if (value === undefined) return undefined;
+  return /^\d+$/.test(value) ? Number(value) : Number.NaN;
+}

@@ -1,0 +1,103 @@
+// Runs a program (argv, no shell) with the notice on stdin and the summary's fields in env: the way to reach an
+// agent's own send_message tool or any CLI. Which exit codes are worth a retry is decided in command-outcome.ts.
+import { spawn } from "node:child_process";
+import { commandOutcome, type CommandExit } from "./command-outcome.js";
+import type { Notifier, NotifyRequest } from "./types.js";
+
+export interface CommandSettings {
+  readonly argv: readonly [string, ...string[]];
+  /** Which rendering goes to stdin. @default "text" */
+  readonly format?: "text" | "html";
+  readonly cwd?: string | undefined;
+  /** The environment the program inherits; the SKIP_SUMMARY_* fields are added to it. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** After a timeout or abort, SIGTERM first, then SIGKILL this much later. @default 2000 */
+  readonly killGraceMs?: number;
+}
+
+// stderr is only kept for the failure message; a chatty program must not grow the surfacer's memory.
+const MAX_STDERR_CHARS = 4096;
+
+/** The summary as SKIP_SUMMARY_* variables; fields a quarantine notice lacks are left unset. */
+export function commandEnv(request: Omit<NotifyRequest, "signal" | "timeoutMs">): Record<string, string | undefined> {
+  const s = request.summary;
+  return {
+    SKIP_SUMMARY_SKILL: request.skill,
+    SKIP_SUMMARY_STEP: s === undefined ? undefined : String(s.step),
+    SKIP_SUMMARY_REASON: s?.reason,
+    SKIP_SUMMARY_ITEMS: s === undefined ? undefined : JSON.stringify(s.items),
+    SKIP_SUMMARY_TECHNICAL: request.route === "technical" ? "true" : "false",
+    SKIP_SUMMARY_OCCURRED_AT: s?.occurred_at,
+    SKIP_SUMMARY_DELIVERY_ID: request.deliveryId,
+    SKIP_SUMMARY_ROUTE: request.route,
+    SKIP_SUMMARY_WORKSPACE: request.workspace,
+  };
+}
+
+export function createCommandNotifier(name: string, settings: CommandSettings): Notifier {
+  const [program, ...args] = settings.argv;
+  const killGraceMs = settings.killGraceMs ?? 2000;
+  return {
+    name,
+    send(request) {
+      const env: Record<string, string> = {};
+      for (const [k, v] of Object.entries({ ...settings.env, ...commandEnv(request) })) if (v !== undefined) env[k] = v;
+      const input = settings.format === "html" ? request.message.html : request.message.text;
+      return runOnce(program, args, { env, cwd: settings.cwd, input, signal: request.signal, timeoutMs: request.timeoutMs, killGraceMs }).then(
+        (exit) => commandOutcome(settings.argv, exit),
+      );
+    },
+  };
+}
+
+interface RunOptions {
+  readonly env: Record<string, string>;
+  readonly cwd: string | undefined;
+  readonly input: string;
+  readonly signal: AbortSignal;
+  readonly timeoutMs: number;
+  readonly killGraceMs: number;
+}
+
+function runOnce(program: string, args: string[], options: RunOptions): Promise<CommandExit> {
+  return new Promise((resolve) => {
+    let stderr = "";
+    let timedOut = false;
+    let aborted = false;
+    let killTimer: NodeJS.Timeout | undefined;
+    // Its own process group, so a timeout also ends whatever the program started (a shell script's children).
+    const child = spawn(program, args, { cwd: options.cwd, env: options.env, stdio: ["pipe", "ignore", "pipe"], detached: true, shell: false });
+    const killGroup = (signal: NodeJS.Signals) => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, signal);
+      } catch {
+        child.kill(signal);
+      }
+    };
+    const stop = (why: "timeout" | "abort") => {
+      if (why === "timeout") timedOut = true;
+      else aborted = true;
+      killGroup("SIGTERM");
+      killTimer = setTimeout(() => killGroup("SIGKILL"), options.killGraceMs);
+    };
+    const timer = setTimeout(() => stop("timeout"), options.timeoutMs);
+    const onAbort = () => stop("abort");
+    options.signal.addEventListener("abort", onAbort, { once: true });
+    const finish = (exit: CommandExit) => {
+      clearTimeout(timer);
+      clearTimeout(killTimer);
+      options.signal.removeEventListener("abort", onAbort);
+      resolve(exit);
+    };
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+      if (stderr.length < MAX_STDERR_CHARS) stderr += chunk.slice(0, MAX_STDERR_CHARS - stderr.length);
+    });
+    // A program that does not read its stdin closes the pipe early; that is its choice, not a failure.
+    child.stdin!.on("error", () => undefined);
+    child.stdin!.end(options.input);
+    child.on("error", (error: NodeJS.ErrnoException) =>
+      finish({ exitCode: null, signal: null, timedOut, aborted, stderr, spawnError: error.code ?? error.message }),
+    );
+    child.on("close", (exitCode, signal) => finish({ exitCode, signal, timedOut, aborted, stderr }));
+  });
+}

@@ -1,0 +1,31 @@
+// Every environment variable the notifiers read, in one place, so docs and error messages name them alike.
+
+export const NOTIFIER_ENV = {
+  telegramToken: "SKIP_SUMMARY_TELEGRAM_TOKEN",
+  telegramChatId: "SKIP_SUMMARY_TELEGRAM_CHAT_ID",
+  telegramThreadId: "SKIP_SUMMARY_TELEGRAM_THREAD_ID",
+  telegramTechnicalChatId: "SKIP_SUMMARY_TELEGRAM_TECHNICAL_CHAT_ID",
+  telegramTechnicalThreadId: "SKIP_SUMMARY_TELEGRAM_TECHNICAL_THREAD_ID",
+  telegramTechnicalSilent: "SKIP_SUMMARY_TELEGRAM_TECHNICAL_SILENT",
+  telegramApiUrl: "SKIP_SUMMARY_TELEGRAM_API_URL",
+  webhookUrl: "SKIP_SUMMARY_WEBHOOK_URL",
+  webhookSecret: "SKIP_SUMMARY_WEBHOOK_SECRET",
+  nanoclawChatJid: "NANOCLAW_CHAT_JID",
+  nanoclawGroupFolder: "NANOCLAW_GROUP_FOLDER",
+  nanoclawDir: "SKIP_SUMMARY_NANOCLAW_DIR",
+  nanoclawSender: "SKIP_SUMMARY_NANOCLAW_SENDER",
+} as const;
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** An env var's value, with an empty string counted as unset (a common `FOO=` in compose files). */
+export function envValue(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === "" ? undefined : value.trim();
+}
+
+/** `1`, `true`, `yes` (any case) are true; anything else set is false; unset is `undefined`. */
+export function envFlag(env: Env, name: string): boolean | undefined {
+  const value = envValue(env, name);
+  return value === undefined ? undefined : /^(1|true|yes)$/i.test(value);
+}

@@ -1,0 +1,133 @@
+// From the config's `notify` section, the environment and `--notify` to the notifiers a surfacer uses and the
+// routes between them. Everything is checked here, before any skip is claimed, so a bad setting is a config error
+// (exit 2) rather than a summary left behind on every run.
+import { stat } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import * as z from "zod/mini";
+import type { Problem } from "../contract/problems.js";
+import { ConfigError, configProblems, type LoadedConfig } from "../config/load.js";
+import { DEFAULT_BACKOFF } from "./backoff.js";
+import { buildNotifier } from "./build-notifier.js";
+import { NOTIFY_SECTION, NotifySection, type NotifierEntry } from "./config-schema.js";
+import { envValue, NOTIFIER_ENV, type Env } from "./env-names.js";
+import { NANOCLAW_MESSAGES_DIR } from "./nanoclaw-notifier.js";
+import { withRedaction } from "./redacting-notifier.js";
+import { createRedactor } from "./redact.js";
+import type { TextSink } from "./stdout-notifier.js";
+import type { Notifier } from "./types.js";
+
+/** Names that work without a config entry: they read their settings from env. */
+export const ENV_ONLY_NOTIFIERS = ["stdout", "nanoclaw", "telegram", "webhook"] as const;
+
+export interface LoadNotifiersOptions {
+  readonly config: LoadedConfig;
+  readonly env: Env;
+  readonly cwd: string;
+  /** `--notify` values (repeatable, comma-separated allowed); they replace both routes. */
+  readonly names?: readonly string[] | undefined;
+  readonly stdout: TextSink;
+  /** @default () => new Date() */
+  readonly now?: () => Date;
+}
+
+export interface DeliverySettings {
+  readonly retries: number;
+  readonly timeoutMs: number;
+  readonly minDelayMs: number;
+  readonly maxDelayMs: number;
+}
+
+export interface LoadedNotifiers {
+  readonly notifiers: Notifier[];
+  readonly routes: { policy: string[]; technical: string[] };
+  /** Retry and timeout settings from the `notify` section, with defaults, for {@link deliver}. */
+  readonly delivery: DeliverySettings;
+}
+
+export const DEFAULT_DELIVERY: DeliverySettings = {
+  retries: 4,
+  timeoutMs: 10_000,
+  minDelayMs: DEFAULT_BACKOFF.minDelayMs,
+  maxDelayMs: DEFAULT_BACKOFF.maxDelayMs,
+};
+
+export async function loadNotifiers(options: LoadNotifiersOptions): Promise<LoadedNotifiers> {
+  const configPath = options.config.path ?? "(no config file)";
+  const parsed = z.safeParse(NotifySection, options.config.data[NOTIFY_SECTION] ?? {});
+  if (!parsed.success) throw configProblems(configPath, NOTIFY_SECTION, parsed.error.issues);
+  const section = parsed.data;
+  const configured = Object.keys(section.notifiers ?? {});
+  const problems: Problem[] = [];
+
+  let routes: { policy: string[]; technical: string[] };
+  const flagNames = (options.names ?? []).flatMap((n) => n.split(",")).map((n) => n.trim()).filter(Boolean);
+  if (flagNames.length > 0) {
+    const unique = [...new Set(flagNames)];
+    routes = { policy: unique, technical: unique };
+  } else {
+    const fallback = configured.length > 0 ? configured : [await defaultNotifierName(options.env, options.cwd)];
+    routes = { policy: [...new Set(section.routes?.policy ?? fallback)], technical: [...new Set(section.routes?.technical ?? fallback)] };
+  }
+
+  const entries = new Map<string, NotifierEntry>();
+  for (const route of ["policy", "technical"] as const) {
+    routes[route].forEach((name, i) => {
+      if (entries.has(name)) return;
+      const entry = section.notifiers?.[name] ?? (isEnvOnly(name) ? ({ type: name } as NotifierEntry) : undefined);
+      if (entry !== undefined) return void entries.set(name, entry);
+      const at = flagNames.length > 0 ? "--notify" : `${NOTIFY_SECTION}.routes.${route}[${i}]`;
+      const known = [...new Set([...configured, ...ENV_ONLY_NOTIFIERS])].join(", ");
+      if (!problems.some((p) => p.path === at)) {
+        problems.push({ path: at, message: `names ${JSON.stringify(name)}, which is not a notifier: define it under notify.notifiers, or use one of ${known}` });
+      }
+    });
+  }
+
+  const baseDir = options.config.path !== undefined ? dirname(options.config.path) : options.cwd;
+  const notifiers: Notifier[] = [];
+  const secrets: string[] = [];
+  for (const [name, entry] of entries) {
+    const built = await buildNotifier(name, entry, {
+      env: options.env,
+      baseDir,
+      cwd: options.cwd,
+      stdout: options.stdout,
+      now: options.now,
+      at: `${NOTIFY_SECTION}.notifiers.${name}`,
+    });
+    if ("problems" in built) problems.push(...built.problems);
+    else {
+      notifiers.push(built.notifier);
+      secrets.push(...built.secrets);
+    }
+  }
+  const redact = createRedactor(secrets);
+  if (problems.length > 0) throw new ConfigError(configPath, problems.map((p) => ({ path: p.path, message: redact(p.message) })));
+
+  return {
+    notifiers: notifiers.map((n) => withRedaction(n, redact)),
+    routes,
+    delivery: {
+      retries: section.retries ?? DEFAULT_DELIVERY.retries,
+      timeoutMs: section.timeout_ms ?? DEFAULT_DELIVERY.timeoutMs,
+      minDelayMs: section.min_delay_ms ?? DEFAULT_DELIVERY.minDelayMs,
+      maxDelayMs: section.max_delay_ms ?? DEFAULT_DELIVERY.maxDelayMs,
+    },
+  };
+}
+
+/** `nanoclaw` inside a NanoClaw container (its chat is set and its IPC folder exists), else `stdout`. */
+export async function defaultNotifierName(env: Env, cwd: string): Promise<"nanoclaw" | "stdout"> {
+  if (envValue(env, NOTIFIER_ENV.nanoclawChatJid) === undefined) return "stdout";
+  const messagesDir = envValue(env, NOTIFIER_ENV.nanoclawDir) ?? NANOCLAW_MESSAGES_DIR;
+  try {
+    const ipc = await stat(dirname(resolve(cwd, messagesDir)));
+    return ipc.isDirectory() ? "nanoclaw" : "stdout";
+  } catch {
+    return "stdout";
+  }
+}
+
+function isEnvOnly(name: string): name is (typeof ENV_ONLY_NOTIFIERS)[number] {
+  return (ENV_ONLY_NOTIFIERS as readonly string[]).includes(name);
+}

@@ -1,0 +1,68 @@
+// A user's own ESM module as a notifier. It is checked when loaded (a wrong export is a config error, found before
+// any skip is claimed) and on every call (a wrong result is a permanent failure with words, never a crash).
+import { pathToFileURL } from "node:url";
+import { permanentFailure, resultProblem, transientFailure } from "./failure.js";
+import { describeError } from "./redact.js";
+import type { Notifier, NotifyResult } from "./types.js";
+
+/** What a module must export: `createNotifier(options)` returning a notifier, or a default export with `send`. */
+export interface NotifierModule {
+  readonly createNotifier?: (options: Record<string, unknown>) => unknown;
+  readonly default?: unknown;
+}
+
+export class ModuleNotifierError extends Error {
+  override readonly name = "ModuleNotifierError";
+  readonly code = "BAD_NOTIFIER_MODULE";
+  constructor(
+    readonly path: string,
+    readonly problem: string,
+  ) {
+    super(`${path}: ${problem}`);
+  }
+}
+
+export async function loadModuleNotifier(name: string, path: string, options: Record<string, unknown>): Promise<Notifier> {
+  let mod: NotifierModule;
+  try {
+    mod = (await import(pathToFileURL(path).href)) as NotifierModule;
+  } catch (error) {
+    throw new ModuleNotifierError(path, `cannot be imported: ${describeError(error)}`);
+  }
+  let candidate: unknown;
+  if (typeof mod.createNotifier === "function") {
+    try {
+      candidate = await mod.createNotifier(options);
+    } catch (error) {
+      throw new ModuleNotifierError(path, `createNotifier(options) threw: ${describeError(error)}`);
+    }
+    if (!hasSend(candidate)) throw new ModuleNotifierError(path, "createNotifier(options) must return an object with a send(request) function");
+  } else if (hasSend(mod.default)) {
+    candidate = mod.default;
+  } else {
+    const exported = Object.keys(mod).join(", ") || "nothing";
+    throw new ModuleNotifierError(
+      path,
+      `must export createNotifier(options) or a default object with a send(request) function; it exports ${exported}`,
+    );
+  }
+  const user = candidate as { send: (request: unknown) => unknown };
+  return {
+    name,
+    async send(request): Promise<NotifyResult> {
+      let result: unknown;
+      try {
+        result = await user.send(request);
+      } catch (error) {
+        return transientFailure(`module notifier ${name} threw: ${describeError(error)}`);
+      }
+      const problem = resultProblem(result);
+      if (problem !== undefined) return permanentFailure(`module notifier ${name} returned an invalid result: ${problem}`);
+      return result as NotifyResult;
+    },
+  };
+}
+
+function hasSend(value: unknown): boolean {
+  return typeof value === "object" && value !== null && typeof (value as { send?: unknown }).send === "function";
+}

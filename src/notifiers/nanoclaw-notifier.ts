@@ -1,0 +1,86 @@
+// Inside a NanoClaw container the host delivers what the agent's own `send_message` tool leaves in the IPC
+// messages folder; writing the same file the same way makes a skip notice indistinguishable from the agent's.
+// Host side (qwibitai/nanoclaw src/ipc.ts): it lists `*.json` only, needs type "message", chatJid and text,
+// then unlinks the file. So the temp name must not end in `.json`, and the final name must appear complete.
+import { randomBytes } from "node:crypto";
+import { constants } from "node:fs";
+import { mkdir, open, rename, unlink } from "node:fs/promises";
+import { join } from "node:path";
+import { fsyncDirectory } from "../owner/atomic-write.js";
+import { permanentFailure, transientFailure } from "./failure.js";
+import { describeError } from "./redact.js";
+import type { Notifier } from "./types.js";
+
+export const NANOCLAW_MESSAGES_DIR = "/workspace/ipc/messages";
+
+export interface NanoclawSettings {
+  /** The folder the host polls: `/workspace/ipc/messages` in the container. */
+  readonly dir: string;
+  readonly chatJid: string;
+  readonly groupFolder: string;
+  /** Shown by the host as the author (a dedicated bot in Telegram); left out when unset, as the tool does. */
+  readonly sender?: string | undefined;
+  /** @default () => new Date() */
+  readonly now?: () => Date;
+}
+
+/** The JSON the container's `send_message` tool writes, field for field. */
+export interface NanoclawMessageFile {
+  readonly type: "message";
+  readonly chatJid: string;
+  readonly text: string;
+  readonly sender?: string;
+  readonly groupFolder: string;
+  readonly timestamp: string;
+}
+
+export function createNanoclawNotifier(name: string, settings: NanoclawSettings): Notifier {
+  const now = settings.now ?? (() => new Date());
+  return {
+    name,
+    async send(request) {
+      const date = now();
+      const file: NanoclawMessageFile = {
+        type: "message",
+        chatJid: settings.chatJid,
+        text: request.message.html,
+        ...(settings.sender ? { sender: settings.sender } : {}),
+        groupFolder: settings.groupFolder,
+        timestamp: date.toISOString(),
+      };
+      try {
+        const fileName = await writeMessageFile(settings.dir, date.getTime(), `${JSON.stringify(file, null, 2)}\n`);
+        return { ok: true, detail: join(settings.dir, fileName) };
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        const words = `cannot write the NanoClaw message file in ${settings.dir}: ${describeError(error)}`;
+        // A read-only or missing mount will not fix itself within one run; a full disk might.
+        return code === "EACCES" || code === "EROFS" || code === "ENOTDIR" ? permanentFailure(words) : transientFailure(words);
+      }
+    },
+  };
+}
+
+// Temp file (exclusive create) -> fsync -> rename to `<epoch-ms>-<random>.json` -> fsync the folder.
+async function writeMessageFile(dir: string, epochMs: number, text: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const fileName = `${epochMs}-${randomBytes(4).toString("hex")}.json`;
+  const finalPath = join(dir, fileName);
+  const tempPath = `${finalPath}.tmp`;
+  const handle = await open(tempPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+  try {
+    try {
+      await handle.writeFile(text, "utf8");
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(tempPath, finalPath);
+  } catch (error) {
+    await unlink(tempPath).catch(() => undefined);
+    throw error;
+  }
+  // The message is in place once renamed; a failed folder fsync must not make the caller write it twice.
+  await fsyncDirectory(dir).catch(() => undefined);
+  return fileName;
+}

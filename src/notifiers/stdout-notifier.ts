@@ -1,0 +1,26 @@
+// The notifier that needs nothing: the plain-text notice on the surfacer's stdout (the default outside NanoClaw).
+import { permanentFailure } from "./failure.js";
+import { describeError } from "./redact.js";
+import type { Notifier } from "./types.js";
+
+export interface TextSink {
+  write(text: string): unknown;
+}
+
+export function createStdoutNotifier(name: string, stdout: TextSink): Notifier {
+  let sent = 0;
+  return {
+    name,
+    async send(request) {
+      const text = request.message.text.endsWith("\n") ? request.message.text : `${request.message.text}\n`;
+      try {
+        // A blank line between notices keeps several of them readable in one terminal.
+        stdout.write(sent === 0 ? text : `\n${text}`);
+      } catch (error) {
+        return permanentFailure(`cannot write to stdout: ${describeError(error)}`);
+      }
+      sent += 1;
+      return { ok: true };
+    },
+  };
+}
