@@ -81,7 +81,8 @@ function runOnce(program: string, args: string[], options: RunOptions): Promise<
       killTimer = setTimeout(() => killGroup("SIGKILL"), options.killGraceMs);
     };
     const timer = setTimeout(() => stop("timeout"), options.timeoutMs);
-    const onAbort = () => stop("abort");
+    // The caller's deadline arrives as an abort whose reason is a TimeoutError; it is still a timeout.
+    const onAbort = () => stop((options.signal.reason as { name?: unknown } | undefined)?.name === "TimeoutError" ? "timeout" : "abort");
     options.signal.addEventListener("abort", onAbort, { once: true });
     const finish = (exit: CommandExit) => {
       clearTimeout(timer);

@@ -18,6 +18,8 @@ export interface DeliveryResult {
   readonly attempts: number;
   readonly error?: string;
   readonly permanent?: boolean;
+  /** True when the notifier was in `exclude` (it already has this delivery) and was not called. */
+  readonly skipped?: boolean;
 }
 
 export interface DeliveryReport {
@@ -44,6 +46,11 @@ export interface DeliverOptions {
   readonly maxDelayMs?: number;
   /** @default Math.random */
   readonly random?: () => number;
+  /**
+   * Notifiers that already succeeded for this delivery id in an earlier, partial attempt: they are not called
+   * again and count as delivered (`skipped: true`), so a retry does not send them a duplicate.
+   */
+  readonly exclude?: ReadonlySet<string> | undefined;
 }
 
 export type DeliveryRequest = Omit<NotifyRequest, "signal" | "timeoutMs">;
@@ -58,6 +65,7 @@ export async function deliver(request: DeliveryRequest, options: DeliverOptions)
   const byName = new Map(options.notifiers.map((n) => [n.name, n]));
   const results = await Promise.all(
     names.map((name) => {
+      if (options.exclude?.has(name)) return { notifier: name, ok: true, attempts: 0, skipped: true };
       const notifier = byName.get(name);
       if (notifier !== undefined) return deliverOne(notifier, request, resolved);
       return { notifier: name, ok: false, attempts: 0, error: `no notifier named ${JSON.stringify(name)} was loaded`, permanent: true };
@@ -140,8 +148,8 @@ async function deliverOne(notifier: Notifier, request: DeliveryRequest, o: Resol
 // own words win when it answers first.
 async function attemptOnce(notifier: Notifier, request: DeliveryRequest, o: Resolved): Promise<NotifyResult> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new Error(`timed out after ${o.timeoutMs} ms`)), o.timeoutMs);
-  const onOuterAbort = () => controller.abort(new Error("stopped by shutdown"));
+  const timer = setTimeout(() => controller.abort(new DOMException(`timed out after ${o.timeoutMs} ms`, "TimeoutError")), o.timeoutMs);
+  const onOuterAbort = () => controller.abort(new DOMException("stopped by shutdown", "AbortError"));
   o.signal?.addEventListener("abort", onOuterAbort, { once: true });
   try {
     const sending = (async () => notifier.send({ ...request, signal: controller.signal, timeoutMs: o.timeoutMs }))().then(

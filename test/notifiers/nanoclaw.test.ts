@@ -1,0 +1,134 @@
+// The nanoclaw notifier writes what the NanoClaw host reads: checked the way its IPC watcher reads them.
+import { mkdir, readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError } from "../../src/config/load.js";
+import { defaultNotifierName, deliver, loadNotifiers } from "../../src/notifiers/index.js";
+import { tempDir } from "../helpers/cli.js";
+import { deliveryRequest } from "./helpers.js";
+
+const FINAL_NAME = /^\d{13}-[0-9a-f]{8}\.json$/;
+
+// The host (qwibitai/nanoclaw src/ipc.ts) lists *.json, parses each, and acts on type "message" with chatJid and text.
+async function hostReads(dir: string): Promise<Record<string, unknown>[]> {
+  const names = (await readdir(dir)).filter((f) => f.endsWith(".json"));
+  return Promise.all(names.map(async (n) => JSON.parse(await readFile(join(dir, n), "utf8")) as Record<string, unknown>));
+}
+
+async function nanoclaw(dir: string, env: Record<string, string> = {}, entry: Record<string, unknown> = {}) {
+  const config = { path: undefined, data: { notify: { notifiers: { host: { type: "nanoclaw", dir, ...entry } } } } };
+  return loadNotifiers({
+    config,
+    env: { NANOCLAW_CHAT_JID: "tg:-1001234567890", NANOCLAW_GROUP_FOLDER: "telegram_ops", ...env },
+    cwd: "/",
+    names: undefined,
+    stdout: { write: () => undefined },
+    now: () => new Date("2026-11-22T18:04:05.123Z"),
+  });
+}
+
+describe("nanoclaw notifier", () => {
+  it("leaves one message file exactly like the send_message tool's", async () => {
+    const dir = join(await tempDir(), "ipc", "messages");
+    const loaded = await nanoclaw(dir, {}, { sender: "skip-summary" });
+    const request = deliveryRequest();
+    const report = await deliver(request, { ...loaded, timeoutMs: 5000, retries: 0, log: () => undefined });
+    expect(report.ok).toBe(true);
+    const names = await readdir(dir);
+    expect(names).toHaveLength(1);
+    expect(names[0]).toMatch(FINAL_NAME);
+    expect(names[0]!.startsWith(String(Date.parse("2026-11-22T18:04:05.123Z")))).toBe(true);
+    expect(await hostReads(dir)).toEqual([
+      {
+        type: "message",
+        chatJid: "tg:-1001234567890",
+        text: request.message.html,
+        sender: "skip-summary",
+        groupFolder: "telegram_ops",
+        timestamp: "2026-11-22T18:04:05.123Z",
+      },
+    ]);
+  });
+
+  it("leaves sender out when it is not set, as the tool does", async () => {
+    const dir = await tempDir();
+    const loaded = await nanoclaw(dir);
+    await deliver(deliveryRequest(), { ...loaded, timeoutMs: 5000, retries: 0, log: () => undefined });
+    const [message] = await hostReads(dir);
+    expect(Object.keys(message!)).toEqual(["type", "chatJid", "text", "groupFolder", "timestamp"]);
+  });
+
+  it("never shows the host a partial file under a final name, while 200 notices are written", async () => {
+    const dir = await tempDir();
+    const loaded = await nanoclaw(dir);
+    let writing = true;
+    let polls = 0;
+    const seen = new Set<string>();
+    // A host polling as fast as it can: every *.json it sees must parse and be complete.
+    const host = (async () => {
+      while (writing) {
+        for (const name of (await readdir(dir)).filter((f) => f.endsWith(".json"))) {
+          let text: string;
+          try {
+            text = await readFile(join(dir, name), "utf8");
+          } catch {
+            continue;
+          }
+          const data = JSON.parse(text) as Record<string, unknown>;
+          expect(data.type).toBe("message");
+          expect(data.text).toBe(deliveryRequest().message.html);
+          seen.add(name);
+        }
+        polls += 1;
+        await new Promise((r) => setImmediate(r));
+      }
+    })();
+    const sends = Array.from({ length: 200 }, (_, i) =>
+      deliver(deliveryRequest({ deliveryId: `d-${i}` }), { ...loaded, timeoutMs: 5000, retries: 0, log: () => undefined }),
+    );
+    const reports = await Promise.all(sends);
+    writing = false;
+    await host;
+    expect(reports.every((r) => r.ok)).toBe(true);
+    const names = await readdir(dir);
+    expect(names).toHaveLength(200);
+    expect(names.every((n) => FINAL_NAME.test(n))).toBe(true);
+    expect(polls).toBeGreaterThan(0);
+    expect(seen.size).toBeLessThanOrEqual(200);
+  });
+
+  it("fails with words naming both env vars when they are missing", async () => {
+    const config = { path: undefined, data: {} };
+    const error = await loadNotifiers({ config, env: {}, cwd: "/", names: ["nanoclaw"], stdout: { write: () => undefined } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(String((error as Error).message)).toMatch(/needs NANOCLAW_CHAT_JID and NANOCLAW_GROUP_FOLDER/);
+    const onlyOne = await loadNotifiers({ config, env: { NANOCLAW_CHAT_JID: "tg:1" }, cwd: "/", names: ["nanoclaw"], stdout: { write: () => undefined } }).catch(
+      (e: Error) => e.message,
+    );
+    expect(onlyOne).toMatch(/needs NANOCLAW_GROUP_FOLDER,/);
+  });
+
+  it("reports a folder it cannot write as a failure, in words", async () => {
+    const root = await tempDir();
+    const blocker = join(root, "not-a-dir");
+    await (await import("node:fs/promises")).writeFile(blocker, "x");
+    const loaded = await nanoclaw(join(blocker, "messages"));
+    const report = await deliver(deliveryRequest(), { ...loaded, timeoutMs: 5000, retries: 0, log: () => undefined });
+    expect(report.ok).toBe(false);
+    expect(report.results[0]!.error).toMatch(/cannot write the NanoClaw message file/);
+  });
+
+  it("is the default only inside a NanoClaw container: chat set and the IPC folder present", async () => {
+    const root = await tempDir();
+    const messages = join(root, "ipc", "messages");
+    const env = { NANOCLAW_CHAT_JID: "tg:1", NANOCLAW_GROUP_FOLDER: "g", SKIP_SUMMARY_NANOCLAW_DIR: messages };
+    expect(await defaultNotifierName(env, root)).toBe("stdout");
+    await mkdir(join(root, "ipc"));
+    expect(await defaultNotifierName(env, root)).toBe("nanoclaw");
+    expect(await defaultNotifierName({ ...env, NANOCLAW_CHAT_JID: "" }, root)).toBe("stdout");
+    const loaded = await loadNotifiers({ config: { path: undefined, data: {} }, env, cwd: root, names: undefined, stdout: { write: () => undefined } });
+    expect(loaded.routes).toEqual({ policy: ["nanoclaw"], technical: ["nanoclaw"] });
+    await deliver(deliveryRequest(), { ...loaded, timeoutMs: 5000, retries: 0, log: () => undefined });
+    expect(await hostReads(messages)).toHaveLength(1);
+  });
+});
