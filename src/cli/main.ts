@@ -9,9 +9,14 @@ export const EX_SOFTWARE = 70;
 export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const debug = argv.includes("--debug") || io.env.SKIP_SUMMARY_DEBUG === "1";
   let exitCode: ExitCode = 0;
-  const program = buildProgram(COMMANDS, { io, debug }, (code) => {
-    exitCode = code;
-  });
+  const program = buildProgram(
+    COMMANDS,
+    { io, debug },
+    (code) => {
+      exitCode = code;
+    },
+    argv,
+  );
   if (argv.length === 0) {
     io.stderr.write(program.helpInformation());
     return 2;

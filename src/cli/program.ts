@@ -16,6 +16,11 @@ export interface CommandContext {
 /** A command module registers itself; its action returns an exit code and never calls process.exit. */
 export interface CommandDefinition {
   readonly name: string;
+  /**
+   * One line for the top-level --help. When set, the command's flags are only declared when it is the one
+   * being run, which keeps every other command's start-up (emit, the hook) from paying for them.
+   */
+  readonly summary?: string;
   /** The exit code for a usage error of this command (64 for emit, per sysexits; 2 elsewhere, per ESLint). */
   readonly usageExitCode: number;
   register(command: Command, context: CommandContext, done: (code: ExitCode) => void): void;
@@ -27,7 +32,13 @@ export class UsageExit extends Error {
   }
 }
 
-export function buildProgram(commands: readonly CommandDefinition[], context: CommandContext, done: (code: ExitCode) => void): Command {
+export function buildProgram(
+  commands: readonly CommandDefinition[],
+  context: CommandContext,
+  done: (code: ExitCode) => void,
+  argv: readonly string[] = [],
+): Command {
+  const invoked = argv.find((a) => !a.startsWith("-"));
   const { io } = context;
   const output: OutputConfiguration = {
     writeOut: (s) => void io.stdout.write(s),
@@ -44,7 +55,9 @@ export function buildProgram(commands: readonly CommandDefinition[], context: Co
   for (const def of commands) {
     const command = program.command(def.name).configureOutput(output).showHelpAfterError(`(run 'skip-summary ${def.name} --help' for usage)`);
     command.exitOverride((err) => exitFor(err, def.usageExitCode));
-    def.register(command, context, done);
+    const lazy = def.summary !== undefined && invoked !== undefined && invoked !== def.name && invoked !== "help";
+    if (def.summary !== undefined) command.description(def.summary);
+    if (!lazy) def.register(command, context, done);
   }
   return program;
 }

@@ -9,10 +9,10 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 
 export const emitCommand: CommandDefinition = {
   name: "emit",
+  summary: "write (or merge into) the skill's skip summary, atomically",
   usageExitCode: 64,
   register(command, context, done) {
     command
-      .description("write (or merge into) the skill's skip summary, atomically")
       .requiredOption("--skill <id>", "the full skill id, e.g. tessl__check-cfps")
       .requiredOption("--step <step>", "the step that skipped (digits are written as an integer)")
       .requiredOption("--reason <text>", "one line for the owner, at most 500 characters")

@@ -4,10 +4,10 @@ import { action } from "../program.js";
 
 export const schemaCommand: CommandDefinition = {
   name: "schema",
+  summary: "print the v1 JSON Schema of a skip-summary file",
   usageExitCode: 2,
   register(command, context, done) {
     command
-      .description("print the v1 JSON Schema of a skip-summary file")
       .addHelpText("after", "\nExample:\n  $ skip-summary schema > skip-summary.v1.schema.json")
       .action(
         action(context, 2, done, async () => {

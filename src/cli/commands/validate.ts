@@ -4,10 +4,10 @@ import { action } from "../program.js";
 
 export const validateCommand: CommandDefinition = {
   name: "validate",
+  summary: "check skip-summary files against the v1 contract",
   usageExitCode: 2,
   register(command, context, done) {
     command
-      .description("check skip-summary files against the v1 contract")
       .argument("<file...>", "summary files to check")
       .option("--json", "print one JSON result for machines")
       .addHelpText(

@@ -1,0 +1,91 @@
+// `skip-summary run`: wrap a skill in the exit-code contract. This module only declares flags; the runner is
+// imported inside the action so other commands never load it.
+import type { Command } from "commander";
+import type { CommandContext, CommandDefinition } from "../program.js";
+import { action } from "../program.js";
+import type { CliIo } from "../io.js";
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** The run command's flags as commander hands them over; plans add theirs here. */
+export interface RunCommandFlags {
+  skill?: string;
+  step?: string;
+  retry?: string;
+  retryOn?: string;
+  backoff?: string;
+  initialDelay?: string;
+  maxDelay?: string;
+  jitter?: boolean;
+  heal?: string;
+  healArg?: string[];
+  timeout?: string;
+  killGrace?: string;
+  liveStderr?: boolean;
+  json?: boolean;
+  surface?: boolean;
+  notify?: string[];
+  config?: string;
+  workspace?: string;
+  logFormat?: string;
+  logFile?: string;
+  [flag: string]: unknown;
+}
+
+export const runCommand: CommandDefinition = {
+  name: "run",
+  // 64 (EX_USAGE), never 2: 2 is what a blocked skill exits with.
+  usageExitCode: 64,
+  register(command, context, done) {
+    declareRunFlags(command)
+      .action(
+        action(context, 64, done, async (commandArgs: string[], opts: RunCommandFlags) => {
+          // `--plan FILE` branches here to ../../runner/plan/index.js (issue 7); the single command is the default.
+          return runSingleCommand(commandArgs, opts, context.io);
+        }),
+      );
+  },
+};
+
+/** Runs one skill command; kept apart so the plan path can sit next to it. */
+export async function runSingleCommand(commandArgs: readonly string[], opts: RunCommandFlags, io: CliIo): Promise<number> {
+  const { runFromCli } = await import("../../runner/cli-run.js");
+  return runFromCli(commandArgs, opts, io);
+}
+
+function declareRunFlags(command: Command): Command {
+  return command
+    .description("run a skill under the exit-code contract: 0 done, 2 blocked, 75 temporary failure; retries, heal, skip summary")
+    .usage("--skill ID [options] -- COMMAND [ARGS...]")
+    .argument("[command...]", "the skill's command and its arguments, after -- (run without a shell)")
+    .option("--skill <id>", "the full skill id, e.g. tessl__check-cfps (required)")
+    .option("--step <step>", "the summary's step when the runner writes one (default: exit)")
+    .option("--retry <n>", "retry up to N times on a retriable exit (default: 0)")
+    .option("--retry-on <codes>", "exit codes to retry on, comma-separated, plus 'timeout' (default: 1,75,timeout); never 2 nor 64-78 other than 75")
+    .option("--backoff <kind>", "exponential | linear | fixed | a list of delays such as 1s,5s,30s (default: exponential)")
+    .option("--initial-delay <duration>", "the first delay of a backoff curve (default: 1s)")
+    .option("--max-delay <duration>", "no delay is longer than this (default: 30s)")
+    .option("--no-jitter", "use the exact delays (default: each delay is drawn from [d/2, d])")
+    .option("--heal <cmd>", "a command run before each retry, split into words like a shell would, without one: --heal \"./login.sh --refresh\"")
+    .option("--heal-arg <arg>", "the heal command one argument at a time (repeatable), instead of --heal", collect)
+    .option("--timeout <duration>", "per attempt: SIGTERM to the skill's process group, then SIGKILL; counts as a temporary failure (75)")
+    .option("--kill-grace <duration>", "after a timeout's SIGTERM, wait this long before SIGKILL (default: 5s)")
+    .option("--live-stderr", "stream the skill's stderr as it comes; the status line comes last")
+    .option("--json", "print one JSON result as the last line of stdout instead of the closing block")
+    .option("--surface", "surface this skill's summary when the skill ends, whatever the outcome")
+    .option("--notify <name>", "with --surface: a notifier to use (repeatable)", collect)
+    .option("--config <file>", "with --surface: the config file (default: ./skip-summary.config.json)")
+    .option("--workspace <dir>", "the group workspace (default: $SKIP_SUMMARY_WORKSPACE, then /workspace/group)")
+    .option("--log-format <format>", "json | pretty: the one log line per run on stderr (default: pretty)")
+    .option("--log-file <file>", "append the log line to FILE instead of stderr (JSON unless --log-format)")
+    .addHelpText(
+      "after",
+      `
+Exit codes: the skill's own code (0 done, 2 blocked, 75 temporary failure, 64-78 sysexits, other = error),
+126 not executable, 127 not found, 128+N killed by signal N, 75 timed out, 64 bad usage of run itself.
+See docs/exit-codes.md and docs/runner.md.
+
+Example:
+  $ skip-summary run --skill tessl__check-cfps --retry 3 --heal "./login.sh --refresh" -- ./check.sh --since 7d`,
+    );
+}
