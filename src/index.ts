@@ -2,3 +2,4 @@
 export * from "./contract/index.js";
 export { buildJsonSchema } from "./contract/json-schema.js";
 export * from "./owner/index.js";
+export * from "./surfacer/index.js";

@@ -6,6 +6,7 @@ import { lstat, unlink } from "node:fs/promises";
 import { formatProblems, readSummaryFile, type ReadSummary, type SkipSummary } from "../contract/index.js";
 import type { Logger } from "../log/logger.js";
 import { claimEntry, returnClaim } from "./claim.js";
+import { versionWords } from "./describe.js";
 import type { ClaimOwner } from "./claim-name.js";
 import { deliveryIdOf, readPartial, recordSent, removePartial, writePartial } from "./journal.js";
 import { moveToQuarantine, quarantinePlace } from "./quarantine.js";
@@ -54,7 +55,7 @@ export async function surfaceEntry(entry: WaitingEntry, ctx: CycleContext): Prom
         kind: "left",
         code: "unrecognised-version",
         version: verdict.version,
-        detail: `schema_version ${verdict.version === undefined ? "is missing" : `is ${JSON.stringify(verdict.version)}`}; only the owner migrates its schema, so it is left in place`,
+        detail: versionWords(verdict.version),
         ...(back.returned ? {} : { now_at: back.at }),
       });
     }

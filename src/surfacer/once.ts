@@ -4,6 +4,7 @@ import { silentLogger, type Logger } from "../log/logger.js";
 import { isDeadClaim } from "./claim.js";
 import { currentOwner, type ClaimOwner } from "./claim-name.js";
 import { judge, surfaceEntry, type CycleContext } from "./cycle.js";
+import { versionWords } from "./describe.js";
 import { runInOrder } from "./pool.js";
 import { renderQuarantineNotice, renderSummary } from "./render.js";
 import { oldestFirst, scanWorkspace, type WaitingEntry, type WorkspaceScan } from "./scan.js";
@@ -83,7 +84,7 @@ async function dryRunEntry(entry: WaitingEntry): Promise<SurfaceOutcome> {
   const verdict = await judge(entry.source, entry.skill).catch((error: NodeJS.ErrnoException) => ({ kind: "bad" as const, code: "unreadable" as const, reason: `cannot be read (${error.code ?? error.message})` }));
   if (verdict.kind === "valid") return { ...base, kind: "would-send", code: "delivered", message: renderSummary(verdict.summary) };
   if (verdict.kind === "unrecognised-version") {
-    return { ...base, kind: "left", code: "unrecognised-version", version: verdict.version, detail: `schema_version ${verdict.version === undefined ? "is missing" : `is ${JSON.stringify(verdict.version)}`}; only the owner migrates its schema, so it is left in place` };
+    return { ...base, kind: "left", code: "unrecognised-version", version: verdict.version, detail: versionWords(verdict.version) };
   }
   return { ...base, kind: "would-quarantine", code: verdict.code, detail: verdict.reason, message: renderQuarantineNotice({ skill: entry.skill, reason: verdict.reason, movedTo: `${entry.workspace}/.skip-summary-quarantine/` }) };
 }

@@ -45,7 +45,7 @@ Examples:
       )
       .action(
         action(context, 2, done, async (flags: SurfaceFlags) => {
-          const { runSurfaceCommand } = await import("./surface-run.js");
+          const { runSurfaceCommand } = await import("../../surfacer/command.js");
           return runSurfaceCommand(flags, context);
         }),
       );

@@ -1,0 +1,101 @@
+// The CLI side of `skip-summary surface`: flags to options, the library call, printing, the exit code. It lives
+// beside the surfacer so that src/cli/commands/surface.ts stays a flag list that loads this only when run.
+import { ConfigError } from "../config/load.js";
+import { assertSkillId, resolveWorkspace, skillIdProblem, toFullSkillId, WorkspaceNotFoundError } from "../contract/index.js";
+import { createLogger, type LogFormat } from "../log/logger.js";
+import type { CommandContext } from "../cli/program.js";
+import type { SurfaceFlags } from "../cli/commands/surface.js";
+import { readAll } from "../cli/io.js";
+import { UsageError } from "../cli/usage-error.js";
+import { countOutcomes, describeOutcome } from "./describe.js";
+import { HookInputError, parseHookInput } from "./hook-input.js";
+import { surfaceExitCode } from "./exit-code.js";
+import { surfaceOnce } from "./once.js";
+import { setUpSurfacer } from "./setup.js";
+import { expandWorkspaces } from "./workspaces.js";
+
+export async function runSurfaceCommand(flags: SurfaceFlags, context: CommandContext): Promise<number> {
+  const { io } = context;
+  const format = flags.logFormat ?? "pretty";
+  if (format !== "json" && format !== "pretty") throw new UsageError(`--log-format must be json or pretty, got ${JSON.stringify(format)}`);
+  if (flags.watch && flags.dryRun) throw new UsageError("--watch and --dry-run cannot be combined: a dry run looks once and touches nothing");
+  if (flags.watch && flags.hookInput) throw new UsageError("--watch and --hook-input cannot be combined: a hook surfaces one skill once");
+  if (flags.hookInput && flags.skill) throw new UsageError("--hook-input and --skill cannot be combined: the hook event names the skill");
+  const log = createLogger({ format: format as LogFormat, write: (line) => void io.stderr.write(line) });
+
+  let skill: string | undefined;
+  let hookCwd: string | undefined;
+  if (flags.skill !== undefined) {
+    const problem = skillIdProblem(toFullSkillId(flags.skill));
+    if (problem) throw new UsageError(`--skill ${JSON.stringify(flags.skill)}: ${problem}`);
+    skill = assertSkillId(toFullSkillId(flags.skill));
+  }
+  if (flags.hookInput) {
+    // Whatever goes wrong with the event, the agent is never blocked: a clear line on stderr and exit 1 (not 2,
+    // which Claude Code feeds back to the model as a hook failure it must react to).
+    try {
+      const target = parseHookInput(await readAll(io.stdin));
+      if (target.kind === "ignore") {
+        log({ level: "debug", event: "hook_ignored", why: target.why });
+        return 0;
+      }
+      skill = target.skill;
+      hookCwd = target.cwd;
+    } catch (error) {
+      if (!(error instanceof HookInputError)) throw error;
+      io.stderr.write(`skip-summary surface: ${error.message}\n`);
+      return 1;
+    }
+  }
+
+  let setup;
+  try {
+    setup = await setUpSurfacer({ configFile: flags.config, notify: flags.notify, env: io.env, cwd: io.cwd, log, stdout: flags.json ? io.stderr : io.stdout });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.stderr.write(`skip-summary surface: config error: ${error.path}\n${error.problems.map((p) => `  ${p.path}: ${p.message}\n`).join("")}`);
+      return 2;
+    }
+    throw error;
+  }
+  const patterns = flags.workspace ?? (setup.settings.workspaces.length > 0 ? setup.settings.workspaces : [defaultWorkspace(io, hookCwd)]);
+
+  if (flags.watch) {
+    const { watchUntilSignal } = await import("./watch-command.js");
+    return watchUntilSignal({ patterns, cwd: io.cwd, skill, setup, log, json: Boolean(flags.json), io });
+  }
+  const { dirs, missing } = await expandWorkspaces(patterns, io.cwd);
+  if (missing.length > 0) throw new UsageError(`--workspace ${missing[0]}: no such folder; pass an existing workspace folder (or a glob)`);
+  const report = await surfaceOnce({
+    workspaces: dirs,
+    skill,
+    deliver: setup.deliver,
+    leaseMs: setup.settings.leaseMs,
+    lockWaitMs: setup.settings.lockWaitMs,
+    concurrency: setup.settings.concurrency,
+    dryRun: Boolean(flags.dryRun),
+    log,
+  });
+  if (flags.json) io.stdout.write(`${JSON.stringify(report)}\n`);
+  else if (report.dry_run) {
+    for (const o of report.outcomes) {
+      io.stdout.write(`${describeOutcome(o)}\n`);
+      if (o.message) io.stdout.write(`${o.message.text.replace(/^/gm, "    ")}\n`);
+    }
+    if (report.outcomes.length === 0) io.stdout.write("nothing waiting\n");
+  }
+  if (!flags.json && report.outcomes.length > 0 && !report.dry_run) io.stderr.write(`skip-summary surface: ${countOutcomes(report)}\n`);
+  return surfaceExitCode(report);
+}
+
+function defaultWorkspace(io: CommandContext["io"], hookCwd: string | undefined): string {
+  try {
+    return resolveWorkspace({ env: io.env, cwd: io.cwd });
+  } catch (error) {
+    if (error instanceof WorkspaceNotFoundError) {
+      if (hookCwd !== undefined) return hookCwd;
+      throw new UsageError(error.message);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,175 @@
+// Watch mode, the sidecar: chokidar is only a doorbell that says "look at this workspace now"; the truth is a
+// scan of the folder, repeated every rescan interval, because events are missed (a file that lands between the
+// first scan and the watch, a delete plus rewrite reported as one change, a kernel queue overflow). One scan
+// runs at a time, oldest summary first. Workspaces that appear, vanish or are re-created are found by the rescan.
+import { stat } from "node:fs/promises";
+import { basename, dirname } from "node:path";
+import { skillIdFromFileName } from "../contract/index.js";
+import { silentLogger, type Logger } from "../log/logger.js";
+import { isDeadClaim } from "./claim.js";
+import { currentOwner, type ClaimOwner } from "./claim-name.js";
+import { surfaceEntry, type CycleContext } from "./cycle.js";
+import { OWNER_LOCK_STALE_MS } from "./once.js";
+import { runInOrder } from "./pool.js";
+import { oldestFirst, scanWorkspace, type WaitingEntry } from "./scan.js";
+import type { Deliver, SurfaceOutcome } from "./types.js";
+import { expandWorkspaces } from "./workspaces.js";
+
+export interface WatchOptions {
+  /** Folders and globs, as given to `--workspace`. */
+  readonly patterns: readonly string[];
+  readonly cwd: string;
+  readonly skill?: string | undefined;
+  readonly deliver: Deliver;
+  readonly leaseMs: number;
+  readonly rescanMs: number;
+  /** @default 4 */
+  readonly concurrency?: number;
+  readonly log?: Logger;
+  readonly now?: () => Date;
+  readonly owner?: ClaimOwner;
+  /** Called with every outcome (tests and the CLI's counters). */
+  readonly onOutcome?: (outcome: SurfaceOutcome) => void;
+}
+
+export interface WatchHandle {
+  /** Stops taking new files, lets the ones in flight finish, closes the watcher. */
+  stop(): Promise<void>;
+  /** Also cuts short sends in flight (a second signal); their files stay on disk. */
+  abort(): void;
+  /** The workspaces being watched now. */
+  workspaces(): readonly string[];
+}
+
+const RETRY_MIN_MS = 1_000;
+const RETRY_MAX_MS = 300_000;
+
+export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
+  const log = options.log ?? silentLogger;
+  const now = options.now ?? (() => new Date());
+  const owner = options.owner ?? currentOwner();
+  const controller = new AbortController();
+  const ctx: CycleContext = { owner, now, deliver: options.deliver, log, signal: controller.signal };
+  const identity = new Map<string, string | undefined>(); // workspace -> dev:ino while it exists
+  const dirty = new Set<string>();
+  const retryAt = new Map<string, { at: number; delay: number }>(); // summary path -> not before
+  const leftAlone = new Map<string, string>(); // summary path -> signature of a file we decided to leave
+  let stopping = false;
+  let loop: Promise<void> | undefined;
+
+  const { watch } = await import("chokidar");
+  const watcher = watch([], {
+    ignoreInitial: true,
+    depth: 0,
+    ignored: (path) => !identity.has(path) && !isInteresting(basename(path)),
+  });
+  watcher.on("all", (_event, path) => {
+    const dir = identity.has(path) ? path : dirname(path);
+    if (identity.has(dir)) markDirty(dir);
+  });
+  watcher.on("error", (error) => log({ level: "warn", event: "watch_error", error: (error as NodeJS.ErrnoException).code ?? String(error) }));
+
+  function markDirty(dir: string): void {
+    if (stopping) return;
+    dirty.add(dir);
+    loop ??= drain().finally(() => {
+      loop = undefined;
+      if (dirty.size > 0 && !stopping) markDirty([...dirty][0]!);
+    });
+  }
+
+  async function drain(): Promise<void> {
+    while (dirty.size > 0 && !stopping) {
+      const dirs = [...dirty];
+      dirty.clear();
+      const at = now().getTime();
+      const scans = await Promise.all(dirs.map((d) => scanWorkspace(d, { skill: options.skill, now: at }).catch(() => undefined)));
+      const ready: WaitingEntry[] = [];
+      for (const scan of scans) {
+        if (!scan?.exists) continue;
+        for (const entry of scan.summaries) {
+          const lockAge = scan.locks.get(entry.name);
+          if (lockAge !== undefined && lockAge <= OWNER_LOCK_STALE_MS) continue; // the lock's removal rings the bell
+          if (leftAlone.get(entry.path) === entry.signature) continue;
+          leftAlone.delete(entry.path);
+          if ((retryAt.get(entry.path)?.at ?? 0) > at) continue;
+          ready.push(entry);
+        }
+        ready.push(...scan.claims.filter((c) => isDeadClaim(c.claim!, owner, at, options.leaseMs)));
+      }
+      await runInOrder(ready.sort(oldestFirst), options.concurrency ?? 4, async (entry) => {
+        const outcome = await surfaceEntry(entry, ctx).catch((error: Error) => {
+          log({ level: "error", event: "surface_error", file: entry.path, error: error.message });
+          return undefined;
+        });
+        if (outcome) afterOutcome(entry, outcome);
+      }, () => stopping);
+    }
+  }
+
+  // A failed send is tried again later with a growing delay (not on its own doorbell, which would spin);
+  // a file left on purpose (another schema version) is not looked at again until it changes.
+  function afterOutcome(entry: WaitingEntry, outcome: SurfaceOutcome): void {
+    if (outcome.kind === "failed") {
+      const delay = Math.min(RETRY_MAX_MS, (retryAt.get(entry.path)?.delay ?? RETRY_MIN_MS / 2) * 2);
+      retryAt.set(entry.path, { at: now().getTime() + delay, delay });
+    } else retryAt.delete(entry.path);
+    if (outcome.kind === "left" && outcome.code === "unrecognised-version") leftAlone.set(entry.path, entry.signature);
+    options.onOutcome?.(outcome);
+  }
+
+  async function rescan(): Promise<void> {
+    const { dirs, missing } = await expandWorkspaces(options.patterns, options.cwd);
+    for (const dir of dirs) {
+      const id = await stat(dir).then((s) => (s.isDirectory() ? `${s.dev}:${s.ino}` : undefined), () => undefined);
+      const before = identity.get(dir);
+      const known = identity.has(dir);
+      identity.set(dir, id);
+      if (id !== undefined && (!known || before !== id)) {
+        // New, or removed and re-created: the old watch (if any) died with the old folder.
+        if (known) watcher.unwatch(dir);
+        watcher.add(dir);
+        log({ level: "info", event: known ? "workspace_recreated" : "workspace_added", workspace: dir });
+      } else if (id === undefined && before !== undefined) {
+        log({ level: "warn", event: "workspace_missing", workspace: dir });
+      }
+    }
+    if (missing.length > 0 && identity.size === missing.length) log({ level: "debug", event: "no_workspace_yet", missing });
+    for (const [dir, id] of identity) if (id !== undefined) markDirty(dir);
+  }
+
+  const ready = new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
+  await rescan();
+  // chokidar says "ready" only once something was added; a fleet glob that matches nothing yet has nothing to wait for.
+  if ([...identity.values()].some((id) => id !== undefined)) await Promise.race([ready, new Promise((r) => setTimeout(r, 10_000).unref())]);
+  // The first scan after the watch is in place: anything that landed before it is seen now.
+  for (const [dir, id] of identity) if (id !== undefined) markDirty(dir);
+  log({ level: "info", event: "watch_started", workspaces: [...identity.keys()].length, rescan_ms: options.rescanMs });
+  let rescanning = false;
+  const timer = setInterval(() => {
+    if (rescanning || stopping) return;
+    rescanning = true;
+    rescan()
+      .catch((error: Error) => log({ level: "error", event: "rescan_failed", error: error.message }))
+      .finally(() => (rescanning = false));
+  }, options.rescanMs);
+
+  return {
+    async stop() {
+      stopping = true;
+      clearInterval(timer);
+      await watcher.close();
+      await loop;
+      log({ level: "info", event: "watch_stopped" });
+    },
+    abort() {
+      controller.abort(new Error("stopped by a second signal"));
+    },
+    workspaces: () => [...identity].filter(([, id]) => id !== undefined).map(([dir]) => dir),
+  };
+}
+
+// Only summary names and their owner locks ring the bell; temp files, claims and journals do not.
+function isInteresting(name: string): boolean {
+  return skillIdFromFileName(name) !== undefined || (name.endsWith(".json.lock") && skillIdFromFileName(name.slice(0, -5)) !== undefined);
+}
