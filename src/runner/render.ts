@@ -43,10 +43,14 @@ export function renderRetry(notice: RetryNotice, style: RenderStyle): string {
   return `${INDENT}${paint(style, "2", `└─ 🔁 retry ${notice.retry}/${notice.retries} in ${formatDelay(notice.delayMs)}`)}\n`;
 }
 
-/** `   └─ 🩹 heal ./login.sh --refresh` and, when it failed, why. */
-export function renderHeal(argv: readonly string[], failure: string | undefined, style: RenderStyle): string {
-  const line = `${INDENT}${paint(style, "2", `└─ 🩹 heal ${argv.join(" ")}`)}\n`;
-  return failure === undefined ? line : `${line}${INDENT}${paint(style, "31", `└─ 💥 heal failed: ${failure}`)}\n`;
+/** `   └─ 🩹 heal ./login.sh --refresh`, shown before the heal command runs. */
+export function renderHeal(argv: readonly string[], style: RenderStyle): string {
+  return `${INDENT}${paint(style, "2", `└─ 🩹 heal ${argv.join(" ")}`)}\n`;
+}
+
+/** `   └─ 💥 heal failed: <why>; not retrying` */
+export function renderHealFailure(why: string, style: RenderStyle): string {
+  return `${INDENT}${paint(style, "31", `└─ 💥 heal failed: ${why}; not retrying`)}\n`;
 }
 
 export interface ClosingBlock {

@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import type { CommandContext, CommandDefinition } from "../program.js";
 import { action } from "../program.js";
 import type { CliIo } from "../io.js";
+import { UsageError } from "../usage-error.js";
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -38,9 +39,13 @@ export const runCommand: CommandDefinition = {
   usageExitCode: 64,
   register(command, context, done) {
     declareRunFlags(command)
+      .option("--plan <file>", "run a plan file (YAML or JSON) of steps instead of one command; see docs/plans.md")
+      .option("--input <name=value>", "with --plan: a value for one of the plan's inputs (repeatable)", collect)
+      .option("--events <format>", "with --plan: json prints one event per line on stderr as the plan runs")
+      .option("--failures-log <path>", "with --plan: append every failure as JSON Lines here (default: <workspace>/.skip-summary-failures.jsonl)")
       .action(
         action(context, 64, done, async (commandArgs: string[], opts: RunCommandFlags) => {
-          // `--plan FILE` branches here to ../../runner/plan/index.js (issue 7); the single command is the default.
+          if (typeof opts.plan === "string") return runPlanFile(commandArgs, opts, context.io);
           return runSingleCommand(commandArgs, opts, context.io);
         }),
       );
@@ -51,6 +56,14 @@ export const runCommand: CommandDefinition = {
 export async function runSingleCommand(commandArgs: readonly string[], opts: RunCommandFlags, io: CliIo): Promise<number> {
   const { runFromCli } = await import("../../runner/cli-run.js");
   return runFromCli(commandArgs, opts, io);
+}
+
+/** `--plan FILE`: the plan names its skill and its commands, so none is given after --. */
+async function runPlanFile(commandArgs: readonly string[], opts: RunCommandFlags, io: CliIo): Promise<number> {
+  if (commandArgs.length > 0) throw new UsageError("--plan runs the plan's own steps: give no command after --");
+  if (opts.skill !== undefined) throw new UsageError("--plan reads the skill id from the plan file's skill field: drop --skill");
+  const { runPlanCli } = await import("../../runner/plan/index.js");
+  return runPlanCli(opts as RunCommandFlags & { plan: string }, io);
 }
 
 function declareRunFlags(command: Command): Command {

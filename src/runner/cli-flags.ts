@@ -1,0 +1,87 @@
+// `skip-summary run`'s flag values as runSkill options: every bad value becomes a UsageError naming the flag.
+import { skillIdProblem } from "../contract/index.js";
+import { UsageError } from "../cli/usage-error.js";
+import { parseLogFormat, type LogFormat } from "../log/logger.js";
+import { parseBackoff, parseDuration, type BackoffKind } from "./backoff.js";
+import { parseRetryOn, type RetryOn } from "./retry-policy.js";
+import { splitShellWords } from "./shell-words.js";
+
+/** What commander hands the action (camelCase flag names). */
+export interface RunFlags {
+  readonly skill?: string;
+  readonly step?: string;
+  readonly retry?: string;
+  readonly retryOn?: string;
+  readonly backoff?: string;
+  readonly initialDelay?: string;
+  readonly maxDelay?: string;
+  readonly jitter?: boolean;
+  readonly heal?: string;
+  readonly healArg?: readonly string[];
+  readonly timeout?: string;
+  readonly killGrace?: string;
+  readonly liveStderr?: boolean;
+  readonly json?: boolean;
+  readonly surface?: boolean;
+  readonly notify?: readonly string[];
+  readonly config?: string;
+  readonly workspace?: string;
+  readonly logFormat?: string;
+  readonly logFile?: string;
+}
+
+export interface ParsedRunFlags {
+  readonly skill: string;
+  readonly step: string | number;
+  readonly retries: number;
+  readonly retryOn?: RetryOn[];
+  readonly backoff?: BackoffKind | number[];
+  readonly initialDelayMs?: number;
+  readonly maxDelayMs?: number;
+  readonly jitter: boolean;
+  readonly heal?: string[];
+  readonly timeoutMs?: number;
+  readonly killGraceMs?: number;
+  readonly logFormat: LogFormat;
+}
+
+export function parseRunFlags(flags: RunFlags): ParsedRunFlags {
+  if (flags.skill === undefined) throw new UsageError("--skill ID is required (the full skill id, e.g. --skill tessl__check-cfps)");
+  const idProblem = skillIdProblem(flags.skill);
+  if (idProblem !== undefined) throw new UsageError(`--skill ${JSON.stringify(flags.skill)}: ${idProblem}`);
+  if (flags.step !== undefined && flags.step.trim() === "") throw new UsageError("--step must not be empty");
+  if (flags.heal !== undefined && flags.healArg !== undefined) throw new UsageError("use either --heal CMD or --heal-arg (repeatable), not both");
+  const retries = flags.retry === undefined ? 0 : Number(flags.retry);
+  if (!/^\d+$/.test(flags.retry ?? "0") || retries > 100) throw new UsageError(`--retry must be a whole number from 0 to 100, got ${JSON.stringify(flags.retry)}`);
+  const parsed: Record<string, unknown> = {
+    skill: flags.skill,
+    step: flags.step === undefined ? "exit" : /^\d+$/.test(flags.step) ? Number(flags.step) : flags.step,
+    retries,
+    jitter: flags.jitter !== false,
+    logFormat: wrap("--log-format", () => parseLogFormat(flags.logFormat ?? "pretty")),
+  };
+  if (flags.retryOn !== undefined) parsed.retryOn = wrap("", () => parseRetryOn(flags.retryOn!));
+  if (flags.backoff !== undefined) parsed.backoff = wrap("--backoff", () => parseBackoff(flags.backoff!));
+  if (flags.initialDelay !== undefined) parsed.initialDelayMs = wrap("--initial-delay", () => parseDuration(flags.initialDelay!));
+  if (flags.maxDelay !== undefined) parsed.maxDelayMs = wrap("--max-delay", () => parseDuration(flags.maxDelay!));
+  if (flags.timeout !== undefined) parsed.timeoutMs = wrap("--timeout", () => parseDuration(flags.timeout!));
+  if (flags.killGrace !== undefined) parsed.killGraceMs = wrap("--kill-grace", () => parseDuration(flags.killGrace!));
+  if (flags.heal !== undefined) parsed.heal = wrap("--heal", () => splitShellWords(flags.heal!));
+  if (flags.healArg !== undefined) parsed.heal = [...flags.healArg];
+  if (parsed.retries === 0 && (flags.heal !== undefined || flags.healArg !== undefined)) {
+    throw new UsageError("--heal runs before each retry, so it needs --retry N (N >= 1)");
+  }
+  if ((flags.notify !== undefined || flags.config !== undefined) && !flags.surface) {
+    throw new UsageError(`${flags.notify !== undefined ? "--notify" : "--config"} only applies with --surface`);
+  }
+  return parsed as unknown as ParsedRunFlags;
+}
+
+function wrap<T>(flag: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    const message = (error as Error).message;
+    throw new UsageError(flag === "" || message.startsWith(flag) ? message : `${flag} ${message}`);
+  }
+}

@@ -1,0 +1,102 @@
+// The CLI face of runSkill: header at the start, live stdout, retry and heal lines, then the closing block as
+// one write (or one JSON result), with SIGINT/SIGTERM forwarded to the skill. Returns the exit code.
+import { appendFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { useColor, type CliIo } from "../cli/io.js";
+import { UsageError } from "../cli/usage-error.js";
+import { createLogger } from "../log/logger.js";
+import { parseRunFlags, type RunFlags } from "./cli-flags.js";
+import type { RunEvent } from "./events.js";
+import { killGroup } from "./kill-group.js";
+import { renderClosingBlock, renderHeader, renderHeal, renderHealFailure, renderRetry, renderStatusLine, type RenderStyle } from "./render.js";
+import { finalExitCode, resultToJson } from "./run-result.js";
+import { runSkill } from "./run-skill.js";
+import { RunOptionsError } from "./run-options.js";
+
+const FORWARDED: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM"];
+
+export async function runFromCli(command: readonly string[], flags: RunFlags, io: CliIo): Promise<number> {
+  const parsed = parseRunFlags(flags);
+  if (command.length === 0) throw new UsageError("give the skill's command after --, e.g. skip-summary run --skill tessl__x -- ./skill.sh --flag");
+  const style: RenderStyle = { color: useColor(io.stderr, io.env) };
+  const json = Boolean(flags.json);
+  const live = Boolean(flags.liveStderr);
+  const logFile = flags.logFile !== undefined ? resolve(io.cwd, flags.logFile) : undefined;
+  const log = createLogger({
+    format: logFile !== undefined && flags.logFormat === undefined ? "json" : parsed.logFormat,
+    write: logFile !== undefined ? (line) => appendFileSync(logFile, line) : (line) => void io.stderr.write(line),
+  });
+
+  const controller = new AbortController();
+  let pid: number | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    // The first signal cancels the run (no more retries) and reaches the skill; later ones are forwarded too.
+    if (!controller.signal.aborted) controller.abort(signal);
+    else if (pid !== undefined) killGroup(pid, signal);
+  };
+  for (const s of FORWARDED) process.on(s, onSignal);
+
+  if (!json) io.stderr.write(renderHeader(parsed.skill, style));
+  const inheritStdout = io.stdout === process.stdout;
+  try {
+    const result = await runSkill({
+      skill: parsed.skill,
+      command,
+      step: parsed.step,
+      cwd: io.cwd,
+      env: io.env,
+      ...(flags.workspace !== undefined ? { workspace: flags.workspace } : {}),
+      retries: parsed.retries,
+      ...(parsed.retryOn ? { retryOn: parsed.retryOn } : {}),
+      ...(parsed.backoff ? { backoff: parsed.backoff } : {}),
+      ...(parsed.initialDelayMs !== undefined ? { initialDelayMs: parsed.initialDelayMs } : {}),
+      ...(parsed.maxDelayMs !== undefined ? { maxDelayMs: parsed.maxDelayMs } : {}),
+      jitter: parsed.jitter,
+      ...(parsed.heal ? { heal: parsed.heal } : {}),
+      ...(parsed.timeoutMs !== undefined ? { timeoutMs: parsed.timeoutMs } : {}),
+      ...(parsed.killGraceMs !== undefined ? { killGraceMs: parsed.killGraceMs } : {}),
+      signal: controller.signal,
+      stdin: "inherit",
+      stdout: inheritStdout ? "inherit" : "pipe",
+      ...(inheritStdout ? {} : { onStdout: (chunk: Buffer) => void io.stdout.write(chunk.toString("utf8")) }),
+      ...(live ? { onStderr: (chunk: Buffer) => void io.stderr.write(chunk.toString("utf8")) } : {}),
+      onHealOutput: json ? undefined : (chunk: Buffer) => void io.stderr.write(chunk.toString("utf8")),
+      onSpawn: (p) => (pid = p),
+      onEvent: json ? undefined : (event) => showEvent(event, io, style, live),
+      ...(flags.surface ? { surface: { ...(flags.config !== undefined ? { configFile: flags.config } : {}), ...(flags.notify ? { notify: flags.notify } : {}), stdout: json ? io.stderr : io.stdout } } : {}),
+      log,
+    });
+    if (json) {
+      io.stdout.write(`${JSON.stringify(resultToJson(result))}\n`);
+    } else {
+      const warnings = [result.summaryError?.message, result.surface && result.surface.kind !== "surfaced" ? result.surface.message : undefined].filter((w): w is string => w !== undefined);
+      io.stderr.write(
+        renderClosingBlock(
+          { skill: result.skill, outcome: result.outcome, statusLine: result.statusLine, stderr: live ? "" : result.stderr, stderrDroppedBytes: result.stderrDroppedBytes, warnings },
+          style,
+        ),
+      );
+    }
+    return finalExitCode(result);
+  } catch (error) {
+    if (error instanceof RunOptionsError) throw new UsageError(error.message);
+    throw error;
+  } finally {
+    for (const s of FORWARDED) process.off(s, onSignal);
+  }
+}
+
+function showEvent(event: RunEvent, io: CliIo, style: RenderStyle, live: boolean): void {
+  if (event.type === "attempt-ended" && event.willRetry && event.result.statusLine !== undefined) {
+    // Between attempts only the status and the last stderr line show; the closing block shows the last attempt in full.
+    const tail = live || event.child.stderrTail === "" ? "" : `: ${event.child.stderrTail}`;
+    io.stderr.write(renderStatusLine(`${event.result.statusLine}${tail}`, event.result.outcome, style));
+  } else if (event.type === "retry-scheduled") {
+    io.stderr.write(renderRetry(event, style));
+  } else if (event.type === "heal-started") {
+    io.stderr.write(renderHeal(event.argv, style));
+  } else if (event.type === "heal-ended" && !event.ok) {
+    const what = event.result.statusLine?.replace(/^└─ \S+ /, "") ?? "failed";
+    io.stderr.write(renderHealFailure(`${what} (exit ${event.result.exitCode})${event.stderrTail ? `: ${event.stderrTail}` : ""}`, style));
+  }
+}

@@ -1,0 +1,52 @@
+// `--surface`: hand this skill's summary to the surfacer once the skill has ended, whatever its outcome.
+// The surfacer is loaded only here and only when asked, so a plain run never pays for it.
+import type { Logger } from "../log/logger.js";
+import { loadSurfacer } from "./surfacer-loader.js";
+
+export interface SurfaceRequest {
+  readonly workspace: string;
+  readonly skill: string;
+  readonly configFile?: string | undefined;
+  readonly notify?: readonly string[] | undefined;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  readonly log: Logger;
+  /** Where the `stdout` notifier writes (the CLI passes stderr with --json, so stdout stays one JSON line). */
+  readonly stdout?: { write(text: string): unknown } | undefined;
+}
+
+export type SurfaceResult =
+  | { readonly kind: "surfaced"; readonly exitCode: number; readonly report: unknown }
+  | { readonly kind: "unavailable"; readonly exitCode: number; readonly message: string }
+  | { readonly kind: "failed"; readonly exitCode: number; readonly message: string };
+
+/** EX_UNAVAILABLE: this build has no surfacer. */
+export const SURFACE_UNAVAILABLE_EXIT = 69;
+/** EX_SOFTWARE: the surfacer threw, which it should never do. */
+export const SURFACE_FAILED_EXIT = 70;
+/** EX_CONFIG: the surfacer's config file is wrong (the message names the file and field). */
+export const SURFACE_CONFIG_EXIT = 78;
+
+export async function surfaceAfterRun(request: SurfaceRequest): Promise<SurfaceResult> {
+  const surfacer = await loadSurfacer();
+  if (surfacer === undefined) {
+    return { kind: "unavailable", exitCode: SURFACE_UNAVAILABLE_EXIT, message: "surfacing is not available in this build (no surfacer module); run `skip-summary surface` separately" };
+  }
+  try {
+    const report = await surfacer.surfaceAfterRun({
+      workspace: request.workspace,
+      skill: request.skill,
+      ...(request.configFile !== undefined ? { configFile: request.configFile } : {}),
+      ...(request.notify !== undefined && request.notify.length > 0 ? { notify: request.notify } : {}),
+      env: request.env,
+      cwd: request.cwd,
+      log: request.log,
+      ...(request.stdout !== undefined ? { stdout: request.stdout } : {}),
+    });
+    return { kind: "surfaced", exitCode: surfacer.surfaceExitCode(report), report };
+  } catch (error) {
+    const e = error as Error;
+    const exitCode = e.name === "ConfigError" ? SURFACE_CONFIG_EXIT : e.name === "WorkspaceNotFoundError" ? 64 : SURFACE_FAILED_EXIT;
+    return { kind: "failed", exitCode, message: `surfacing failed: ${e.message ?? String(error)}` };
+  }
+}
