@@ -2,6 +2,7 @@
 import * as z from "zod/mini";
 import { skillIdProblem } from "../../contract/ids.js";
 import { durationProblem } from "../backoff.js";
+import { retryOnProblem, type RetryOn } from "../retry-policy.js";
 
 export const STRATEGIES = ["abort", "continue", "retry", "auto_heal"] as const;
 export const PARALLEL_POLICIES = ["fail-fast", "continue", "ignore"] as const;
@@ -35,7 +36,14 @@ export const RetrySchema = z.strictObject(
       }),
     ),
     jitter: z.optional(z.boolean({ error: "must be true (the default) or false" })),
-    retry_on: z.optional(exitCodes),
+    retry_on: z.optional(
+      z.array(
+        z.union([z.int(), z.literal("timeout")], { error: 'must be an exit code or "timeout"' }).check(
+          z.refine((value) => retryOnProblem(value) === undefined, { error: (issue) => `${retryOnProblem(issue.input as RetryOn)}` }),
+        ),
+        { error: 'must be a list of exit codes and/or "timeout", for example [1, 75, timeout]' },
+      ),
+    ),
     on_exhausted: z.optional(z.enum(["abort", "continue"], { error: "must be abort (the default) or continue" })),
   },
   { error: "must be a mapping with max_attempts, initial_delay, max_delay, backoff, jitter, retry_on, on_exhausted" },

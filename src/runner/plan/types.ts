@@ -1,4 +1,5 @@
 // The validated plan as the executor sees it: durations in ms, defaults applied, one node kind per block.
+import type { RetryOn } from "../retry-policy.js";
 
 export type Strategy = "abort" | "continue" | "retry" | "auto_heal";
 export type ParallelPolicy = "fail-fast" | "continue" | "ignore";
@@ -15,8 +16,8 @@ export interface RetryPolicy {
   readonly backoff: Backoff;
   /** @default true */
   readonly jitter: boolean;
-  /** The exit codes that are retried; timeouts are always retried. @default [1, 75] */
-  readonly retryOn: readonly number[];
+  /** The exit codes (and "timeout") that are retried; 2 and the sysexits codes other than 75 never are. @default [1, 75, "timeout"] */
+  readonly retryOn: readonly RetryOn[];
   /** @default "abort" */
   readonly onExhausted: "abort" | "continue";
 }

@@ -4,6 +4,7 @@ import type * as z from "zod/mini";
 import { parseDuration as durationMs } from "../backoff.js";
 import { HealSchema, INPUT_NAME, InputSchema, ParallelSchema, PlanHeadSchema, RetrySchema, StepSchema, ThrowSchema, TrySchema } from "./schema.js";
 import { templateProblems } from "./template.js";
+import { DEFAULT_RETRY_ON } from "../retry-policy.js";
 import type { HealPolicy, Plan, PlanInput, PlanNode, RetryPolicy, StepNode } from "./types.js";
 
 export type RawPath = readonly (string | number)[];
@@ -100,7 +101,6 @@ function toStep(raw: object, path: RawPath, context: Context): StepNode | undefi
   if (step.retry && onError !== "retry") problems.push({ path: [...path, "retry"], message: "retry settings need on_error: retry" });
   if (step.heal && onError !== "auto_heal") problems.push({ path: [...path, "heal"], message: "heal settings need on_error: auto_heal" });
   if (onError === "auto_heal" && !step.heal) problems.push({ path: [...path, "on_error"], message: "on_error: auto_heal needs a heal block: heal: { when: { exit: [77] }, run: [\"./login.sh\"] }" });
-  if (step.retry?.retry_on?.includes(2)) problems.push({ path: [...path, "retry", "retry_on"], message: "must not include 2: blocked is a decision, never retried" });
   return {
     kind: "step",
     name: step.name,
@@ -122,7 +122,7 @@ function retryPolicy(spec: z.output<typeof RetrySchema>): RetryPolicy {
     maxDelayMs: spec.max_delay !== undefined ? durationMs(spec.max_delay) : 30_000,
     backoff: Array.isArray(spec.backoff) ? spec.backoff.map(durationMs) : (spec.backoff ?? "exponential"),
     jitter: spec.jitter ?? true,
-    retryOn: spec.retry_on ?? [1, 75],
+    retryOn: spec.retry_on ?? DEFAULT_RETRY_ON,
     onExhausted: spec.on_exhausted ?? "abort",
   };
 }

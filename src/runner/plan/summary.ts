@@ -1,0 +1,34 @@
+// A plan leaves one summary per skill: every skipped step and reported item, folded into a single skip.
+import { REASON_MAX_LENGTH, oneLine, truncate } from "../../contract/index.js";
+import type { SkipInput } from "../../owner/index.js";
+import type { SkipRecord } from "./state.js";
+
+/** The one skip this run adds to the skill's summary, or `undefined` when nothing was skipped. */
+export function planSkip(skill: string, skips: readonly SkipRecord[], items: readonly { step: string; item: string }[]): SkipInput | undefined {
+  if (skips.length === 0 && items.length === 0) return undefined;
+  const names = [...new Set(skips.map((s) => s.step))];
+  const reported = items.map((i) => i.item);
+  const step = skips[0]?.step ?? items[0]!.step;
+  return {
+    skill,
+    step,
+    reason: digest(skips, items),
+    items: [...new Set([...names, ...reported])],
+    // A policy skip among technical ones needs a person; only an all-technical run is safe to just retry.
+    technical_failure: skips.length > 0 && skips.every((s) => s.technical),
+  };
+}
+
+/** `skipped 2 steps: enrich (continued, exit 1: no data); mirror-a (ignored, timed out); 3 items reported by fetch` */
+export function digest(skips: readonly SkipRecord[], items: readonly { step: string; item: string }[]): string {
+  const parts: string[] = [];
+  if (skips.length > 0) {
+    const list = skips.map((s) => `${s.step} (${s.cause}, ${s.detail})`).join("; ");
+    parts.push(`skipped ${skips.length} step${skips.length === 1 ? "" : "s"}: ${list}`);
+  }
+  if (items.length > 0) {
+    const by = [...new Set(items.map((i) => i.step))].join(", ");
+    parts.push(`${items.length} item${items.length === 1 ? "" : "s"} reported skipped by ${by}`);
+  }
+  return truncate(oneLine(parts.join("; ")), REASON_MAX_LENGTH);
+}
