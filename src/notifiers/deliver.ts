@@ -136,7 +136,7 @@ async function deliverOne(notifier: Notifier, request: DeliveryRequest, o: Resol
   } catch (error) {
     const failure = last ?? transientFailure(`not sent: ${describeError(error)}`);
     const stopped = o.signal?.aborted === true && !failure.permanent;
-    const words = stopped && last !== undefined ? `${failure.error} (stopped by shutdown)` : failure.error;
+    const words = stopped && !failure.error.includes("shutdown") ? `${failure.error} (stopped by shutdown)` : failure.error;
     o.log({ level: "error", event: "notify_failed", ...base, attempts, permanent: failure.permanent, error: words });
     return { notifier: notifier.name, ok: false, attempts, error: words, permanent: failure.permanent };
   }
@@ -149,6 +149,7 @@ async function deliverOne(notifier: Notifier, request: DeliveryRequest, o: Resol
 async function attemptOnce(notifier: Notifier, request: DeliveryRequest, o: Resolved): Promise<NotifyResult> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException(`timed out after ${o.timeoutMs} ms`, "TimeoutError")), o.timeoutMs);
+  let grace: NodeJS.Timeout | undefined;
   const onOuterAbort = () => controller.abort(new DOMException("stopped by shutdown", "AbortError"));
   o.signal?.addEventListener("abort", onOuterAbort, { once: true });
   try {
@@ -160,14 +161,15 @@ async function attemptOnce(notifier: Notifier, request: DeliveryRequest, o: Reso
       (error: unknown) => transientFailure(`notifier ${notifier.name} threw: ${describeError(error)}`),
     );
     const cutOff = new Promise<NotifyResult>((resolve) => {
-      const words = () => transientFailure(`${notifier.name}: ${describeError(controller.signal.reason)}`);
-      if (controller.signal.aborted) return resolve(words());
-      // A grace period lets a notifier that honours its signal report in its own words first.
-      controller.signal.addEventListener("abort", () => setTimeout(() => resolve(words()), 50), { once: true });
+      // A grace period lets a notifier that honours its signal (or had just finished) answer in its own words first.
+      const later = () => (grace = setTimeout(() => resolve(transientFailure(`${notifier.name}: ${describeError(controller.signal.reason)}`)), 50));
+      if (controller.signal.aborted) later();
+      else controller.signal.addEventListener("abort", later, { once: true });
     });
     return await Promise.race([sending, cutOff]);
   } finally {
     clearTimeout(timer);
+    clearTimeout(grace);
     o.signal?.removeEventListener("abort", onOuterAbort);
   }
 }
