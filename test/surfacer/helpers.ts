@@ -1,6 +1,7 @@
 // Small real notifiers for the surfacer's tests: one appends to a file, one fails a set number of times.
 import { appendFile, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Notifier, NotifyResult } from "../../src/notifiers/types.js";
 import type { Deliver } from "../../src/surfacer/index.js";
 
@@ -70,5 +71,18 @@ export async function putSummary(workspace: string, skill: string, extra: Record
   await writeFile(`${path}.tmp-test`, JSON.stringify(summary(skill, extra)));
   const { rename } = await import("node:fs/promises");
   await rename(`${path}.tmp-test`, path);
+  return path;
+}
+
+export const FILE_NOTIFIER = fileURLToPath(new URL("../fixtures/surfacer/file-notifier.mjs", import.meta.url));
+
+/** A config whose only notifier is the file-backed test module; returns the config path. */
+export async function fileNotifierConfig(dir: string, options: { path: string; downFile?: string; delayMs?: number }, extra: Record<string, unknown> = {}): Promise<string> {
+  const config = {
+    notify: { notifiers: { file: { type: "module", path: FILE_NOTIFIER, options } }, retries: 0, timeout_ms: 5000, ...((extra.notify as object) ?? {}) },
+    ...(extra.surface ? { surface: extra.surface } : {}),
+  };
+  const path = join(dir, "skip-summary.config.json");
+  await writeFile(path, JSON.stringify(config));
   return path;
 }
