@@ -1,10 +1,13 @@
 // A reader must never see a partial summary under its final name, and a planted symlink must not redirect the write.
-// write-file-atomic does temp file + fsync + rename; it resolves symlinks itself, so the final name is checked
-// first (under the skill's lock) and the folder is fsynced after, which write-file-atomic does not do.
+//
+// Why not write-file-atomic here: it resolves the final name with realpath() and writes to the link's target,
+// which this contract forbids, and loading it (signal-exit, crypto, worker_threads) costs about 10 ms of CPU on
+// every emit, which runs after every skill. The sequence below is the same one it uses, minus link following:
+// an exclusive O_NOFOLLOW temp file in the same folder, fsync, rename (which replaces a link, never its target),
+// fsync of the folder.
 import { constants } from "node:fs";
-import { lstat, open } from "node:fs/promises";
+import { lstat, open, rename, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
-import writeFileAtomic from "write-file-atomic";
 import { SummaryWriteError } from "./errors.js";
 
 /** What sits at `path` now: nothing, a regular file, or something the writer must refuse. */
@@ -27,7 +30,7 @@ export async function inspectTarget(path: string): Promise<"missing" | "file"> {
 
 /** Reads a regular file without following a symlink at its name. */
 export async function readRegularFile(path: string): Promise<string> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
     return await handle.readFile("utf8");
   } finally {
@@ -35,11 +38,28 @@ export async function readRegularFile(path: string): Promise<string> {
   }
 }
 
-export async function writeFileAtomically(path: string, text: string): Promise<void> {
+/**
+ * The temp name: same folder (so rename is atomic), and never of the `.skip-summary-<id>.json` form.
+ * O_EXCL makes a clash fail instead of sharing a file, so pid plus a random suffix is enough (no crypto load).
+ */
+export function tempNameFor(path: string): string {
+  return `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+export async function writeFileAtomically(path: string, text: string, mode = 0o644): Promise<void> {
+  const tmp = tempNameFor(path);
   try {
-    await writeFileAtomic(path, text, { fsync: true, mode: 0o644 });
+    const handle = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
+    try {
+      await handle.writeFile(text);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(tmp, path);
     await fsyncDirectory(dirname(path));
   } catch (error) {
+    await unlink(tmp).catch(() => undefined);
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     throw new SummaryWriteError("unwritable", path, `cannot write ${path}: ${reason}; check that the workspace exists and is writable`, { cause: error });
   }
