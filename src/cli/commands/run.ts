@@ -35,6 +35,7 @@ export interface RunCommandFlags {
 
 export const runCommand: CommandDefinition = {
   name: "run",
+  summary: "run a skill under the exit-code contract (0 done, 2 blocked, 75 temporary failure), with retries and a skip summary",
   // 64 (EX_USAGE), never 2: 2 is what a blocked skill exits with.
   usageExitCode: 64,
   register(command, context, done) {

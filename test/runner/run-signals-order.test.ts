@@ -1,0 +1,52 @@
+// Live behaviour through the built CLI: stdout is never held back, the closing block comes last, and
+// SIGINT/SIGTERM sent to the runner reach the skill's process group before the runner exits.
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { tempDir, waitFor } from "../helpers/cli.js";
+import { fixture, isAlive, startCli, withoutLogLines } from "./helpers.js";
+
+describe("skip-summary run: output order", () => {
+  it("streams stdout while the skill runs and writes the closing block after it ends", async () => {
+    const dir = await tempDir();
+    const gate = join(dir, "gate");
+    const cli = startCli(["run", "--skill", "tessl__a", "--workspace", dir, "--", fixture("interleaved.sh"), gate, "2"]);
+    // The skill is still running (waiting for the gate), yet its first stdout lines have arrived.
+    await waitFor(() => cli.stdout.includes("out 2"), 15_000);
+    expect(cli.stdout).toBe("out 1\nout 2\n");
+    expect(cli.stderr).toBe("🪨 run skill tessl__a\n");
+    await writeFile(gate, "");
+    expect((await cli.done).code).toBe(2);
+    expect(cli.stdout).toBe("out 1\nout 2\nout 3\n");
+    expect(withoutLogLines(cli.stderr)).toBe("🪨 run skill tessl__a\n🪨 run skill tessl__a\n   └─ ✋ blocked by constraints\n\nerr 1\nerr 2\n");
+  });
+
+  it("--live-stderr: stderr as it comes, the status line last", async () => {
+    const dir = await tempDir();
+    const gate = join(dir, "gate");
+    const cli = startCli(["run", "--skill", "tessl__a", "--workspace", dir, "--live-stderr", "--", fixture("interleaved.sh"), gate, "1"]);
+    await waitFor(() => cli.stderr.includes("err 2"), 15_000);
+    await writeFile(gate, "");
+    expect((await cli.done).code).toBe(1);
+    const shown = withoutLogLines(cli.stderr);
+    expect(shown).toBe("🪨 run skill tessl__a\nerr 1\nerr 2\n🪨 run skill tessl__a\n   └─ 💥 failed with an error\n");
+  });
+});
+
+describe("skip-summary run: signals", () => {
+  it.each(["SIGTERM", "SIGINT"] as const)("forwards %s to the skill and exits after it, with its code", async (signal) => {
+    const dir = await tempDir();
+    const pidFile = join(dir, "pid");
+    const cli = startCli(["run", "--skill", "tessl__a", "--workspace", dir, "--retry", "3", "--retry-on", "130,143", "--", fixture("wait-for-signal.sh"), pidFile]);
+    const pid = Number(await waitFor(() => readFile(pidFile, "utf8").catch(() => ""), 15_000));
+    cli.child.kill(signal);
+    const end = await cli.done;
+    const code = signal === "SIGTERM" ? 143 : 130;
+    expect(end).toEqual({ code, signal: null });
+    expect(isAlive(pid)).toBe(false);
+    // The skill's own last words are in the runner's closing block, and no retry followed the signal.
+    // (The whole group got it: bash may also report its `sleep` child as terminated.)
+    expect(withoutLogLines(cli.stderr)).toMatch(new RegExp(`└─ 💥 failed with an error\\n\\n[^]*got ${signal}\\n$`));
+    expect(cli.stderr).not.toContain("retry");
+  });
+});
