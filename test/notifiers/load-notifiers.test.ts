@@ -1,0 +1,95 @@
+// loadNotifiers(): the notify section validated with every error named, routes, --notify, defaults and settings.
+import { describe, expect, it } from "vitest";
+import { ConfigError } from "../../src/config/load.js";
+import { DEFAULT_DELIVERY, deliver, loadNotifiers, type LoadNotifiersOptions } from "../../src/notifiers/index.js";
+import { deliveryRequest } from "./helpers.js";
+
+function options(notify: unknown, extra: Partial<LoadNotifiersOptions> = {}): LoadNotifiersOptions {
+  return { config: { path: "/etc/skip-summary.config.json", data: notify === undefined ? {} : { notify } }, env: {}, cwd: "/", names: undefined, stdout: { write: () => undefined }, ...extra };
+}
+
+async function problems(notify: unknown, extra: Partial<LoadNotifiersOptions> = {}) {
+  const error = await loadNotifiers(options(notify, extra)).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(ConfigError);
+  return (error as ConfigError).problems.map((p) => `${p.path}: ${p.message}`);
+}
+
+describe("loadNotifiers", () => {
+  it("defaults to stdout outside NanoClaw, with default delivery settings", async () => {
+    const loaded = await loadNotifiers(options(undefined));
+    expect(loaded.notifiers.map((n) => n.name)).toEqual(["stdout"]);
+    expect(loaded.routes).toEqual({ policy: ["stdout"], technical: ["stdout"] });
+    expect(loaded.delivery).toEqual(DEFAULT_DELIVERY);
+  });
+
+  it("names every bad setting with its path", async () => {
+    expect(
+      await problems({
+        notifiers: { tg: { type: "telegram", chat: 1 }, x: { type: "carrier-pigeon" }, cmd: { type: "command", argv: "send.sh" } },
+        routes: { policy: [] },
+        retries: 1.5,
+        timeout_ms: "10s",
+      }),
+    ).toEqual([
+      'notify.notifiers.tg: has unknown key "chat"; allowed: type, token, token_env, api_base_url, chat_id, thread_id, silent, policy, technical',
+      'notify.notifiers.x.type: must be an object whose "type" is one of stdout, nanoclaw, telegram, webhook, command, module',
+      "notify.notifiers.cmd.argv: must be an array of strings: the program and its arguments (no shell)",
+      "notify.routes.policy: must name at least one notifier; a skip that reaches nobody is a silent skip",
+      "notify.retries: must be an integer (retries after the first attempt)",
+      "notify.timeout_ms: must be an integer (per attempt)",
+    ]);
+    expect(await problems("yes")).toEqual(["notify: must be an object"]);
+    expect(await problems({ notifiers: { "../x": { type: "stdout" } } })).toEqual([
+      "notify.notifiers.../x: has an invalid notifier name: use letters, digits, '_', '-' and '.', starting with a letter or digit",
+    ]);
+  });
+
+  it("routes by config, and every configured notifier serves a route that is not listed", async () => {
+    const notify = {
+      notifiers: { a: { type: "stdout" }, b: { type: "stdout" } },
+      routes: { technical: ["b"] },
+      retries: 2,
+      timeout_ms: 3000,
+      min_delay_ms: 10,
+      max_delay_ms: 100,
+    };
+    const loaded = await loadNotifiers(options(notify));
+    expect(loaded.routes).toEqual({ policy: ["a", "b"], technical: ["b"] });
+    expect(loaded.delivery).toEqual({ retries: 2, timeoutMs: 3000, minDelayMs: 10, maxDelayMs: 100 });
+  });
+
+  it("--notify replaces the routes, accepts commas, and may name built-ins and config instances", async () => {
+    const notify = { notifiers: { ops: { type: "stdout" } }, routes: { policy: ["ops"], technical: ["ops"] } };
+    const loaded = await loadNotifiers(options(notify, { names: ["stdout,ops", "ops"] }));
+    expect(loaded.routes).toEqual({ policy: ["stdout", "ops"], technical: ["stdout", "ops"] });
+    expect(loaded.notifiers.map((n) => n.name)).toEqual(["stdout", "ops"]);
+  });
+
+  it("an unknown name is an error that lists the names that exist", async () => {
+    expect(await problems({ notifiers: { ops: { type: "stdout" } } }, { names: ["opps"] })).toEqual([
+      '--notify: names "opps", which is not a notifier: define it under notify.notifiers, or use one of ops, stdout, nanoclaw, telegram, webhook',
+    ]);
+    expect(await problems({ routes: { policy: ["stdout", "pager"] } })).toEqual([
+      'notify.routes.policy[1]: names "pager", which is not a notifier: define it under notify.notifiers, or use one of stdout, nanoclaw, telegram, webhook',
+    ]);
+    // command and module need settings, so they are never env-only
+    expect((await problems(undefined, { names: ["command"] }))[0]).toMatch(/^--notify: names "command", which is not a notifier/);
+  });
+
+  it("reports every notifier's missing settings at once", async () => {
+    const found = await problems(undefined, { names: ["telegram", "webhook", "nanoclaw"] });
+    expect(found).toEqual([
+      "notify.notifiers.telegram.token: is not set: set the SKIP_SUMMARY_TELEGRAM_TOKEN environment variable (or token_env in the config file)",
+      "notify.notifiers.webhook.url: is not set: set url in the config file or the SKIP_SUMMARY_WEBHOOK_URL environment variable",
+      expect.stringMatching(/^notify\.notifiers\.nanoclaw\.type: the nanoclaw notifier needs NANOCLAW_CHAT_JID and NANOCLAW_GROUP_FOLDER/),
+    ]);
+  });
+
+  it("the stdout notifier prints the plain text, a blank line between notices", async () => {
+    let out = "";
+    const loaded = await loadNotifiers(options(undefined, { stdout: { write: (t) => (out += t) } }));
+    await deliver(deliveryRequest(), { ...loaded, timeoutMs: 1000, retries: 0, log: () => undefined });
+    await deliver(deliveryRequest({ message: { text: "second\n", html: "second" } }), { ...loaded, timeoutMs: 1000, retries: 0, log: () => undefined });
+    expect(out).toBe(`${deliveryRequest().message.text}\n\nsecond\n`);
+  });
+});
