@@ -113,7 +113,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   }
   const primary = failure?.primary;
   if (failure && primary) {
-    if (!primary.interrupted && leavesSummary(primary.outcome)) recordSkip(state, primary, primary.outcome === "blocked" ? "blocked" : "tempfail");
+    if (!primary.interrupted && leavesSummary(primary.outcome)) recordSkip(state, primary, "ended");
     settle(state, failure, "failed", false);
   }
 

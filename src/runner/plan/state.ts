@@ -19,7 +19,8 @@ export interface StepRequest {
 /** A step the plan carried past without it doing its work; each becomes an item of the skill's summary. */
 export interface SkipRecord {
   readonly step: string;
-  readonly cause: "continued" | "caught" | "ignored" | "blocked" | "tempfail";
+  /** `ended`: the step ended the plan blocked (2) or with a temporary failure (75, timeout). */
+  readonly cause: "continued" | "caught" | "ignored" | "ended";
   readonly technical: boolean;
   /** A few words: `exit 1: disk full`, `timed out`. */
   readonly detail: string;
