@@ -1,0 +1,93 @@
+// Colour, logging, usage errors and --surface through the built CLI.
+import { spawnSync } from "node:child_process";
+import { readFile, readdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { CLI, ROOT, runCli, tempDir } from "../helpers/cli.js";
+import { fixture, withoutLogLines } from "./helpers.js";
+
+// `script` gives the CLI a real terminal, the only place colour may appear.
+function inTerminal(args: string[], env: Record<string, string>): string {
+  const command = ["node", CLI, ...args].map((a) => `'${a}'`).join(" ");
+  const r = spawnSync("script", ["-qefc", command, "/dev/null"], { cwd: ROOT, env: { PATH: process.env.PATH!, HOME: "/tmp", TERM: "xterm", ...env }, encoding: "utf8", timeout: 20_000 });
+  return r.stdout;
+}
+
+describe("skip-summary run: colour", () => {
+  it("colours the block on a terminal, never with NO_COLOR, never through a pipe", async () => {
+    const ws = await tempDir();
+    const args = ["run", "--skill", "tessl__a", "--workspace", ws, "--", fixture("exit-with.sh"), "2", "no quota"];
+    const coloured = inTerminal(args, {});
+    expect(coloured).toContain("\u001b[33m└─ ✋ blocked by constraints\u001b[0m");
+    const plain = inTerminal(args, { NO_COLOR: "1" });
+    expect(plain).toContain("└─ ✋ blocked by constraints");
+    expect(plain).not.toContain("\u001b[");
+    const piped = await runCli(args);
+    expect(piped.stderr).not.toContain("\u001b[");
+  });
+});
+
+describe("skip-summary run: logging", () => {
+  it("logs one structured line per run: skill, attempts, exit code, outcome, duration, and handled failures", async () => {
+    const dir = await tempDir();
+    const counter = join(dir, "runs");
+    const r = await runCli(["run", "--skill", "tessl__a", "--workspace", dir, "--log-format", "json", "--retry", "2", "--initial-delay", "10ms", "--", fixture("flaky.sh"), counter, "1", "75"]);
+    expect(r.code).toBe(0);
+    const lines = r.stderr.split("\n").filter((l) => l.startsWith("{"));
+    expect(lines).toHaveLength(1);
+    const entry = JSON.parse(lines[0]!);
+    expect(entry).toMatchObject({ level: "info", event: "run_finished", skill: "tessl__a", attempts: 2, exit_code: 0, outcome: "done" });
+    expect(entry.duration_ms).toBeTypeOf("number");
+    expect(entry.failures).toEqual([{ attempt: 1, exit_code: 75, outcome: "tempfail", stderr_tail: "attempt 1 failed" }]);
+  });
+
+  it("--log-file appends the line as JSON to a file and keeps it off stderr", async () => {
+    const dir = await tempDir();
+    const logFile = join(dir, "runs.jsonl");
+    const r = await runCli(["run", "--skill", "tessl__a", "--workspace", dir, "--log-file", logFile, "--", fixture("exit-with.sh"), "2", "nope"]);
+    await runCli(["run", "--skill", "tessl__a", "--workspace", dir, "--log-file", logFile, "--", fixture("exit-with.sh"), "0"]);
+    expect(withoutLogLines(r.stderr)).toBe(r.stderr);
+    const entries = (await readFile(logFile, "utf8")).trim().split("\n").map((l) => JSON.parse(l));
+    expect(entries.map((e) => [e.outcome, e.exit_code])).toEqual([["blocked", 2], ["done", 0]]);
+    expect(entries[0]).toMatchObject({ level: "warn", summary_written_by: "runner", stderr_tail: "nope" });
+  });
+});
+
+describe("skip-summary run: usage errors exit 64 and name the flag", () => {
+  it.each([
+    [["run", "--", "true"], "--skill ID is required"],
+    [["run", "--skill", "tessl__a"], "give the skill's command after --"],
+    [["run", "--skill", "../etc", "--", "true"], '--skill "../etc"'],
+    [["run", "--skill", "tessl__a", "--backoff", "quadratic", "--", "true"], "--backoff"],
+    [["run", "--skill", "tessl__a", "--timeout", "30", "--", "true"], '--timeout "30" is not a duration: add a unit: "30s"'],
+    [["run", "--skill", "tessl__a", "--retry", "-1", "--", "true"], "--retry"],
+    [["run", "--skill", "tessl__a", "--log-format", "xml", "--", "true"], "--log-format"],
+    [["run", "--skill", "tessl__a", "--notify", "stdout", "--", "true"], "--notify only applies with --surface"],
+  ])("%j", async (args, message) => {
+    const r = await runCli(args);
+    expect(r.code).toBe(64);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe("skip-summary run --surface", () => {
+  it("surfaces the summary the blocked run left, through the notifier, and keeps the skill's exit code", async () => {
+    const ws = await tempDir();
+    const r = await runCli(["run", "--skill", "tessl__a", "--workspace", ws, "--surface", "--notify", "stdout", "--", fixture("exit-with.sh"), "2", "nightly budget spent"], { cwd: ws });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toContain("nightly budget spent");
+    expect(await readdir(ws)).toEqual([]);
+  });
+
+  it("surfaces even after a success (finally), and a surfacing failure then decides the exit code", async () => {
+    const ws = await tempDir();
+    await writeFile(join(ws, "skip-summary.config.json"), '{"surface": 42}');
+    await runCli(["emit", "--skill", "tessl__a", "--step", "s", "--reason", "left from before", "--workspace", ws]);
+    const r = await runCli(["run", "--skill", "tessl__a", "--workspace", ws, "--surface", "--", fixture("exit-with.sh"), "0"], { cwd: ws });
+    expect(r.code).toBe(78);
+    expect(r.stderr).toContain("surfacing failed");
+    expect(r.stderr).toContain("skip-summary.config.json");
+    expect((await readdir(ws)).sort()).toEqual([".skip-summary-tessl__a.json", "skip-summary.config.json"]);
+  });
+});
