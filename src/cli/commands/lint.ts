@@ -1,0 +1,86 @@
+// `skip-summary lint`: the no-silent-defer check a tile's CI runs before it publishes. Exit codes follow ESLint.
+import type { CommandDefinition } from "../program.js";
+import { action } from "../program.js";
+import { UsageError } from "../usage-error.js";
+
+interface LintFlags {
+  rule?: string;
+  format: string;
+  maxWarnings?: string;
+  config?: string;
+  quiet?: boolean;
+  explain?: string;
+  help?: boolean;
+}
+
+const HELP_AFTER = `
+Exit codes: 0 no errors (and no more warnings than --max-warnings), 1 findings,
+2 a usage or config error, or a tile that cannot be read.
+
+Examples:
+  $ skip-summary lint .
+  $ skip-summary lint --format sarif > skip-summary.sarif
+  $ skip-summary lint --explain non-atomic-summary-write`;
+
+export const lintCommand: CommandDefinition = {
+  name: "lint",
+  usageExitCode: 2,
+  register(command, context, done) {
+    command
+      .description("check a tile's skills against the no-silent-defer rule before it publishes")
+      .argument("[tile...]", "tile folders to lint (default: .)")
+      .option("--rule <file>", "the rule file for tiles that have no rules/no-silent-defer.md (default: the copy shipped with skip-summary)")
+      .option("--format <name>", "pretty, json, sarif or github", "pretty")
+      .option("--max-warnings <n>", "exit 1 when there are more than N warnings (default: -1, never)")
+      .option("--config <file>", "config file with a \"lint\" section (default: ./skip-summary.config.json)")
+      .option("--quiet", "report errors only")
+      .option("--explain <rule-id>", "print a rule's rationale with a failing and a passing example")
+      // The rule list comes from the rules' own meta, which is loaded only when help is asked for.
+      .helpOption(false)
+      .option("-h, --help", "print this help, with every rule")
+      .action(
+        action(context, 2, done, async (tiles: string[], opts: LintFlags) => {
+          const { io } = context;
+          const lint = await import("../../lint/index.js");
+          const metas = lint.RULES.map((r) => r.meta);
+          if (opts.help) {
+            io.stdout.write(`${command.helpInformation()}\nRules (id, default severity, what it reports):\n${lint.ruleList(metas)}\n${HELP_AFTER}\n`);
+            return 0;
+          }
+          if (opts.explain !== undefined) {
+            const rule = lint.findRule(opts.explain);
+            if (!rule) throw new UsageError(`--explain: unknown rule ${JSON.stringify(opts.explain)}; the rules are: ${metas.map((m) => m.id).join(", ")}`);
+            io.stdout.write(lint.explainRule(rule.meta));
+            return 0;
+          }
+          const format = opts.format as (typeof lint.FORMATS)[number];
+          if (!lint.FORMATS.includes(format)) throw new UsageError(`--format: expected one of ${lint.FORMATS.join(", ")}, got ${JSON.stringify(opts.format)}`);
+          let maxWarnings = -1;
+          if (opts.maxWarnings !== undefined) {
+            if (!/^-?\d+$/.test(opts.maxWarnings.trim())) throw new UsageError(`--max-warnings: expected an integer, got ${JSON.stringify(opts.maxWarnings)}`);
+            maxWarnings = Number(opts.maxWarnings);
+          }
+          const { loadConfigFile, ConfigError } = await import("../../config/load.js");
+          const { useColor } = await import("../io.js");
+          const { VERSION } = await import("../version.js");
+          let summary;
+          try {
+            const config = lint.resolveLintConfig(await loadConfigFile({ flag: opts.config, cwd: io.cwd }), lint.defaultSeverities());
+            summary = await lint.lintTiles(tiles.length === 0 ? ["."] : tiles, {
+              cwd: io.cwd,
+              severities: config.severities,
+              ignore: config.ignore,
+              quiet: opts.quiet ?? false,
+              ...(opts.rule === undefined ? {} : { ruleFile: opts.rule }),
+            });
+          } catch (error) {
+            if (error instanceof ConfigError) throw new UsageError(`config error in ${error.message}`);
+            if (error instanceof lint.TileReadError) throw new UsageError(`cannot lint ${error.message}`);
+            throw error;
+          }
+          io.stdout.write(lint.FORMATTERS[format](summary, { rules: metas, version: VERSION, color: format === "pretty" && useColor(io.stdout, io.env) }));
+          return lint.lintExitCode(summary, { maxWarnings });
+        }),
+      );
+  },
+};

@@ -1,0 +1,13 @@
+// The lint's public API: lint tiles, format results, decide the exit code.
+export { lintTiles, defaultSeverities, summarise, type LintOptions } from "./run-lint.js";
+export { lintExitCode, type ExitCodeOptions } from "./exit-code.js";
+export { resolveLintConfig, LintConfigSection, type LintConfig } from "./config.js";
+export { RULES, findRule } from "./rules/index.js";
+export { FORMATS, FORMATTERS, type FormatName, type FormatMeta, type Formatter } from "./formatters/index.js";
+export { explainRule, ruleList } from "./explain.js";
+export { TileReadError } from "./tile/load-tile.js";
+export { parseRuleFile, suggestPatternId, RULE_NAMESPACE, type ForbiddenPattern, type RuleFile } from "./tile/rule-file.js";
+export { parseSuppressions, type Suppression } from "./suppressions.js";
+export { DEFERRAL_PHRASES } from "./deferral-phrases.js";
+export { defineRule, fillMessage } from "./types.js";
+export type { Finding, FileResult, LintSummary, Rule, RuleMeta, RuleContext, Report, Severity } from "./types.js";

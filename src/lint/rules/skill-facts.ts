@@ -1,0 +1,48 @@
+// Questions several rules ask about a skill: does it emit a summary, does it implement the rule, what does it write.
+import { SUMMARY_FILE_PREFIX } from "../../contract/paths.js";
+import type { Op } from "../source/facts.js";
+import { classifyTarget } from "../source/targets.js";
+import { isCode, isTestFile } from "../tile/classify-path.js";
+import type { TileFile } from "../tile/files.js";
+import type { Skill, Tile } from "../tile/tile.js";
+
+const SKILL_MD_EMITS = /skip-summary\s+emit\b|\bskipAndExit\b|\bemitSkip\b|\bcreateSkipCollector\b|\.skip-summary-/;
+
+/** The skill writes a summary: `skip-summary emit`, this project's library, or a path with `.skip-summary-`. */
+export function emitsSummary(tile: Tile, skill: Skill): boolean {
+  if (SKILL_MD_EMITS.test(skill.skillMd.text ?? "")) return true;
+  for (const file of skill.scripts) {
+    const facts = tile.facts(file);
+    if (facts.usesLibrary || facts.ops.some((op) => op.kind === "emit")) return true;
+    if (facts.strings.some((s) => s.value.includes(SUMMARY_FILE_PREFIX))) return true;
+  }
+  return false;
+}
+
+export function implementsRule(tile: Tile, skill: Skill): boolean {
+  return skill.declares || emitsSummary(tile, skill);
+}
+
+/** Code files that are not tests, with the skill that owns each (undefined for tile-level scripts). */
+export function* scriptsOf(tile: Tile): Generator<{ file: TileFile; skill: Skill | undefined }> {
+  const owned = new Set<string>();
+  for (const skill of tile.skills) {
+    for (const file of skill.scripts) {
+      owned.add(file.path);
+      yield { file, skill };
+    }
+  }
+  for (const file of tile.files) {
+    if (!owned.has(file.path) && isCode(file.language) && file.text !== undefined && !isTestFile(file.path, file.language)) yield { file, skill: undefined };
+  }
+}
+
+/** Ops that put a summary at its final name: the id they write is the one in `target`. */
+export function isFinalWrite(op: Op): boolean {
+  return op.kind === "write" || op.kind === "atomic-write" || op.kind === "rename";
+}
+
+export function summaryTarget(op: Op): { id: string | undefined } | undefined {
+  const c = classifyTarget(op.target);
+  return c.kind === "summary" ? { id: c.id } : undefined;
+}

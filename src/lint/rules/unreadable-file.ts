@@ -1,0 +1,29 @@
+// A file the lint could not read is reported, so a check that silently saw nothing cannot pass a tile.
+import { MAX_FILE_BYTES } from "../tile/files.js";
+import { defineRule } from "../types.js";
+
+export default defineRule({
+  meta: {
+    id: "unreadable-file",
+    severity: "warning",
+    description: "a file the checks would read is binary, over 1 MiB, not UTF-8, a symlink loop or a link to a folder",
+    messages: {
+      binary: "{{file}} is binary (it contains NUL bytes); the checks did not read it",
+      "too-large": "{{file}} is {{size}} bytes, over the {{limit}}-byte limit; the checks did not read it",
+      "not-utf8": "{{file}} is not valid UTF-8; save it as UTF-8 so the checks can read it",
+      "symlink-loop": "{{file}} is a symlink loop; remove or fix the link",
+      "symlinked-folder": "{{file}} is a symlink to a folder, which the lint does not follow (links can loop); the files behind it were not checked",
+      "not-a-file": "{{file}} is not a regular file (a device, socket or FIFO); the checks did not read it",
+      unreadable: "{{file}} cannot be read ({{detail}}); the checks did not read it",
+    },
+    rationale:
+      "A lint that skips a file without saying so is a silent skip. Scripts, tests, SKILL.md files, JSON files and every symlink are read; a file that cannot be read as text is reported here instead, and the other checks did not see it.",
+    failing: { file: "scripts/run.sh", code: "(a script saved as UTF-16)\n" },
+    passing: { file: "scripts/run.sh", code: "#!/usr/bin/env bash\n(the same script saved as UTF-8)\n" },
+  },
+  check({ tile, report }) {
+    for (const u of tile.unreadable) {
+      report({ file: u.path, line: 1, column: 1, messageId: u.reason, data: { file: u.path, size: u.detail ?? "", limit: MAX_FILE_BYTES, detail: u.detail ?? "" } });
+    }
+  },
+});

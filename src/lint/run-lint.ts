@@ -1,0 +1,93 @@
+// Lints tiles: load each, run every enabled rule, drop suppressed findings, and return sorted per-file results.
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import { RULES } from "./rules/index.js";
+import { isSuppressed, parseSuppressions, type Suppression } from "./suppressions.js";
+import { BUILTIN_RULE_PATH, loadTile, readRuleText } from "./tile/load-tile.js";
+import { fillMessage, type FileResult, type Finding, type LintSummary, type Report, type Severity } from "./types.js";
+
+export interface LintOptions {
+  /** Folder that output paths are relative to. */
+  readonly cwd: string;
+  /** Severity per enabled rule (see resolveLintConfig); default: every rule at its default severity. */
+  readonly severities?: ReadonlyMap<string, Severity>;
+  readonly ignore?: readonly string[];
+  /** `--rule FILE`: the rule file for tiles that have none of their own. */
+  readonly ruleFile?: string;
+  /** Report errors only (`--quiet`). */
+  readonly quiet?: boolean;
+}
+
+export function defaultSeverities(): Map<string, Severity> {
+  return new Map(RULES.map((r) => [r.meta.id, r.meta.severity]));
+}
+
+export async function lintTiles(dirs: readonly string[], options: LintOptions): Promise<LintSummary> {
+  const severities = options.severities ?? defaultSeverities();
+  const fallbackPath = options.ruleFile === undefined ? BUILTIN_RULE_PATH : resolve(options.cwd, options.ruleFile);
+  const fallbackRule = { path: fallbackPath, origin: options.ruleFile === undefined ? ("builtin" as const) : ("flag" as const), text: await readRuleText(fallbackPath) };
+  const knownRuleIds = new Set(RULES.map((r) => r.meta.id));
+  const findings: Finding[] = [];
+  for (const dir of dirs) {
+    const tile = await loadTile(dir, options.cwd, { ignore: options.ignore ?? [], fallbackRule });
+    const suppressionCache = new Map<string, Suppression[]>();
+    const texts = new Map(tile.files.map((f) => [f.path, f.text]));
+    const suppressionsOf = (file: string) => {
+      let list = suppressionCache.get(file);
+      if (!list) suppressionCache.set(file, (list = parseSuppressions(texts.get(file) ?? "")));
+      return list;
+    };
+    for (const rule of RULES) {
+      const severity = severities.get(rule.meta.id);
+      if (severity === undefined || (options.quiet && severity === "warning")) continue;
+      const report = (r: Report) => {
+        if (isSuppressed(suppressionsOf(r.file), r.line, rule.meta.id)) return;
+        const template = rule.meta.messages[r.messageId];
+        if (template === undefined) throw new Error(`rule ${rule.meta.id} reported unknown messageId ${r.messageId}`);
+        const absolute = isAbsolute(r.file) ? r.file : resolve(tile.dir, r.file);
+        findings.push({
+          ruleId: rule.meta.id,
+          severity,
+          file: displayPath(options.cwd, absolute),
+          line: r.line,
+          column: r.column,
+          messageId: r.messageId,
+          message: fillMessage(template, r.data),
+          ...(r.skill === undefined ? {} : { skill: r.skill }),
+        });
+      };
+      rule.check({ tile, knownRuleIds, report });
+    }
+  }
+  return summarise(findings, dirs);
+}
+
+function displayPath(cwd: string, absolute: string): string {
+  const rel = relative(cwd, absolute);
+  return (rel === "" ? "." : rel).split(sep).join("/");
+}
+
+/** Groups findings by file, sorted by path, then line, column and rule id, so every format is deterministic. */
+export function summarise(findings: readonly Finding[], tiles: readonly string[]): LintSummary {
+  const byFile = new Map<string, Finding[]>();
+  const seen = new Set<string>();
+  for (const f of findings) {
+    const key = `${f.file}\0${f.line}\0${f.column}\0${f.ruleId}\0${f.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const list = byFile.get(f.file) ?? [];
+    list.push(f);
+    byFile.set(f.file, list);
+  }
+  const files: FileResult[] = [...byFile.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([file, list]) => {
+      list.sort((a, b) => a.line - b.line || a.column - b.column || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0));
+      return { file, findings: list, errorCount: list.filter((f) => f.severity === "error").length, warningCount: list.filter((f) => f.severity === "warning").length };
+    });
+  return {
+    files,
+    errorCount: files.reduce((n, f) => n + f.errorCount, 0),
+    warningCount: files.reduce((n, f) => n + f.warningCount, 0),
+    tiles: [...tiles],
+  };
+}

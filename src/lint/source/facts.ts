@@ -1,0 +1,74 @@
+// One language-neutral shape for what a script does with files, so each rule is written once for bash, Python and JS/TS.
+
+/**
+ * What a call or command does. `atomic-write` is a write that is atomic by construction (write-file-atomic,
+ * this project's writer); `emit` is `skip-summary emit` or this project's library.
+ */
+export type OpKind = "write" | "atomic-write" | "rename" | "delete" | "read" | "send" | "emit";
+
+export interface Op {
+  readonly kind: OpKind;
+  /** The path the op touches, as resolved text: literals kept, unknown parts `*`, temp files `<tmp>`. */
+  readonly target: string;
+  /** For a rename: the path renamed from. */
+  readonly source?: string;
+  /** For an emit: the skill id it names, when it is a literal. */
+  readonly skill?: string;
+  /** The call or command as written (`fs.writeFileSync`, `tee`, `os.replace`). */
+  readonly callee: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+export interface StringLit {
+  readonly value: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+export interface CodeFacts {
+  readonly ops: readonly Op[];
+  /** Every string literal outside comments. */
+  readonly strings: readonly StringLit[];
+  /** Strings in a test's name or body where the language has one (see docs/lint.md "How a test names a pattern"). */
+  readonly testNames: readonly StringLit[];
+  /** The code imports or runs this project (which checks schema_version itself). */
+  readonly usesLibrary: boolean;
+  /** `schema_version` appears in code or a string, not only in a comment. */
+  readonly mentionsSchemaVersion: boolean;
+}
+
+export const EMPTY_FACTS: CodeFacts = { ops: [], strings: [], testNames: [], usesLibrary: false, mentionsSchemaVersion: false };
+
+/** Names of calls that hand a message to a person or a channel: what makes code a surfacer. */
+export const SEND_NAME = /send|notify/i;
+
+export class FactsBuilder {
+  readonly ops: Op[] = [];
+  readonly strings: StringLit[] = [];
+  readonly testNames: StringLit[] = [];
+  usesLibrary = false;
+  mentionsSchemaVersion = false;
+
+  op(kind: OpKind, callee: string, target: string, line: number, column: number, extra: { source?: string; skill?: string } = {}): void {
+    this.ops.push({ kind, callee, target, line, column, ...extra });
+  }
+
+  string(value: string, line: number, column: number): StringLit {
+    const lit = { value, line, column };
+    this.strings.push(lit);
+    if (value.includes("schema_version")) this.mentionsSchemaVersion = true;
+    return lit;
+  }
+
+  build(): CodeFacts {
+    this.ops.sort((a, b) => a.line - b.line || a.column - b.column);
+    return {
+      ops: this.ops,
+      strings: this.strings,
+      testNames: this.testNames,
+      usesLibrary: this.usesLibrary,
+      mentionsSchemaVersion: this.mentionsSchemaVersion,
+    };
+  }
+}

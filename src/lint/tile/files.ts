@@ -1,0 +1,111 @@
+// Lists a tile's files with fast-glob and reads the ones the checks need, reporting (never crashing on) files it cannot read.
+import { closeSync, fstatSync, openSync, readSync, constants } from "node:fs";
+import fg from "fast-glob";
+import { isSummaryLikeName, languageOf, type Language } from "./classify-path.js";
+
+/** Files larger than this are reported and not read. */
+export const MAX_FILE_BYTES = 1024 * 1024;
+export const DEFAULT_IGNORE = ["**/node_modules/**", "**/.git/**"];
+
+export interface TileFile {
+  /** Tile-relative, `/`-separated. */
+  readonly path: string;
+  readonly language: Language;
+  /** The text when the file was read as UTF-8; undefined for files the checks do not read or could not read. */
+  readonly text?: string;
+}
+
+export type UnreadableReason = "binary" | "too-large" | "not-utf8" | "symlink-loop" | "symlinked-folder" | "not-a-file" | "unreadable";
+
+export interface UnreadableFile {
+  readonly path: string;
+  readonly reason: UnreadableReason;
+  readonly detail?: string;
+}
+
+export interface TileFiles {
+  readonly files: TileFile[];
+  readonly unreadable: UnreadableFile[];
+}
+
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+export async function listTileFiles(dir: string, ignore: readonly string[]): Promise<TileFiles> {
+  const entries = await fg("**", {
+    cwd: dir,
+    dot: true,
+    onlyFiles: false,
+    followSymbolicLinks: false,
+    objectMode: true,
+    ignore: [...DEFAULT_IGNORE, ...ignore],
+    suppressErrors: true,
+  });
+  const files: TileFile[] = [];
+  const unreadable: UnreadableFile[] = [];
+  const buffer = Buffer.allocUnsafe(64 * 1024);
+  for (const entry of entries) {
+    const { dirent, path } = entry;
+    if (dirent.isDirectory()) continue;
+    const language = languageOf(path);
+    if (language === "other" && !isSummaryLikeName(path) && !dirent.isSymbolicLink()) {
+      files.push({ path, language });
+      continue;
+    }
+    const read = readText(`${dir}/${path}`, buffer);
+    if (typeof read === "string") files.push({ path, language: language === "shell-or-other" ? sniff(read) : language, text: read });
+    else {
+      // Links are always reported (a loop must not pass unseen); unreadable content only where a check would read it.
+      if (read.reason === "symlink-loop" || read.reason === "symlinked-folder" || language !== "other") unreadable.push({ path, ...read });
+      files.push({ path, language: language === "shell-or-other" ? "other" : language });
+    }
+  }
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { files, unreadable };
+}
+
+/** An extension-less script is bash or Python when its first line says so. */
+function sniff(text: string): Language {
+  const first = text.slice(0, text.indexOf("\n") === -1 ? text.length : text.indexOf("\n"));
+  if (/^#!.*\b(bash|sh|zsh|dash|ksh)\b/.test(first)) return "shell";
+  if (/^#!.*\bpython/.test(first)) return "python";
+  if (/^#!.*\b(node|deno|bun|tsx)\b/.test(first)) return "js";
+  return "other";
+}
+
+function readText(path: string, buffer: Buffer): string | Omit<UnreadableFile, "path"> {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ELOOP") return { reason: "symlink-loop" };
+    return { reason: "unreadable", detail: code ?? String(error) };
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isDirectory()) return { reason: "symlinked-folder" };
+    if (!stat.isFile()) return { reason: "not-a-file" };
+    if (stat.size > MAX_FILE_BYTES) return { reason: "too-large", detail: String(stat.size) };
+    const bytes = stat.size <= buffer.length ? buffer : Buffer.allocUnsafe(stat.size);
+    let length = 0;
+    for (;;) {
+      const n = readSync(fd, bytes, length, bytes.length - length, null);
+      if (n === 0 || length + n >= bytes.length) {
+        length += n;
+        break;
+      }
+      length += n;
+    }
+    const view = bytes.subarray(0, Math.min(length, stat.size));
+    if (view.includes(0)) return { reason: "binary" };
+    try {
+      return decoder.decode(view);
+    } catch {
+      return { reason: "not-utf8" };
+    }
+  } catch (error) {
+    return { reason: "unreadable", detail: (error as NodeJS.ErrnoException).code ?? String(error) };
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,67 @@
+// Reads one tile folder from disk into a Tile; a folder that cannot be read at all is a TileReadError (exit 2).
+import { readFile, stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadTypeScript } from "../source/js.js";
+import { baseName } from "./classify-path.js";
+import { listTileFiles } from "./files.js";
+import { LEGACY_MANIFEST, PLUGIN_MANIFEST, parseManifest, type Manifest } from "./manifest.js";
+import { parseRuleFile } from "./rule-file.js";
+import { buildTile, type RuleSource, type Tile } from "./tile.js";
+
+export const RULE_FILE_NAME = "no-silent-defer.md";
+/** The copy of the rule this package ships (`rules/` sits two folders above both src/lint and dist/chunks). */
+export const BUILTIN_RULE_PATH = fileURLToPath(new URL("../../rules/no-silent-defer.md", import.meta.url));
+
+export class TileReadError extends Error {
+  override readonly name = "TileReadError";
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(`${path}: ${reason}`);
+  }
+}
+
+export interface LoadTileOptions {
+  readonly ignore: readonly string[];
+  /** The rule file for tiles that have none (`--rule FILE`); read once by the caller. */
+  readonly fallbackRule: { readonly path: string; readonly origin: "flag" | "builtin"; readonly text: string };
+}
+
+export async function readRuleText(path: string): Promise<string> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    throw new TileReadError(path, `the rule file cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+}
+
+export async function loadTile(dirArg: string, cwd: string, options: LoadTileOptions): Promise<Tile> {
+  const dir = resolve(cwd, dirArg);
+  try {
+    const s = await stat(dir);
+    if (!s.isDirectory()) throw new TileReadError(dirArg, "is not a folder; pass the tile's root folder");
+  } catch (error) {
+    if (error instanceof TileReadError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new TileReadError(dirArg, code === "ENOENT" ? "does not exist" : `cannot be read (${code ?? (error as Error).message})`);
+  }
+  const { files, unreadable } = await listTileFiles(dir, options.ignore);
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  let manifest: Manifest | undefined;
+  for (const name of [PLUGIN_MANIFEST, LEGACY_MANIFEST]) {
+    const file = byPath.get(name);
+    if (file?.text !== undefined) {
+      manifest = parseManifest(name, file.text);
+      break;
+    }
+  }
+  const listed = manifest?.ruleFiles.find((r) => baseName(r.path) === RULE_FILE_NAME && byPath.get(r.path)?.text !== undefined);
+  const own = listed?.path ?? (byPath.get(`rules/${RULE_FILE_NAME}`)?.text !== undefined ? `rules/${RULE_FILE_NAME}` : undefined);
+  const rule: RuleSource = own
+    ? { path: own, origin: "tile", parsed: parseRuleFile(byPath.get(own)!.text!) }
+    : { path: options.fallbackRule.path, origin: options.fallbackRule.origin, parsed: parseRuleFile(options.fallbackRule.text) };
+  const ts = files.some((f) => f.language === "js" && f.text !== undefined) ? await loadTypeScript() : undefined;
+  return buildTile({ dir, files, unreadable, manifest, rule, ts });
+}

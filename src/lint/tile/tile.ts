@@ -1,0 +1,178 @@
+// Turns a tile folder into the model every rule reads: files, skills with their scripts and tests, the rule file.
+import type * as TS from "typescript";
+import { toFullSkillId } from "../../contract/ids.js";
+import { EMPTY_FACTS, type CodeFacts } from "../source/facts.js";
+import { analyseJs } from "../source/js.js";
+import { analysePython } from "../source/python.js";
+import { analyseShell } from "../source/shell.js";
+import { baseName, isCode, isTestFile } from "./classify-path.js";
+import type { TileFile, UnreadableFile } from "./files.js";
+import { declaresRule, readFrontMatter } from "./front-matter.js";
+import type { Manifest } from "./manifest.js";
+import { RULE_NAMESPACE, type RuleFile } from "./rule-file.js";
+
+export interface Skill {
+  /** Tile-relative folder ("" for a skill at the tile's root). */
+  readonly dir: string;
+  readonly skillMd: TileFile;
+  readonly name: string;
+  /** `tessl__<name>`. */
+  readonly id: string;
+  readonly nameLine: number;
+  readonly frontMatter: Record<string, unknown>;
+  readonly frontMatterProblem?: string;
+  /** The skill's own files (nested skills' files belong to them). */
+  readonly files: TileFile[];
+  /** Own code files that are not tests. */
+  readonly scripts: TileFile[];
+  /** Own test files plus tile-level tests that name the skill's folder. */
+  readonly tests: TileFile[];
+  /** The front matter says `implements: no-silent-defer`. */
+  readonly declares: boolean;
+}
+
+export interface RuleSource {
+  /** Tile-relative when the tile has the file; absolute otherwise. */
+  readonly path: string;
+  readonly origin: "tile" | "flag" | "builtin";
+  readonly parsed: RuleFile;
+}
+
+export interface Tile {
+  /** Absolute folder. */
+  readonly dir: string;
+  readonly files: readonly TileFile[];
+  readonly unreadable: readonly UnreadableFile[];
+  readonly manifest: Manifest | undefined;
+  /** Skill folders the manifest lists that have no SKILL.md. */
+  readonly missingSkills: readonly { dir: string; field: string }[];
+  readonly skills: readonly Skill[];
+  readonly rule: RuleSource;
+  facts(file: TileFile): CodeFacts;
+}
+
+export function buildTile(input: {
+  dir: string;
+  files: TileFile[];
+  unreadable: UnreadableFile[];
+  manifest: Manifest | undefined;
+  rule: RuleSource;
+  ts: typeof TS | undefined;
+}): Tile {
+  const { files, manifest } = input;
+  const cache = new Map<string, CodeFacts>();
+  const unreadable = [...input.unreadable];
+  const facts = (file: TileFile): CodeFacts => {
+    let f = cache.get(file.path);
+    if (f) return f;
+    f = analyse(file, input.ts, (detail) => unreadable.push({ path: file.path, reason: "unreadable", detail }));
+    cache.set(file.path, f);
+    return f;
+  };
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  const listed = manifest?.skillDirs;
+  const candidates = listed ?? files.filter((f) => baseName(f.path) === "SKILL.md").map((f) => ({ dir: f.path.slice(0, -"SKILL.md".length).replace(/\/$/, ""), field: "" }));
+  const missingSkills: { dir: string; field: string }[] = [];
+  const skillsByDir = new Map<string, Skill>();
+  for (const { dir, field } of candidates) {
+    const skillMd = byPath.get(dir === "" ? "SKILL.md" : `${dir}/SKILL.md`);
+    if (!skillMd) {
+      missingSkills.push({ dir, field });
+      continue;
+    }
+    if (skillsByDir.has(dir)) continue;
+    const fm = readFrontMatter(skillMd.text ?? "");
+    const name = typeof fm.data.name === "string" && fm.data.name.trim() !== "" ? fm.data.name.trim() : baseName(dir) || baseName(input.dir);
+    skillsByDir.set(dir, {
+      dir,
+      skillMd,
+      name,
+      id: toFullSkillId(name),
+      nameLine: fm.nameLine,
+      frontMatter: fm.data,
+      ...(fm.problem === undefined ? {} : { frontMatterProblem: fm.problem }),
+      files: [],
+      scripts: [],
+      tests: [],
+      declares: declaresRule(fm.data, RULE_NAMESPACE),
+    });
+  }
+  const tileTests: TileFile[] = [];
+  for (const file of files) {
+    const owner = ownerOf(file.path, skillsByDir);
+    const test = isTestFile(file.path, file.language);
+    if (owner) {
+      owner.files.push(file);
+      if (test) owner.tests.push(file);
+      else if (isCode(file.language)) owner.scripts.push(file);
+    } else if (test) tileTests.push(file);
+  }
+  attachTileTests(tileTests, skillsByDir, facts);
+  const skills = [...skillsByDir.values()].sort((a, b) => (a.dir < b.dir ? -1 : 1));
+  return { dir: input.dir, files, unreadable, manifest, missingSkills, skills, rule: input.rule, facts };
+}
+
+function analyse(file: TileFile, ts: typeof TS | undefined, fail: (detail: string) => void): CodeFacts {
+  if (file.text === undefined) return EMPTY_FACTS;
+  try {
+    const test = isTestFile(file.path, file.language);
+    switch (file.language) {
+      case "shell": {
+        const f = analyseShell(file.text);
+        // In a shell test every quoted string is the test's own output, so each may name a pattern.
+        return test ? { ...f, testNames: f.strings } : f;
+      }
+      case "bats":
+        return analyseShell(file.text, { bats: true });
+      case "python":
+        return analysePython(file.text);
+      case "js":
+        return ts ? analyseJs(ts, file.path, file.text) : EMPTY_FACTS;
+      default:
+        return EMPTY_FACTS;
+    }
+  } catch (error) {
+    fail(`could not be analysed (${(error as Error).message})`);
+    return EMPTY_FACTS;
+  }
+}
+
+function ownerOf(path: string, skills: Map<string, Skill>): Skill | undefined {
+  let at = path.lastIndexOf("/");
+  while (at > 0) {
+    const skill = skills.get(path.slice(0, at));
+    if (skill) return skill;
+    at = path.lastIndexOf("/", at - 1);
+  }
+  return skills.get("");
+}
+
+/** A tile-level test belongs to each skill whose folder path, folder name, name or id it has as a string. */
+function attachTileTests(tests: TileFile[], skills: Map<string, Skill>, facts: (f: TileFile) => CodeFacts): void {
+  if (tests.length === 0) return;
+  const byWord = new Map<string, Skill[]>();
+  const add = (key: string, skill: Skill) => {
+    if (key === "") return;
+    const list = byWord.get(key) ?? [];
+    if (!list.includes(skill)) list.push(skill);
+    byWord.set(key, list);
+  };
+  for (const skill of skills.values()) {
+    add(skill.dir, skill);
+    add(baseName(skill.dir), skill);
+    add(skill.name, skill);
+    add(skill.id, skill);
+  }
+  for (const test of tests) {
+    const found = new Set<Skill>();
+    for (const { value } of facts(test).strings) {
+      const parts = value.split(/[\\/]/);
+      for (let a = 0; a < parts.length; a++) {
+        for (let b = a + 1; b <= parts.length && b - a <= 8; b++) {
+          for (const s of byWord.get(parts.slice(a, b).join("/")) ?? []) found.add(s);
+        }
+      }
+    }
+    for (const skill of found) skill.tests.push(test);
+  }
+}

@@ -1,0 +1,88 @@
+// The shapes every part of the lint shares: a rule reports data (a messageId plus data), never words.
+import type { Tile } from "./tile/tile.js";
+
+export type Severity = "error" | "warning";
+/** A severity as the config file writes it (ESLint's words). */
+export type ConfiguredSeverity = "off" | "warn" | "error";
+
+export interface RuleExample {
+  /** A file name inside a skill, such as `scripts/run.sh`, so the example shows its language. */
+  readonly file: string;
+  readonly code: string;
+}
+
+export interface RuleMeta {
+  readonly id: string;
+  readonly severity: Severity;
+  /** One line, for --help and the docs table. */
+  readonly description: string;
+  readonly docsUrl?: string;
+  /** Templates with `{{name}}` placeholders, filled from a report's data; each says how to fix the finding. */
+  readonly messages: Readonly<Record<string, string>>;
+  /** Why the rule exists, for `--explain` and docs/lint.md. */
+  readonly rationale: string;
+  readonly failing: RuleExample;
+  readonly passing: RuleExample;
+  /** What the check cannot see (docs/lint.md prints it). */
+  readonly limits?: string;
+}
+
+export interface Report {
+  /** Tile-relative path with `/` separators. */
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly messageId: string;
+  readonly data?: Readonly<Record<string, string | number>>;
+  /** The full id of the skill the finding is about, when there is one. */
+  readonly skill?: string;
+}
+
+export interface RuleContext {
+  readonly tile: Tile;
+  /** Every registered rule id (suppressions may name only these). */
+  readonly knownRuleIds: ReadonlySet<string>;
+  report(report: Report): void;
+}
+
+export interface Rule {
+  readonly meta: RuleMeta;
+  check(context: RuleContext): void;
+}
+
+/** Identity helper: it exists so TypeScript checks each rule's shape where it is written. */
+export function defineRule<R extends Rule>(rule: R): R {
+  return rule;
+}
+
+/** One finding, with words filled in and a path relative to the working folder. */
+export interface Finding {
+  readonly ruleId: string;
+  readonly severity: Severity;
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly messageId: string;
+  readonly message: string;
+  readonly skill?: string;
+}
+
+/** The findings of one file, sorted by line and column; files are sorted by path. */
+export interface FileResult {
+  readonly file: string;
+  readonly findings: readonly Finding[];
+  readonly errorCount: number;
+  readonly warningCount: number;
+}
+
+export interface LintSummary {
+  readonly files: readonly FileResult[];
+  readonly errorCount: number;
+  readonly warningCount: number;
+  /** Tiles linted, as given on the command line. */
+  readonly tiles: readonly string[];
+}
+
+export function fillMessage(template: string, data: Readonly<Record<string, string | number>> = {}): string {
+  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, key: string) => (key in data ? String(data[key]) : whole));
+}
