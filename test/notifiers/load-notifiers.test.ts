@@ -93,3 +93,18 @@ describe("loadNotifiers", () => {
     expect(out).toBe(`${deliveryRequest().message.text}\n\nsecond\n`);
   });
 });
+
+describe("examples/skip-summary.config.json", () => {
+  it("loads, with the secrets it names taken from env", async () => {
+    const { loadConfigFile } = await import("../../src/config/load.js");
+    const { ROOT } = await import("../helpers/cli.js");
+    const config = await loadConfigFile({ flag: "examples/skip-summary.config.json", cwd: ROOT });
+    const env = { OPS_BOT_TOKEN: "123:abcdefghij", AUDIT_WEBHOOK_SECRET: "whsec_example_secret" };
+    const loaded = await loadNotifiers({ config, env, cwd: ROOT, names: undefined, stdout: { write: () => undefined } });
+    expect(loaded.notifiers.map((n) => n.name)).toEqual(["ops", "audit", "agent"]);
+    expect(loaded.routes).toEqual({ policy: ["ops", "audit", "agent"], technical: ["ops"] });
+    await expect(loadNotifiers({ config, env: {}, cwd: ROOT, names: undefined, stdout: { write: () => undefined } })).rejects.toThrow(
+      /notify\.notifiers\.ops\.token: is not set: set the OPS_BOT_TOKEN environment variable/,
+    );
+  });
+});
