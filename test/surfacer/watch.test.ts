@@ -1,0 +1,108 @@
+import { spawn } from "node:child_process";
+import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startWatch, type SurfaceOutcome, type WatchHandle } from "../../src/surfacer/index.js";
+import { CLI, tempDir, waitFor } from "../helpers/cli.js";
+import { deliverTo, fileNotifier, fileNotifierConfig, flakyNotifier, putSummary, readDelivered } from "./helpers.js";
+
+const handles: WatchHandle[] = [];
+afterEach(async () => {
+  await Promise.all(handles.splice(0).map((h) => h.stop()));
+});
+
+async function watchWith(patterns: string[], deliver: Parameters<typeof startWatch>[0]["deliver"], rescanMs: number, outcomes: SurfaceOutcome[] = []) {
+  const h = await startWatch({ patterns, cwd: "/", deliver, leaseMs: 600_000, rescanMs, onOutcome: (o) => outcomes.push(o) });
+  handles.push(h);
+  return h;
+}
+
+describe("watch mode (chokidar on a real folder)", () => {
+  it("surfaces what waits at start, then new files as they land, without waiting for a rescan", async () => {
+    const ws = await tempDir();
+    const out = join(await tempDir(), "d.jsonl");
+    await putSummary(ws, "tessl__first");
+    await watchWith([ws], deliverTo([fileNotifier(out)]), 600_000);
+    await waitFor(async () => (await readDelivered(out)).length === 1, 10_000);
+    await putSummary(ws, "tessl__second");
+    await waitFor(async () => (await readDelivered(out)).length === 2, 10_000);
+    expect((await readDelivered(out)).map((d) => d.skill)).toEqual(["tessl__first", "tessl__second"]);
+    expect(await readdir(ws)).toEqual([]);
+  });
+
+  it("survives its workspace being removed and re-created", async () => {
+    const root = await tempDir();
+    const ws = join(root, "group");
+    await mkdir(ws);
+    const out = join(root, "d.jsonl");
+    await watchWith([ws], deliverTo([fileNotifier(out)]), 200);
+    await putSummary(ws, "tessl__a");
+    await waitFor(async () => (await readDelivered(out)).length === 1, 10_000);
+    await rm(ws, { recursive: true });
+    await new Promise((r) => setTimeout(r, 400));
+    await mkdir(ws);
+    await putSummary(ws, "tessl__b");
+    await waitFor(async () => (await readDelivered(out)).length === 2, 10_000);
+    await putSummary(ws, "tessl__c");
+    await waitFor(async () => (await readDelivered(out)).length === 3, 10_000);
+  });
+
+  it("picks up workspaces that appear later under a glob", async () => {
+    const root = await tempDir();
+    const out = join(await tempDir(), "d.jsonl");
+    await mkdir(join(root, "g1"));
+    const h = await watchWith([`${root}/*/`], deliverTo([fileNotifier(out)]), 200);
+    expect(h.workspaces()).toEqual([join(root, "g1")]);
+    await mkdir(join(root, "g2"));
+    await waitFor(() => h.workspaces().length === 2, 10_000);
+    await putSummary(join(root, "g2"), "tessl__late");
+    await waitFor(async () => (await readDelivered(out)).some((d) => d.skill === "tessl__late"), 10_000);
+  });
+
+  it("a notifier down, then up: the file stays on disk meanwhile, and is delivered after a retry", async () => {
+    const ws = await tempDir();
+    const flaky = flakyNotifier(2);
+    const outcomes: SurfaceOutcome[] = [];
+    await watchWith([ws], deliverTo([flaky]), 200, outcomes);
+    await putSummary(ws, "tessl__a");
+    await waitFor(() => outcomes.some((o) => o.kind === "failed"), 10_000);
+    expect(await readdir(ws)).toContain(".skip-summary-tessl__a.json");
+    await waitFor(() => outcomes.some((o) => o.kind === "sent"), 20_000);
+    expect(flaky.calls).toBe(3);
+    expect(outcomes.map((o) => o.kind)).toEqual(["failed", "failed", "sent"]);
+    expect(await readdir(ws)).toEqual([]);
+  });
+
+  it("leaves an unrecognised version alone without looping on it, until it changes", async () => {
+    const ws = await tempDir();
+    const outcomes: SurfaceOutcome[] = [];
+    await putSummary(ws, "tessl__v2", { schema_version: 2 });
+    await watchWith([ws], deliverTo([]), 100, outcomes);
+    await waitFor(() => outcomes.length === 1, 10_000);
+    await new Promise((r) => setTimeout(r, 600)); // several rescans
+    expect(outcomes.map((o) => o.code)).toEqual(["unrecognised-version"]);
+    expect(await readdir(ws)).toEqual([".skip-summary-tessl__v2.json"]);
+  });
+});
+
+describe("skip-summary surface --watch (built CLI)", () => {
+  it("on SIGTERM finishes the send in flight, deletes the file and exits 0", async () => {
+    const ws = await tempDir();
+    const aux = await tempDir();
+    const out = join(aux, "d.jsonl");
+    const config = await fileNotifierConfig(aux, { path: out, delayMs: 1500 });
+    const child = spawn(process.execPath, [CLI, "surface", "--watch", "--workspace", ws, "--config", config, "--log-format", "json"], { stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH ?? "" } });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    await waitFor(() => stderr.includes("watch_started"), 15_000);
+    await putSummary(ws, "tessl__a");
+    // The send is in flight once the file has been claimed (renamed away from its summary name).
+    await waitFor(async () => (await readdir(ws)).some((n) => n.endsWith(".claim")), 10_000);
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(await readDelivered(out)).toHaveLength(1);
+    expect(await readdir(ws)).toEqual([]);
+    expect(stderr).toContain('"event":"watch_stopped"');
+  });
+});
