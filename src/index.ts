@@ -10,3 +10,4 @@ export {
   type Notifier, type NotifyRequest, type NotifyResult, type RenderedMessage,
   type LoadNotifiersOptions, type LoadedNotifiers, type DeliverOptions, type DeliveryResult, type NotifierRoutes,
 } from "./notifiers/index.js";
+export * from "./runner/index.js";
