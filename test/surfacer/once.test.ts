@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, symlink, writeFile, link, mkfifo } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { surfaceOnce, surfaceExitCode, QUARANTINE_DIR_NAME } from "../../src/surfacer/index.js";
