@@ -20,7 +20,7 @@ export interface ParsePlanOptions {
 /** Parses and validates plan text. YAML 1.2 is a superset of JSON, so one parser serves both. */
 export function parsePlan(text: string, options: ParsePlanOptions = {}): PlanLoadResult {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true });
   const file = options.file;
   if (doc.errors.length > 0) {
     const problems = doc.errors.map((error) => {

@@ -12,7 +12,10 @@ export const STEP_NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
 
 const duration = z.unknown().check(
   z.refine((value) => durationProblem(value) === undefined, {
-    error: (issue) => `must be a duration: ${durationProblem(issue.input)}`,
+    error: (issue) =>
+      typeof issue.input === "number"
+        ? `must be a duration with a unit: add one, "${issue.input}s" for seconds or "${issue.input}ms" for milliseconds`
+        : `must be a duration: ${durationProblem(issue.input)}`,
   }),
 ) as unknown as z.ZodMiniType<string>;
 
@@ -23,7 +26,7 @@ export const argv = z
   .array(z.string({ error: "must be a string (each argument is one string; there is no shell)" }), {
     error: 'must be an argv array such as ["./fetch.sh", "--since", "{{ inputs.since }}"] (no shell is used)',
   })
-  .check(z.minLength(1, "must name a command: it is empty"), z.refine((list) => (list[0] ?? "") !== "", "the command (first element) must not be empty"));
+  .check(z.minLength(1, "must name a command: it is empty"), z.refine((list) => list.length === 0 || list[0] !== "", "the command (first element) must not be empty"));
 
 export const RetrySchema = z.strictObject(
   {

@@ -24,7 +24,8 @@ interface Context {
 /** The typed plan, or every problem found (all of them, not just the first). */
 export function validatePlan(raw: unknown, dir: string): { plan?: Plan; problems: RawProblem[] } {
   const problems: RawProblem[] = [];
-  const head = check(PlanHeadSchema, raw, [], problems);
+  // A bad head field (say, the skill id) must not hide the problems in the steps: walk whatever has the right shape.
+  const head = check(PlanHeadSchema, raw, [], problems) ?? salvageHead(raw);
   if (!head) return { problems };
   const inputs: Record<string, PlanInput> = {};
   for (const [name, spec] of Object.entries(head.inputs ?? {})) {
@@ -35,7 +36,7 @@ export function validatePlan(raw: unknown, dir: string): { plan?: Plan; problems
   const context: Context = { dir, inputs: new Set(Object.keys(inputs)), problems, names: new Map(), parallelCount: 0 };
   const steps = nodes(head.steps, ["steps"], context, false);
   if (problems.length > 0) return { problems };
-  return { plan: { skill: head.skill, ...(head.description ? { description: head.description } : {}), inputs, steps, dir }, problems };
+  return { plan: { skill: head.skill as string, ...(head.description ? { description: head.description } : {}), inputs, steps, dir }, problems };
 }
 
 function nodes(list: readonly unknown[], path: RawPath, context: Context, inCatch: boolean): PlanNode[] {
@@ -161,4 +162,12 @@ function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
     current = (current as Record<string | number, unknown>)[key];
   }
   return current;
+}
+
+function salvageHead(raw: unknown): { skill?: unknown; description?: string; inputs?: Record<string, unknown>; steps: unknown[] } | undefined {
+  if (typeof raw !== "object" || raw === null) return undefined;
+  const { steps, inputs } = raw as { steps?: unknown; inputs?: unknown };
+  if (!Array.isArray(steps)) return undefined;
+  const okInputs = typeof inputs === "object" && inputs !== null && !Array.isArray(inputs) ? (inputs as Record<string, unknown>) : {};
+  return { steps, inputs: okInputs };
 }

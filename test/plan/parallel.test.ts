@@ -1,0 +1,77 @@
+// parallel blocks: fail-fast cancels siblings' process groups, continue names every failure, ignore succeeds.
+import { describe, expect, it } from "vitest";
+import { sandbox, stepYaml } from "./helpers.js";
+
+const head = "skill: tessl__plan-test\nsteps:\n";
+const parallel = (policy: string, steps: string[], extra = "") =>
+  `  - parallel:\n      on_fail: ${policy}\n${extra}      steps:\n${steps.map((s) => `        - ${s}\n`).join("")}`;
+
+describe("parallel", () => {
+  it("runs its steps at the same time", async () => {
+    const s = await sandbox();
+    // Each waits for the other's start marker: only concurrent runs can both finish.
+    const wait = (me: string, other: string) =>
+      `{ name: ${me}, run: ["bash", "-c", "echo ${me}:start >> \\"$TRACE\\"; for i in $(seq 200); do grep -q ${other}:start \\"$TRACE\\" && exit 0; sleep 0.05; done; exit 1"] }`;
+    await s.write(`${head}${parallel("fail-fast", [wait("a", "b"), wait("b", "a")])}`);
+    const r = await s.run(["--plan", "plan.yaml"]);
+    expect(r.code).toBe(0);
+    expect((await s.lines()).sort()).toEqual(["a:start", "b:start"]);
+  });
+
+  it("fail-fast (the default): a failure cancels the siblings with SIGTERM and fails the block", async () => {
+    const s = await sandbox();
+    await s.write(
+      `${head}  - parallel:\n      steps:\n        - ${stepYaml("slow", "slow.sh", ["30"])}\n        - { name: breaks, run: ["bash", "-c", "until grep -q slow:start \\"$TRACE\\"; do sleep 0.05; done; echo broke >&2; exit 3"] }\n  - ${stepYaml("after", "step.sh")}\n`,
+    );
+    const r = await s.run(["--plan", "plan.yaml"]);
+    expect(r.code).toBe(3);
+    expect(await s.lines()).toEqual(["slow:start", "slow:TERM"]);
+    expect(r.stderr).toContain("(step breaks)");
+    const log = await s.failures();
+    expect(log.find((e) => e.step === "slow")).toMatchObject({ disposition: "cancelled", recovered: false });
+    expect(log.find((e) => e.step === "breaks")).toMatchObject({ disposition: "failed", exit_code: 3 });
+  });
+
+  it("fail-fast does not start queued steps beyond max_concurrency", async () => {
+    const s = await sandbox();
+    await s.write(`${head}${parallel("fail-fast", [stepYaml("first", "step.sh", ["1"]), stepYaml("second", "step.sh")], "      max_concurrency: 1\n")}`);
+    const r = await s.run(["--plan", "plan.yaml"]);
+    expect(r.code).toBe(1);
+    expect(await s.lines()).toEqual(["first"]);
+  });
+
+  it("continue: every step runs to completion, then the block fails naming every failed step", async () => {
+    const s = await sandbox();
+    await s.write(`${head}${parallel("continue", [stepYaml("a", "step.sh", ["1"]), stepYaml("b", "step.sh"), stepYaml("c", "step.sh", ["75"])])}  - ${stepYaml("after", "step.sh")}\n`);
+    const r = await s.run(["--plan", "plan.yaml"]);
+    expect(r.code).toBe(1);
+    expect((await s.lines()).sort()).toEqual(["a", "b", "c"]);
+    expect(r.stderr).toContain("(steps a, c)");
+  });
+
+  it("ignore: failures are logged and skipped, and the block succeeds", async () => {
+    const s = await sandbox();
+    await s.write(`${head}${parallel("ignore", [stepYaml("a", "step.sh", ["1"]), stepYaml("b", "step.sh")])}  - ${stepYaml("after", "step.sh")}\n`);
+    const r = await s.run(["--plan", "plan.yaml"]);
+    expect(r.code).toBe(0);
+    expect(await s.lines()).toContain("after");
+    expect(await s.failures()).toMatchObject([{ step: "a", disposition: "ignored", recovered: true }]);
+    expect(await s.summary()).toMatchObject({ items: ["a"] });
+  });
+
+  it("may contain try blocks; a caught failure does not fail the block, and a cancelled sibling still runs its finally", async () => {
+    const s = await sandbox();
+    const after = (name: string, code: number, mark: string) => `{ name: ${name}, run: ["bash", "-c", "until grep -q ${mark} \\"$TRACE\\"; do sleep 0.05; done; echo ${name} >> \\"$TRACE\\"; exit ${code}"] }`;
+    await s.write(
+      `${head}  - parallel:\n      steps:\n        - try:\n            - ${stepYaml("slow", "slow.sh", ["30"])}\n          finally:\n            - ${stepYaml("slow-cleanup", "step.sh")}\n` +
+        `        - try:\n            - ${after("caught", 4, "slow:start")}\n          catch:\n            - ${stepYaml("handled", "step.sh")}\n` +
+        `        - ${after("fails", 5, "handled")}\n`,
+    );
+    const r = await s.run(["--plan", "plan.yaml"]);
+    expect(r.code).toBe(5);
+    const lines = await s.lines();
+    expect(lines).toContain("handled");
+    expect(lines).toContain("slow:TERM");
+    expect(lines.indexOf("slow-cleanup")).toBeGreaterThan(lines.indexOf("slow:TERM"));
+  });
+});

@@ -1,0 +1,141 @@
+// The one summary per plan, the failures log, --events json, and inputs that never reach a shell.
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { classifySummary } from "../../src/contract/index.js";
+import { sandbox, step, stepYaml } from "./helpers.js";
+
+const head = "skill: tessl__plan-test\nsteps:\n";
+
+describe("the skip summary", () => {
+  it("three skipped steps leave exactly one valid summary naming all three", async () => {
+    const s = await sandbox();
+    await s.write(
+      `${head}  - ${stepYaml("one", "step.sh", ["1", "no feed"], "on_error: continue")}\n  - ${stepYaml("two", "step.sh", ["75"], "on_error: continue")}\n` +
+        `  - parallel:\n      on_fail: ignore\n      steps:\n        - ${stepYaml("three", "step.sh", ["1"])}\n  - ${stepYaml("done", "step.sh")}\n`,
+    );
+    const r = await s.run(["--plan", "plan.yaml"]);
+    expect(r.code).toBe(0);
+    const files = (await readdir(s.workspace)).filter((f) => f.endsWith(".json"));
+    expect(files).toEqual([".skip-summary-tessl__plan-test.json"]);
+    const summary = await s.summary();
+    expect(classifySummary(summary).kind).toBe("valid");
+    expect(summary).toMatchObject({ skill: "tessl__plan-test", step: "one", items: ["one", "two", "three"], technical_failure: false });
+    expect(summary!.reason).toMatch(/^skipped 3 steps: one \(continued, exit 1: no feed\); two \(continued, exit 75\); three \(ignored, exit 1\)$/);
+    for (const name of ["one", "two", "three"]) expect(r.stderr).toContain(`└─ ⏭️ skipped ${name}`);
+  });
+
+  it("is technical only when every skip was technical", async () => {
+    const s = await sandbox();
+    await s.write(`${head}  - ${stepYaml("one", "step.sh", ["75"], "on_error: continue")}\n  - ${stepYaml("two", "slow.sh", ["10"], "on_error: continue, timeout: 100ms")}\n`);
+    await s.run(["--plan", "plan.yaml"]);
+    expect(await s.summary()).toMatchObject({ items: ["one", "two"], technical_failure: true });
+  });
+
+  it("adds the items steps report in $SKIP_SUMMARY_ITEMS_FILE, and merges with a summary already waiting", async () => {
+    const s = await sandbox();
+    const waiting = { schema_version: 1, skill: "tessl__plan-test", step: 1, reason: "earlier run", items: ["cfp-1"], technical_failure: false, occurred_at: "2026-11-01T00:00:00Z" };
+    await writeFile(join(s.workspace, ".skip-summary-tessl__plan-test.json"), JSON.stringify(waiting));
+    await s.write(`${head}  - ${stepYaml("scan", "items.sh", ["cfp-12", "cfp-19"])}\n  - ${stepYaml("soft", "step.sh", ["1"], "on_error: continue")}\n`);
+    const r = await s.run(["--plan", "plan.yaml"]);
+    expect(r.code).toBe(0);
+    const summary = await s.summary();
+    expect(classifySummary(summary).kind).toBe("valid");
+    expect(summary!.items).toEqual(["cfp-1", "soft", "cfp-12", "cfp-19"]);
+    expect(summary!.reason).toContain("earlier run");
+    expect(r.stderr).toContain("└─ ⏭️ scan reported 2 skipped items");
+  });
+
+  it("is not written when nothing was skipped", async () => {
+    const s = await sandbox();
+    await s.write(`${head}  - ${stepYaml("one", "step.sh")}\n`);
+    const r = await s.run(["--plan", "plan.yaml"]);
+    expect(r).toMatchObject({ code: 0, stderr: "🪨 run skill tessl__plan-test\n" });
+    expect(await readdir(s.workspace)).toEqual([]);
+  });
+});
+
+describe("the failures log", () => {
+  it("records handled failures too (retried, healed, continued, caught, ignored), at --failures-log PATH", async () => {
+    const s = await sandbox();
+    const login = step("login.sh");
+    await s.write(
+      `${head}  - ${stepYaml("flaky", "flaky.sh", ["1", "75"], "on_error: retry, retry: { initial_delay: 10ms }")}\n` +
+        `  - ${stepYaml("auth", "needs-token.sh", ["77", "token expired"], `on_error: auto_heal, heal: { when: { exit: [77] }, run: ["${login}"] }`)}\n` +
+        `  - ${stepYaml("soft", "step.sh", ["1"], "on_error: continue")}\n` +
+        `  - try:\n      - ${stepYaml("risky", "step.sh", ["3", "risky broke"])}\n    catch:\n      - ${stepYaml("handler", "step.sh")}\n` +
+        `  - parallel:\n      on_fail: ignore\n      steps:\n        - ${stepYaml("side", "step.sh", ["1"])}\n`,
+    );
+    const r = await s.run(["--plan", "plan.yaml", "--failures-log", "logs/failures.jsonl"]);
+    expect(r.code).toBe(0);
+    const entries = (await readFile(join(s.dir, "logs", "failures.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l));
+    expect(entries.map((e) => [e.step, e.strategy, e.disposition, e.recovered])).toEqual([
+      ["flaky", "retry", "retried", true],
+      ["auth", "auto_heal", "healed", true],
+      ["soft", "continue", "continued", true],
+      ["risky", "abort", "caught", true],
+      ["side", "abort", "ignored", true],
+    ]);
+    expect(entries[3]).toMatchObject({ skill: "tessl__plan-test", attempt: 1, exit_code: 3, signal: null, stderr_tail: "risky broke\n" });
+    expect(Date.parse(entries[3].time)).not.toBeNaN();
+  });
+});
+
+describe("--events json", () => {
+  it("prints one event per line on stderr as the plan runs", async () => {
+    const s = await sandbox();
+    await s.write(`${head}  - ${stepYaml("flaky", "flaky.sh", ["1", "1"], "on_error: retry, retry: { initial_delay: 10ms }")}\n  - ${stepYaml("soft", "step.sh", ["1"], "on_error: continue")}\n  - ${stepYaml("last", "step.sh", ["2"])}\n`);
+    const r = await s.run(["--plan", "plan.yaml", "--events", "json"]);
+    expect(r.code).toBe(2);
+    const events = r.stderr.trim().split("\n").map((l) => JSON.parse(l));
+    expect(events.map((e) => [e.event, e.step])).toEqual([
+      ["step_started", "flaky"],
+      ["step_failed", "flaky"],
+      ["step_retried", "flaky"],
+      ["step_started", "flaky"],
+      ["step_succeeded", "flaky"],
+      ["step_started", "soft"],
+      ["step_failed", "soft"],
+      ["step_skipped", "soft"],
+      ["step_started", "last"],
+      ["step_failed", "last"],
+      ["step_skipped", "last"],
+      ["skill_failed", "last"],
+    ]);
+    expect(events.every((e) => e.skill === "tessl__plan-test" && typeof e.time === "string")).toBe(true);
+    expect(events.at(-1)).toMatchObject({ exit_code: 2, skipped: ["soft", "last"] });
+  });
+
+  it("step_healed and skill_succeeded", async () => {
+    const s = await sandbox();
+    await s.write(`${head}  - ${stepYaml("auth", "needs-token.sh", ["77", "x"], `on_error: auto_heal, heal: { when: { exit: [77] }, run: ["${step("login.sh")}"] }`)}\n`);
+    const r = await s.run(["--plan", "plan.yaml", "--events", "json"]);
+    const names = r.stderr.trim().split("\n").map((l) => JSON.parse(l).event);
+    expect(names).toEqual(["step_started", "step_failed", "step_healed", "step_started", "step_succeeded", "skill_succeeded"]);
+  });
+});
+
+describe("inputs", () => {
+  it("replace {{ inputs.NAME }} inside one argument, verbatim: no shell ever sees them", async () => {
+    const s = await sandbox();
+    await s.write(`skill: tessl__plan-test\ninputs:\n  evil: {}\n  since: { default: "7d" }\nsteps:\n  - name: show\n    run: ["${step("args.sh")}", "show", "{{ inputs.evil }}", "--since={{inputs.since}}", "{{ inputs.evil }}{{ inputs.since }}"]\n`);
+    const evil = "$(touch pwned); rm -rf nothing `touch pwned2` && echo $HOME";
+    const r = await s.run(["--plan", "plan.yaml", "--input", `evil=${evil}`]);
+    expect(r.code).toBe(0);
+    expect(await s.lines()).toEqual([`show:${evil}`, "show:--since=7d", `show:${evil}7d`]);
+    expect(await readdir(s.dir)).not.toContain("pwned");
+    expect(await readdir(s.dir)).not.toContain("pwned2");
+  });
+
+  it("a missing required input or an undeclared one runs nothing (exit 64)", async () => {
+    const s = await sandbox();
+    await s.write(`skill: tessl__plan-test\ninputs:\n  who: {}\nsteps:\n  - ${stepYaml("one", "step.sh")}\n`);
+    const missing = await s.run(["--plan", "plan.yaml"]);
+    expect(missing.code).toBe(64);
+    expect(missing.stderr).toContain("inputs.who: is required (it has no default): pass --input who=VALUE");
+    const unknown = await s.run(["--plan", "plan.yaml", "--input", "who=x", "--input", "whom=y"]);
+    expect(unknown.code).toBe(64);
+    expect(unknown.stderr).toContain('the plan declares no input "whom"');
+    expect(await s.lines()).toEqual([]);
+  });
+});
