@@ -1,0 +1,80 @@
+// The notifiers through the built CLI (`skip-summary surface`): real child processes, real servers, real folders.
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli, tempDir } from "../helpers/cli.js";
+import { startServer } from "./helpers.js";
+
+const TOKEN = "987654321:AAE-cli_SECRET_token_abcdefghijkl";
+
+async function workspaceWithSkip(technical = false): Promise<string> {
+  const ws = await tempDir();
+  const emitted = await runCli(["emit", "--skill", "tessl__check-cfps", "--step", "3", "--reason", "budget <spent> & gone", "--item", "cfp-12", "--workspace", ws, ...(technical ? ["--technical"] : [])]);
+  expect(emitted.code).toBe(0);
+  return ws;
+}
+
+const waiting = async (ws: string) => (await readdir(ws)).filter((f) => f.startsWith(".skip-summary-"));
+
+describe("notifiers through `skip-summary surface`", () => {
+  it("telegram: a 429 with retry_after, then sent; the summary is deleted only after", async () => {
+    const server = await startServer((_req, i) =>
+      i === 0
+        ? { status: 429, body: { ok: false, error_code: 429, description: "Too Many Requests: retry after 1", parameters: { retry_after: 1 } } }
+        : { status: 200, body: { ok: true, result: { message_id: 1 } } },
+    );
+    const ws = await workspaceWithSkip(true);
+    const env = { SKIP_SUMMARY_TELEGRAM_TOKEN: TOKEN, SKIP_SUMMARY_TELEGRAM_CHAT_ID: "-1001", SKIP_SUMMARY_TELEGRAM_API_URL: server.url, SKIP_SUMMARY_TELEGRAM_TECHNICAL_SILENT: "true" };
+    const r = await runCli(["surface", "--workspace", ws, "--notify", "telegram", "--log-format", "json"], { env });
+    expect(r.code).toBe(0);
+    expect(server.requests).toHaveLength(2);
+    const body = JSON.parse(server.requests[1]!.body);
+    expect(body).toMatchObject({ chat_id: "-1001", parse_mode: "HTML", disable_notification: true });
+    expect(body.text).toContain("budget &lt;spent&gt; &amp; gone");
+    const lines = r.stderr.trim().split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.find((l) => l.event === "notify_attempt_failed")).toMatchObject({ retry_after_ms: 1000, retry_in_ms: 1000 });
+    expect(await waiting(ws)).toEqual([]);
+  });
+
+  it("a permanent failure leaves the summary in place, exit 1, and the token appears nowhere", async () => {
+    const server = await startServer((req) => ({ status: 400, body: { ok: false, error_code: 400, description: `Bad Request: chat not found at ${req.url}` } }));
+    const ws = await workspaceWithSkip();
+    const env = { SKIP_SUMMARY_TELEGRAM_TOKEN: TOKEN, SKIP_SUMMARY_TELEGRAM_CHAT_ID: "-1", SKIP_SUMMARY_TELEGRAM_API_URL: server.url };
+    for (const format of ["pretty", "json"]) {
+      const r = await runCli(["surface", "--workspace", ws, "--notify", "telegram", "--log-format", format, "--json"], { env });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain("chat not found");
+      expect(`${r.stdout}${r.stderr}`).not.toContain("SECRET_token");
+    }
+    expect(await waiting(ws)).toEqual([".skip-summary-tessl__check-cfps.json"]);
+  });
+
+  it("nanoclaw is the default inside a NanoClaw container and leaves the host a complete message file", async () => {
+    const root = await tempDir();
+    const messages = join(root, "ipc", "messages");
+    await mkdir(join(root, "ipc"));
+    const ws = await workspaceWithSkip();
+    const env = { NANOCLAW_CHAT_JID: "tg:-100777", NANOCLAW_GROUP_FOLDER: "telegram_main", SKIP_SUMMARY_NANOCLAW_DIR: messages };
+    const r = await runCli(["surface", "--workspace", ws], { env });
+    expect(r.code).toBe(0);
+    const files = await readdir(messages);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^\d{13}-[0-9a-f]{8}\.json$/);
+    const message = JSON.parse(await readFile(join(messages, files[0]!), "utf8"));
+    expect(message).toMatchObject({ type: "message", chatJid: "tg:-100777", groupFolder: "telegram_main" });
+    expect(message.text).toContain("<b>check-cfps</b>");
+    expect(await waiting(ws)).toEqual([]);
+  });
+
+  it("a bad notify section is a config error (exit 2) naming the key, and touches nothing", async () => {
+    const ws = await workspaceWithSkip();
+    const dir = await tempDir();
+    const config = join(dir, "skip-summary.config.json");
+    await writeFile(config, JSON.stringify({ notify: { notifiers: { ops: { type: "telegram", chat: 1 } } } }));
+    const r = await runCli(["surface", "--workspace", ws, "--config", config]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('notify.notifiers.ops: has unknown key "chat"');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(await waiting(ws)).toEqual([".skip-summary-tessl__check-cfps.json"]);
+  });
+});
