@@ -2,7 +2,8 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { RULES } from "./rules/index.js";
 import { isSuppressed, parseSuppressions, type Suppression } from "./suppressions.js";
-import { BUILTIN_RULE_PATH, loadTile, readRuleText } from "./tile/load-tile.js";
+import { BUILTIN_RULE_PATH } from "./builtin-rule.js";
+import { loadTile, readRuleText } from "./tile/load-tile.js";
 import { fillMessage, type FileResult, type Finding, type LintSummary, type Report, type Severity } from "./types.js";
 
 export interface LintOptions {

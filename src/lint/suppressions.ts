@@ -1,7 +1,8 @@
 // `skip-summary-lint-disable-next-line RULE-ID -- reason` in any comment syntax; the reason is required.
 
 export const DIRECTIVE = "skip-summary-lint-disable-next-line";
-const PATTERN = /(?:#|\/\/|\/\*|<!--|--|;|\*)\s*skip-summary-lint-disable-next-line\b(.*)$/;
+// The directive opens a comment: at the start of a line, or after code and a space (`cmd  # skip-summary-...`).
+const PATTERN = /(?:^|\s)(?:#|\/\/|\/\*+|<!--|--|;|\*)\s*skip-summary-lint-disable-next-line(?=\s|$)(.*)$/;
 
 export interface Suppression {
   readonly line: number;

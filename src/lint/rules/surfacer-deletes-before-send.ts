@@ -20,7 +20,11 @@ export default defineRule({
   check({ tile, report }) {
     for (const { file, skill } of scriptsOf(tile)) {
       const ops = tile.facts(file).ops;
-      const readsOthers = ops.some((op) => op.kind === "read" && summaryTarget(op) && summaryTarget(op)!.id !== skill?.id);
+      // A summary whose id is not a literal (a glob, a variable) may be anyone's: reading it counts as reading others'.
+      const readsOthers = ops.some((op) => {
+        const target = op.kind === "read" ? summaryTarget(op) : undefined;
+        return target !== undefined && (target.id === undefined || target.id !== skill?.id);
+      });
       const sends = ops.filter((op) => op.kind === "send");
       if (!readsOthers || sends.length === 0) continue;
       const firstSend = sends[0]!;

@@ -18,15 +18,21 @@ const SEPARATORS = new Set([";", "&", "|", "(", ")", "\n"]);
 const KEYWORDS = new Set(["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "time", "exec", "command", "sudo", "{", "}", "then", "esac", "in"]);
 
 /** Splits shell text into simple commands; quoted words and heredoc bodies are also recorded as strings. */
-function lex(text: string, facts: FactsBuilder, bats: boolean): Command[] {
+function lex(text: string, facts: FactsBuilder, bats: boolean, firstLine = 1, firstColumn = 1): Command[] {
   const commands: Command[] = [];
+  // Commands inside `$(...)` are commands too (`body=$(cat "$f")` reads a file); their positions are shifted.
+  const substitution = (open: number, end: number) => {
+    const inner = text.slice(open + 1, end);
+    const column = open + 1 - lineStart + 1;
+    commands.push(...lex(inner, facts, false, line, column));
+  };
   let words: Word[] = [];
   let redirects: Command["redirects"] = [];
   let pendingRedirect: string | undefined;
   const heredocs: { delim: string; strip: boolean }[] = [];
   let i = 0;
-  let line = 1;
-  let lineStart = 0;
+  let line = firstLine;
+  let lineStart = 1 - firstColumn;
 
   const endCommand = () => {
     if (words.length > 0 || redirects.length > 0) commands.push({ words, redirects });
@@ -131,6 +137,7 @@ function lex(text: string, facts: FactsBuilder, bats: boolean): Command[] {
           }
           if (text[j] === "$" && text[j + 1] === "(") {
             const end = matchParen(text, j + 1);
+            substitution(j + 1, end);
             value += text.slice(j, end + 1);
             j = end + 1;
             continue;
@@ -148,6 +155,7 @@ function lex(text: string, facts: FactsBuilder, bats: boolean): Command[] {
         i = j + 1;
       } else if (d === "$" && text[i + 1] === "(") {
         const end = matchParen(text, i + 1);
+        substitution(i + 1, end);
         raw += text.slice(i, end + 1);
         i = end + 1;
       } else if (d === "\\" && i + 1 < text.length) {

@@ -1,7 +1,6 @@
 // Reads one tile folder from disk into a Tile; a folder that cannot be read at all is a TileReadError (exit 2).
 import { readFile, stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { loadTypeScript } from "../source/js.js";
 import { baseName } from "./classify-path.js";
 import { listTileFiles } from "./files.js";
@@ -10,8 +9,6 @@ import { parseRuleFile } from "./rule-file.js";
 import { buildTile, type RuleSource, type Tile } from "./tile.js";
 
 export const RULE_FILE_NAME = "no-silent-defer.md";
-/** The copy of the rule this package ships (`rules/` sits two folders above both src/lint and dist/chunks). */
-export const BUILTIN_RULE_PATH = fileURLToPath(new URL("../../rules/no-silent-defer.md", import.meta.url));
 
 export class TileReadError extends Error {
   override readonly name = "TileReadError";

@@ -1,0 +1,79 @@
+// ESLint-style data-driven rule tests: each case is a small tile written to a real temp folder and linted in-process.
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { lintTiles } from "../../src/lint/run-lint.js";
+import { findRule } from "../../src/lint/rules/index.js";
+import { tempDir } from "../helpers/cli.js";
+
+/** A two-pattern rule file, so cases can name `no-silent-defer/log-only-defer` and `no-silent-defer/success-after-skip`. */
+export const RULE_MD = `# No silent defer
+
+## Forbidden patterns
+
+- Skipping work with only a log line. <!-- id: log-only-defer -->
+- Exiting 0 after skipping items. <!-- id: success-after-skip -->
+`;
+
+/** Python tests that name both patterns of {@link RULE_MD}. */
+export const PY_TESTS = `def test_budget_spent_is_recorded():
+    """no-silent-defer/log-only-defer"""
+    assert True
+
+
+def test_exit_code_after_skip():
+    assert run() == 2, "no-silent-defer/success-after-skip"
+`;
+
+export interface TileCase {
+  readonly name: string;
+  /** Tile-relative path -> content. `rules/no-silent-defer.md` defaults to {@link RULE_MD}. */
+  readonly files: Readonly<Record<string, string | Buffer>>;
+}
+
+export interface InvalidCase extends TileCase {
+  readonly errors: readonly { readonly messageId: string; readonly file?: string; readonly line?: number; readonly column?: number; readonly message?: RegExp }[];
+}
+
+export async function writeTile(files: Readonly<Record<string, string | Buffer>>, dir?: string): Promise<string> {
+  const root = dir ?? (await tempDir("skip-summary-lint-"));
+  const all = { "rules/no-silent-defer.md": RULE_MD, ...files };
+  for (const [path, content] of Object.entries(all)) {
+    if (content === "") continue;
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), content);
+  }
+  return root;
+}
+
+export async function lintOnly(ruleId: string, files: Readonly<Record<string, string | Buffer>>) {
+  const rule = findRule(ruleId);
+  if (!rule) throw new Error(`no rule ${ruleId}`);
+  const dir = await writeTile(files);
+  const summary = await lintTiles(["."], { cwd: dir, severities: new Map([[ruleId, rule.meta.severity]]) });
+  return summary.files.flatMap((f) => f.findings);
+}
+
+export function ruleTester(ruleId: string, cases: { valid: readonly TileCase[]; invalid: readonly InvalidCase[] }): void {
+  describe(ruleId, () => {
+    for (const c of cases.valid) {
+      it(`valid: ${c.name}`, async () => {
+        expect(await lintOnly(ruleId, c.files)).toEqual([]);
+      });
+    }
+    for (const c of cases.invalid) {
+      it(`invalid: ${c.name}`, async () => {
+        const findings = await lintOnly(ruleId, c.files);
+        expect(findings.map((f) => f.messageId)).toEqual(c.errors.map((e) => e.messageId));
+        c.errors.forEach((e, i) => {
+          const f = findings[i]!;
+          expect(f.ruleId).toBe(ruleId);
+          if (e.file !== undefined) expect(f.file).toBe(e.file);
+          if (e.line !== undefined) expect(f.line).toBe(e.line);
+          if (e.column !== undefined) expect(f.column).toBe(e.column);
+          if (e.message !== undefined) expect(f.message).toMatch(e.message);
+        });
+      });
+    }
+  });
+}

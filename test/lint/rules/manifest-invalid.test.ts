@@ -1,0 +1,18 @@
+import { ruleTester } from "../rule-tester.js";
+
+const SKILL = "---\nname: a\n---\n";
+
+ruleTester("manifest-invalid", {
+  valid: [
+    { name: "plugin.json with unknown fields", files: { ".tessl-plugin/plugin.json": '{"name":"t","description":"d","skills":["skills/a"],"rules":["rules/no-silent-defer.md"],"extra":{"x":1}}', "skills/a/SKILL.md": SKILL } },
+    { name: "legacy tile.json", files: { "tile.json": '{"name":"t","skills":{"a":{"path":"skills/a/SKILL.md"}},"steering":{"nsd":{"rules":"rules/no-silent-defer.md","alwaysApply":true}}}', "skills/a/SKILL.md": SKILL } },
+    { name: "no manifest", files: { "skills/a/SKILL.md": SKILL } },
+  ],
+  invalid: [
+    { name: "tile.json is not JSON", files: { "tile.json": '{\n  "name": "t",\n  "skills": {\n}' }, errors: [{ messageId: "field", file: "tile.json", message: /^tile\.json \(root\): is not valid JSON/ }] },
+    { name: "a wrong type, named by its field path", files: { "tile.json": '{\n  "name": "t",\n  "skills": {\n    "a": { "path": 3 }\n  }\n}\n' }, errors: [{ messageId: "field", file: "tile.json", line: 4, message: /skills\.a\.path: must be a string/ }] },
+    { name: "plugin.json lists a folder without SKILL.md", files: { ".tessl-plugin/plugin.json": '{"skills":["skills/gone"]}' }, errors: [{ messageId: "missingSkill", file: ".tessl-plugin/plugin.json", message: /skills\[0\]: lists skills\/gone, which has no SKILL\.md/ }] },
+    { name: "tile.json lists a missing rule file", files: { "tile.json": '{"rules":{"x":{"rules":"rules/x.md"}}}' }, errors: [{ messageId: "missingRule", message: /rules\.x\.rules: lists rules\/x\.md/ }] },
+    { name: "a SKILL.md with broken front matter", files: { "skills/a/SKILL.md": "---\nname: [a\n---\n" }, errors: [{ messageId: "frontMatter", file: "skills/a/SKILL.md" }] },
+  ],
+});

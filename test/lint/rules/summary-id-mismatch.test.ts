@@ -1,0 +1,17 @@
+import { ruleTester } from "../rule-tester.js";
+
+const SKILL = "---\nname: check-cfps\n---\n";
+
+ruleTester("summary-id-mismatch", {
+  valid: [
+    { name: "emit with its own id", files: { "skills/check-cfps/SKILL.md": SKILL, "skills/check-cfps/run.sh": 'skip-summary emit --skill tessl__check-cfps --step 1 --reason "r"\n' } },
+    { name: "the id comes from a variable the lint cannot know", files: { "skills/check-cfps/SKILL.md": SKILL, "skills/check-cfps/run.sh": 'skip-summary emit --skill "$SKILL_ID" --step 1 --reason "r"\n' } },
+    { name: "JS skipAndExit with its own id", files: { "skills/check-cfps/SKILL.md": SKILL, "skills/check-cfps/run.mjs": 'import { skipAndExit } from "skip-summary";\nawait skipAndExit({ skill: "tessl__check-cfps", step: 1, reason: "r" });\n' } },
+  ],
+  invalid: [
+    { name: "emit under another id", files: { "skills/check-cfps/SKILL.md": SKILL, "skills/check-cfps/run.sh": 'skip-summary emit --skill tessl__other --step 1 --reason "r"\n' }, errors: [{ messageId: "mismatch", file: "skills/check-cfps/run.sh", line: 1, column: 1, message: /writes the summary of tessl__other; use its own id tessl__check-cfps/ }] },
+    { name: "a rename to another skill's name", files: { "skills/check-cfps/SKILL.md": SKILL, "skills/check-cfps/run.py": 'os.replace(tmp, os.path.join(ws, ".skip-summary-tessl__check_cfps.json"))\n' }, errors: [{ messageId: "mismatch", line: 1 }] },
+    { name: "JS skipAndExit under the short name", files: { "skills/check-cfps/SKILL.md": SKILL, "skills/check-cfps/run.mjs": 'import { skipAndExit } from "skip-summary";\nawait skipAndExit({ skill: "check-cfps", step: 1, reason: "r" });\n' }, errors: [{ messageId: "mismatch", line: 2, column: 7 }] },
+    { name: "Python subprocess emit", files: { "skills/check-cfps/SKILL.md": SKILL, "skills/check-cfps/run.py": 'subprocess.run(["skip-summary", "emit", "--skill", "tessl__x", "--step", "1", "--reason", "r"], check=True)\n' }, errors: [{ messageId: "mismatch", line: 1 }] },
+  ],
+});
