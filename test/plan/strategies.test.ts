@@ -119,6 +119,18 @@ describe("auto_heal", () => {
     expect(r.stderr).toContain("disk full");
   });
 
+  it("a heal command that fails is logged, shown, and the step fails as abort", async () => {
+    const s = await sandbox();
+    await s.write(`${head}  - ${stepYaml("publish", "needs-token.sh", ["77", "token expired"], 'on_error: auto_heal, heal: { when: { exit: [77] }, run: ["false"] }')}\n`);
+    const r = await s.run(["--plan", "plan.yaml"]);
+    expect(r.code).toBe(77);
+    expect(r.stderr).toContain("└─ 💥 heal of publish failed: false: failed with an error");
+    expect((await s.failures()).map((e) => [e.step, e.strategy, e.disposition])).toEqual([
+      ["publish", "heal", "failed"],
+      ["publish", "auto_heal", "failed"],
+    ]);
+  });
+
   it("heals at most heal.max times", async () => {
     const s = await sandbox();
     // The heal "works" but the step keeps failing: one heal, then abort.

@@ -16,6 +16,7 @@ export function renderPlanClosingBlock(result: PlanResult, style: RenderStyle): 
   }
   for (const [step, count] of result.retried) lines.push(`└─ 🔁 retried ${step} ${count}×`);
   for (const [step, count] of result.healed) lines.push(`└─ 🩹 healed ${step} ${count}×`);
+  for (const [step, why] of result.healFailed) lines.push(`└─ 💥 heal of ${step} failed: ${why}`);
   if (result.summary) lines.push(`└─ 📝 summary ${result.summary.path}${result.summary.merged ? " (merged)" : ""}`);
   if (result.summaryError) lines.push(`└─ ⚠️ the skip summary could not be written: ${result.summaryError}`);
   if (result.failuresLogError) lines.push(`└─ ⚠️ the failures log could not be written: ${result.failuresLogError}`);

@@ -63,6 +63,7 @@ export interface PlanResult {
   readonly items: readonly { readonly step: string; readonly item: string }[];
   readonly retried: ReadonlyMap<string, number>;
   readonly healed: ReadonlyMap<string, number>;
+  readonly healFailed: ReadonlyMap<string, string>;
   readonly failures: readonly FailureEntry[];
   readonly failuresLogPath?: string;
   readonly failuresLogError?: string;
@@ -76,7 +77,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   const started = performance.now();
   const env = options.env ?? process.env;
   const now = options.now ?? (() => new Date());
-  const empty = { skill: plan.skill, skipped: [], items: [], retried: new Map(), healed: new Map(), failures: [] };
+  const empty = { skill: plan.skill, skipped: [], items: [], retried: new Map(), healed: new Map(), healFailed: new Map(), failures: [] };
   const inputs = resolveInputs(plan, options.inputs ?? {});
   if (!inputs.ok) return { ...empty, exitCode: 64, outcome: "invalid-inputs", problems: inputs.problems, durationMs: performance.now() - started };
 
@@ -101,6 +102,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
     items: [],
     retried: new Map(),
     healed: new Map(),
+    healFailed: new Map(),
     emit: createEmitter(plan.skill, now, options.onEvent),
     nextItemsFile: () => join(itemsDir, `${++itemsCount}.items`),
   };
@@ -140,7 +142,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
     exitCode = finalExitCode({ exitCode, surface });
   }
   if (primary) {
-    state.emit({ event: "skill_failed", step: primary.step, exit_code: exitCode, reason: describeFailure(primary), skipped: state.skips.map((s) => s.step) });
+    state.emit({ event: "skill_failed", step: primary.step, exit_code: exitCode, reason: describeFailure(primary), ...(primary.stderrTail ? { stderr_tail: primary.stderrTail } : {}), skipped: state.skips.map((s) => s.step) });
   } else {
     state.emit({ event: "skill_succeeded", exit_code: exitCode, skipped: state.skips.map((s) => s.step) });
   }
@@ -164,6 +166,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
     items: state.items,
     retried: state.retried,
     healed: state.healed,
+    healFailed: state.healFailed,
     failures,
     ...(logPath ? { failuresLogPath: logPath } : {}),
     ...(logError ? { failuresLogError: logError.message } : {}),

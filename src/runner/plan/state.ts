@@ -43,6 +43,8 @@ export interface RunState {
   readonly items: { readonly step: string; readonly item: string }[];
   readonly retried: Map<string, number>;
   readonly healed: Map<string, number>;
+  /** Heal commands that failed, by step: the step then failed as abort. */
+  readonly healFailed: Map<string, string>;
   emit(event: Omit<PlanEvent, "time" | "skill">): void;
   nextItemsFile(): string;
 }

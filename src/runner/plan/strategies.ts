@@ -105,6 +105,7 @@ async function runHeal(step: StepNode, heal: HealPolicy, count: number, scope: S
   const meaning = facts(outcome, heal.timeoutMs);
   if (meaning.outcome === "done") return false;
   settleAttempts(state, [attemptRecord(state, step, count, outcome, "heal")], "failed", false);
+  state.healFailed.set(step.name, `${heal.run.join(" ")}: ${outcome.stderrTail || meaning.statusLine?.replace(/^└─ \S+ /, "") || `exit ${meaning.exitCode}`}`);
   return true;
 }
 

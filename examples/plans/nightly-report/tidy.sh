@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+# Always runs after build.
+echo "tidied"
