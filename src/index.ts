@@ -11,3 +11,4 @@ export {
   type LoadNotifiersOptions, type LoadedNotifiers, type DeliverOptions, type DeliveryResult, type NotifierRoutes,
 } from "./notifiers/index.js";
 export * from "./runner/index.js";
+export * from "./runner/plan/index.js";

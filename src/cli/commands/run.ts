@@ -63,7 +63,7 @@ export async function runSingleCommand(commandArgs: readonly string[], opts: Run
 async function runPlanFile(commandArgs: readonly string[], opts: RunCommandFlags, io: CliIo): Promise<number> {
   if (commandArgs.length > 0) throw new UsageError("--plan runs the plan's own steps: give no command after --");
   if (opts.skill !== undefined) throw new UsageError("--plan reads the skill id from the plan file's skill field: drop --skill");
-  const { runPlanCli } = await import("../../runner/plan/index.js");
+  const { runPlanCli } = await import("../../runner/plan/cli.js");
   return runPlanCli(opts as RunCommandFlags & { plan: string }, io);
 }
 

@@ -4,7 +4,6 @@ export { runPlan, FAILURES_LOG_ENV, FAILURES_LOG_NAME, type RunPlanOptions, type
 export { resolveInputs, parseInputFlags } from "./inputs.js";
 export { substitute, substituteArgv } from "./template.js";
 export { renderPlanClosingBlock } from "./render.js";
-export { runPlanCli, planResultJson, PLAN_USAGE_EXIT, PLAN_INVALID_EXIT, type PlanCliFlags } from "./cli.js";
 export type { PlanEvent, PlanEventName, PlanEventListener } from "./events.js";
 export type { FailureEntry, FailureDisposition } from "./failures-log.js";
 export type { SkipRecord, StepRunner, StepRequest } from "./state.js";
