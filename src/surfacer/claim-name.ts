@@ -2,7 +2,7 @@
 // (`.skip-summary-<id>.json`), so no scan, owner or other surfacer ever mistakes one for a waiting summary.
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
-import { isValidSkillId } from "../contract/index.js";
+import { isValidSkillId } from "../contract/ids.js";
 
 /** `~` appears in neither skill ids nor host names, so the parts split unambiguously. */
 const CLAIM = /^(\.skip-summary-(.+)\.json)~([A-Za-z0-9-]*)~(\d+)~(\d+)~([a-z0-9]+)\.(claim|sent)$/;

@@ -3,7 +3,7 @@
 import { link, lstat, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { mergeSummaries, readSummaryFile, type SkipSummary } from "../contract/index.js";
-import { claimName, sentName, type ClaimOwner, type ParsedClaim } from "./claim-name.js";
+import { claimName, sentName, type ClaimOwner } from "./claim-name.js";
 import type { WaitingEntry } from "./scan.js";
 
 /** Renames `entry.source` to a fresh claim of ours; `undefined` when another surfacer won. */
@@ -17,22 +17,6 @@ export async function claimEntry(entry: WaitingEntry, owner: ClaimOwner, now: nu
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
-  }
-}
-
-/** A claim is dead when its surfacer's process is gone (same host only: pids mean nothing across hosts) or its lease ran out. */
-export function isDeadClaim(claim: ParsedClaim, owner: ClaimOwner, now: number, leaseMs: number): boolean {
-  if (now - claim.claimedAt > leaseMs) return true;
-  if (claim.host !== owner.host || claim.pid === owner.pid) return false;
-  return !isPidAlive(claim.pid);
-}
-
-export function isPidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

@@ -1,8 +1,9 @@
 // The CLI side of `skip-summary surface`: flags to options, the library call, printing, the exit code. It lives
 // beside the surfacer so that src/cli/commands/surface.ts stays a flag list that loads this only when run.
 import { ConfigError } from "../config/load.js";
-import { assertSkillId, resolveWorkspace, skillIdProblem, toFullSkillId, WorkspaceNotFoundError } from "../contract/index.js";
-import { createLogger, type LogFormat } from "../log/logger.js";
+import { assertSkillId, skillIdProblem, toFullSkillId } from "../contract/ids.js";
+import { resolveWorkspace, WorkspaceNotFoundError } from "../contract/workspace.js";
+import { createLogger, type LogFormat, type Logger } from "../log/logger.js";
 import type { CommandContext } from "../cli/program.js";
 import type { SurfaceFlags } from "../cli/commands/surface.js";
 import { readAll } from "../cli/io.js";
@@ -48,9 +49,8 @@ export async function runSurfaceCommand(flags: SurfaceFlags, context: CommandCon
     }
   }
 
-  let setup;
   try {
-    setup = await setUpSurfacer({ configFile: flags.config, notify: flags.notify, env: io.env, cwd: io.cwd, log, stdout: flags.json ? io.stderr : io.stdout });
+    return await surface(flags, context, log, skill, hookCwd);
   } catch (error) {
     if (error instanceof ConfigError) {
       io.stderr.write(`skip-summary surface: config error: ${error.path}\n${error.problems.map((p) => `  ${p.path}: ${p.message}\n`).join("")}`);
@@ -58,8 +58,14 @@ export async function runSurfaceCommand(flags: SurfaceFlags, context: CommandCon
     }
     throw error;
   }
+}
+
+async function surface(flags: SurfaceFlags, context: CommandContext, log: Logger, skill: string | undefined, hookCwd: string | undefined): Promise<number> {
+  const { io } = context;
+  const setup = await setUpSurfacer({ configFile: flags.config, notify: flags.notify, env: io.env, cwd: io.cwd, log, stdout: flags.json ? io.stderr : io.stdout });
   const patterns = flags.workspace ?? (setup.settings.workspaces.length > 0 ? setup.settings.workspaces : [defaultWorkspace(io, hookCwd)]);
 
+  if (flags.watch || flags.dryRun) await setup.load(); // a sidecar or a dry run checks its notifiers at once
   if (flags.watch) {
     const { watchUntilSignal } = await import("./watch-command.js");
     return watchUntilSignal({ patterns, cwd: io.cwd, skill, setup, log, json: Boolean(flags.json), io });
@@ -70,7 +76,8 @@ export async function runSurfaceCommand(flags: SurfaceFlags, context: CommandCon
     workspaces: dirs,
     skill,
     deliver: setup.deliver,
-    leaseMs: setup.settings.leaseMs,
+    prepare: setup.load,
+    leaseMs: setup.leaseMs,
     lockWaitMs: setup.settings.lockWaitMs,
     concurrency: setup.settings.concurrency,
     dryRun: Boolean(flags.dryRun),

@@ -1,7 +1,8 @@
 // The `surface` section of skip-summary.config.json: how the surfacer itself behaves. Notifiers, retries and
-// timeouts are the `notify` section's (src/notifiers); this section only checks that its lease outlasts them.
+// timeouts are the `notify` section's (src/notifiers); settings.ts checks that the lease outlasts them.
 import * as z from "zod/mini";
-import { configProblems, ConfigError } from "../config/load.js";
+import { configProblems } from "../config/load.js";
+import { DEFAULT_SETTINGS, type SurfaceSettings } from "./settings.js";
 
 export const SURFACE_SECTION = "surface";
 
@@ -26,41 +27,16 @@ const SurfaceSection = z.strictObject(
   },
 );
 
-export interface SurfaceSettings {
-  readonly workspaces: readonly string[];
-  readonly leaseMs: number;
-  readonly rescanMs: number;
-  readonly lockWaitMs: number;
-  readonly concurrency: number;
-}
-
-/** The longest one delivery can take with these settings: every attempt times out and every wait is the longest. */
-export function longestSendMs(delivery: { readonly timeoutMs: number; readonly retries: number; readonly maxDelayMs: number }): number {
-  return delivery.timeoutMs * (delivery.retries + 1) + delivery.maxDelayMs * delivery.retries;
-}
-
-export function parseSurfaceSection(
-  config: { readonly path: string | undefined; readonly data: Record<string, unknown> },
-  delivery: { readonly timeoutMs: number; readonly retries: number; readonly maxDelayMs: number },
-): SurfaceSettings {
-  const path = config.path ?? "(no config file)";
+/** Validates the `surface` section; only loaded when the config file has one. */
+export function parseSurfaceSection(config: { readonly path: string | undefined; readonly data: Record<string, unknown> }): SurfaceSettings {
   const parsed = z.safeParse(SurfaceSection, config.data[SURFACE_SECTION] ?? {});
-  if (!parsed.success) throw configProblems(path, SURFACE_SECTION, parsed.error.issues);
-  const longest = longestSendMs(delivery);
-  const lease = parsed.data.lease_ms ?? Math.max(600_000, 2 * longest);
-  if (lease <= longest) {
-    throw new ConfigError(path, [
-      {
-        path: `${SURFACE_SECTION}.lease_ms`,
-        message: `is ${lease} ms, but one delivery can take up to ${longest} ms (notify.timeout_ms × (retries + 1) + max_delay_ms × retries); a shorter lease lets another surfacer take over a claim that is still being sent, and send it twice`,
-      },
-    ]);
-  }
+  if (!parsed.success) throw configProblems(config.path ?? "(no config file)", SURFACE_SECTION, parsed.error.issues);
+  const d = parsed.data;
   return {
-    workspaces: parsed.data.workspaces ?? [],
-    leaseMs: lease,
-    rescanMs: parsed.data.rescan_ms ?? 5_000,
-    lockWaitMs: parsed.data.lock_wait_ms ?? 2_000,
-    concurrency: parsed.data.concurrency ?? 4,
+    workspaces: d.workspaces ?? DEFAULT_SETTINGS.workspaces,
+    leaseMs: d.lease_ms,
+    rescanMs: d.rescan_ms ?? DEFAULT_SETTINGS.rescanMs,
+    lockWaitMs: d.lock_wait_ms ?? DEFAULT_SETTINGS.lockWaitMs,
+    concurrency: d.concurrency ?? DEFAULT_SETTINGS.concurrency,
   };
 }

@@ -1,7 +1,7 @@
 // `--hook-input`: Claude Code runs hooks with the event as JSON on stdin. For PostToolUse on the Skill tool the
 // skill's name is in `tool_input.skill` (https://code.claude.com/docs/en/hooks). Any other event or tool is a
 // no-op, so one hook entry can match broadly; input that cannot be read is a HookInputError, never a crash.
-import { isValidSkillId, toFullSkillId } from "../contract/index.js";
+import { isValidSkillId, toFullSkillId } from "../contract/ids.js";
 
 export type HookTarget =
   | { readonly kind: "skill"; readonly skill: string; readonly cwd?: string }

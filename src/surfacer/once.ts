@@ -1,17 +1,16 @@
 // Once mode, the after-skill hook: surface everything waiting in the given workspaces (or one skill's), then return.
 import { setTimeout as sleep } from "node:timers/promises";
 import { silentLogger, type Logger } from "../log/logger.js";
-import { isDeadClaim } from "./claim.js";
 import { currentOwner, type ClaimOwner } from "./claim-name.js";
-import { judge, surfaceEntry, type CycleContext } from "./cycle.js";
+import type { CycleContext } from "./cycle.js";
 import { versionWords } from "./describe.js";
+import { isDeadClaim } from "./liveness.js";
 import { runInOrder } from "./pool.js";
-import { renderQuarantineNotice, renderSummary } from "./render.js";
 import { oldestFirst, scanWorkspace, type WaitingEntry, type WorkspaceScan } from "./scan.js";
+import { OWNER_LOCK_STALE_MS } from "./settings.js";
 import type { Deliver, SurfaceOutcome, SurfaceReport } from "./types.js";
 
-/** An owner lock older than this belongs to a dead emit (the owner side uses the same figure). */
-export const OWNER_LOCK_STALE_MS = 30_000;
+export { OWNER_LOCK_STALE_MS };
 
 export interface SurfaceOnceOptions {
   /** Absolute workspace folders (already expanded). */
@@ -19,8 +18,14 @@ export interface SurfaceOnceOptions {
   /** Only this skill's summary (a full id). */
   readonly skill?: string | undefined;
   readonly deliver: Deliver;
-  /** A claim older than this is taken over even when its process looks alive; longer than a whole send. */
-  readonly leaseMs: number;
+  /** A claim older than this is taken over even when its process looks alive; longer than a whole send. A function is read after `prepare`. */
+  readonly leaseMs: number | (() => number);
+  /**
+   * Runs once, before anything is claimed and only when something waits: the CLI loads the notifiers here, so
+   * an empty workspace (the common case for an after-skill hook) never loads them. A ConfigError thrown here
+   * leaves every file untouched.
+   */
+  readonly prepare?: () => Promise<void>;
   /** @default silentLogger */
   readonly log?: Logger;
   /** @default () => new Date() */
@@ -42,6 +47,9 @@ export async function surfaceOnce(options: SurfaceOnceOptions): Promise<SurfaceR
   const scans = await Promise.all(options.workspaces.map((ws) => scanWorkspace(ws, { skill: options.skill, now: now().getTime() })));
   for (const scan of scans) if (!scan.exists) log({ level: "warn", event: "workspace_missing", workspace: scan.workspace });
   const outcomes: SurfaceOutcome[] = [];
+  if (scans.every((s) => s.summaries.length === 0 && s.claims.length === 0)) return finish(options.workspaces, outcomes, Boolean(options.dryRun));
+  await options.prepare?.();
+  const leaseMs = typeof options.leaseMs === "function" ? options.leaseMs() : options.leaseMs;
   if (options.dryRun) {
     for (const entry of scans.flatMap((s) => s.summaries).sort(oldestFirst)) outcomes.push(await dryRunEntry(entry));
     return finish(options.workspaces, outcomes, true);
@@ -54,8 +62,9 @@ export async function surfaceOnce(options: SurfaceOnceOptions): Promise<SurfaceR
         log({ level: "warn", event: "left", ...outcomes.at(-1)! });
       } else ready.push(entry);
     }
-    ready.push(...scan.claims.filter((c) => isDeadClaim(c.claim!, owner, now().getTime(), options.leaseMs)));
+    ready.push(...scan.claims.filter((c) => isDeadClaim(c.claim!, owner, now().getTime(), leaseMs)));
   }
+  const { surfaceEntry } = await import("./cycle.js");
   const ctx: CycleContext = { owner, now, deliver: options.deliver, log, signal: options.signal ?? new AbortController().signal };
   const results = await runInOrder(ready.sort(oldestFirst), options.concurrency ?? 4, (entry) => surfaceEntry(entry, ctx));
   for (const outcome of results) if (outcome) outcomes.push(outcome);
@@ -80,6 +89,8 @@ async function ownerStillWriting(entry: WaitingEntry, scan: WorkspaceScan, waitM
 }
 
 async function dryRunEntry(entry: WaitingEntry): Promise<SurfaceOutcome> {
+  const { judge } = await import("./cycle.js");
+  const { renderQuarantineNotice, renderSummary } = await import("./render.js");
   const base = { workspace: entry.workspace, file: entry.path, skill: entry.skill };
   const verdict = await judge(entry.source, entry.skill).catch((error: NodeJS.ErrnoException) => ({ kind: "bad" as const, code: "unreadable" as const, reason: `cannot be read (${error.code ?? error.message})` }));
   if (verdict.kind === "valid") return { ...base, kind: "would-send", code: "delivered", message: renderSummary(verdict.summary) };

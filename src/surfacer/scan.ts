@@ -1,7 +1,7 @@
 // The truth about a workspace is a listing of its folder, never a watch event: this reads one and sorts it.
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { skillIdFromFileName } from "../contract/index.js";
+import { skillIdFromFileName } from "../contract/paths.js";
 import { parseClaimName, isPartialName, type ParsedClaim } from "./claim-name.js";
 
 export interface WaitingEntry {

@@ -1,8 +1,8 @@
-// Turns config, env and flags into what the surfacer runs with: the notifiers (loaded lazily, only when a
-// surfacer actually starts), a Deliver bound to them, and the `surface` section's settings. Bad config throws ConfigError.
-import { loadConfigFile } from "../config/load.js";
+// Turns config, env and flags into what the surfacer runs with. The notifiers are loaded lazily, on `load()`
+// or the first send, so an after-skill hook that finds nothing waiting never pays for them.
+import { loadConfigFile, type LoadedConfig } from "../config/load.js";
 import type { Logger } from "../log/logger.js";
-import { parseSurfaceSection, type SurfaceSettings } from "./config.js";
+import { DEFAULT_SETTINGS, resolveLeaseMs, type SurfaceSettings } from "./settings.js";
 import type { Deliver } from "./types.js";
 
 export interface SetupOptions {
@@ -16,24 +16,51 @@ export interface SetupOptions {
 }
 
 export interface SurfaceSetup {
-  readonly deliver: Deliver;
+  readonly config: LoadedConfig;
   readonly settings: SurfaceSettings;
-  readonly notifierNames: readonly string[];
+  /** Loads and checks the notifiers and the lease; throws ConfigError. Idempotent. */
+  load(): Promise<void>;
+  /** Sends through the configured routes (loads first when needed). */
+  readonly deliver: Deliver;
+  /** The lease in effect; valid after `load()`. */
+  leaseMs(): number;
+  notifierNames(): readonly string[];
 }
 
+/** Reads the config file and the `surface` section; throws ConfigError. */
 export async function setUpSurfacer(options: SetupOptions): Promise<SurfaceSetup> {
   const config = await loadConfigFile({ flag: options.configFile, cwd: options.cwd });
-  const { loadNotifiers, deliver } = await import("../notifiers/index.js");
-  const loaded = await loadNotifiers({ config, env: options.env, cwd: options.cwd, names: options.notify, stdout: { write: (t: string) => void options.stdout.write(t) } });
-  const settings = parseSurfaceSection(config, loaded.delivery);
-  const bound: Deliver = async (request, { exclude, signal }) => {
-    const routes = {
-      policy: loaded.routes.policy.filter((n) => !exclude.has(n)),
-      technical: loaded.routes.technical.filter((n) => !exclude.has(n)),
-    };
-    // Every notifier of this route already took it in an earlier, partial attempt: nothing is left to send.
-    if (routes[request.route].length === 0 && loaded.routes[request.route].length > 0) return { ok: true, results: [] };
-    return deliver(request, { notifiers: loaded.notifiers, routes, signal, log: options.log, ...loaded.delivery });
+  const settings = config.data.surface === undefined ? DEFAULT_SETTINGS : (await import("./config.js")).parseSurfaceSection(config);
+  let loading: Promise<{ deliver: Deliver; leaseMs: number; names: string[] }> | undefined;
+  let loaded: Awaited<NonNullable<typeof loading>> | undefined;
+
+  const load = async () => {
+    loading ??= (async () => {
+      const { loadNotifiers, deliver } = await import("../notifiers/index.js");
+      const l = await loadNotifiers({ config, env: options.env, cwd: options.cwd, names: options.notify, stdout: { write: (t: string) => void options.stdout.write(t) } });
+      const leaseMs = resolveLeaseMs(config.path, settings.leaseMs, l.delivery);
+      const bound: Deliver = async (request, { exclude, signal }) => {
+        const routes = { policy: l.routes.policy.filter((n) => !exclude.has(n)), technical: l.routes.technical.filter((n) => !exclude.has(n)) };
+        // Every notifier of this route already took it in an earlier, partial attempt: nothing is left to send.
+        if (routes[request.route].length === 0 && l.routes[request.route].length > 0) return { ok: true, results: [] };
+        return deliver(request, { notifiers: l.notifiers, routes, signal, log: options.log, ...l.delivery });
+      };
+      return { deliver: bound, leaseMs, names: l.notifiers.map((n) => n.name) };
+    })();
+    loaded = await loading;
   };
-  return { deliver: bound, settings, notifierNames: loaded.notifiers.map((n) => n.name) };
+  return {
+    config,
+    settings,
+    load,
+    deliver: async (request, opts) => {
+      await load();
+      return loaded!.deliver(request, opts);
+    },
+    leaseMs: () => {
+      if (!loaded) throw new Error("leaseMs() before load()");
+      return loaded.leaseMs;
+    },
+    notifierNames: () => loaded?.names ?? [],
+  };
 }

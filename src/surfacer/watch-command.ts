@@ -22,7 +22,7 @@ export async function watchUntilSignal(options: WatchCommandOptions): Promise<nu
     cwd: options.cwd,
     skill: options.skill,
     deliver: setup.deliver,
-    leaseMs: setup.settings.leaseMs,
+    leaseMs: setup.leaseMs(),
     rescanMs: setup.settings.rescanMs,
     concurrency: setup.settings.concurrency,
     log: options.log,

@@ -4,12 +4,12 @@
 // runs at a time, oldest summary first. Workspaces that appear, vanish or are re-created are found by the rescan.
 import { stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
-import { skillIdFromFileName } from "../contract/index.js";
+import { skillIdFromFileName } from "../contract/paths.js";
 import { silentLogger, type Logger } from "../log/logger.js";
-import { isDeadClaim } from "./claim.js";
+import { isDeadClaim } from "./liveness.js";
 import { currentOwner, type ClaimOwner } from "./claim-name.js";
-import { surfaceEntry, type CycleContext } from "./cycle.js";
-import { OWNER_LOCK_STALE_MS } from "./once.js";
+import type { CycleContext } from "./cycle.js";
+import { OWNER_LOCK_STALE_MS } from "./settings.js";
 import { runInOrder } from "./pool.js";
 import { oldestFirst, scanWorkspace, type WaitingEntry } from "./scan.js";
 import type { Deliver, SurfaceOutcome } from "./types.js";
@@ -58,6 +58,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
   let loop: Promise<void> | undefined;
 
   const { watch } = await import("chokidar");
+  const { surfaceEntry } = await import("./cycle.js");
   const watcher = watch([], {
     ignoreInitial: true,
     depth: 0,

@@ -1,7 +1,6 @@
 // `--workspace` takes folders and globs (`/srv/groups/*/`, the host side of a fleet); this turns them into folders.
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import fg from "fast-glob";
 
 export interface ExpandedWorkspaces {
   /** Absolute folders, sorted, without duplicates. Literal folders are listed even when missing. */
@@ -10,8 +9,10 @@ export interface ExpandedWorkspaces {
   readonly missing: readonly string[];
 }
 
-export function isGlob(pattern: string): boolean {
-  return fg.isDynamicPattern(pattern);
+// fast-glob loads only for a pattern that can be a glob at all; a plain folder (the hook's case) costs nothing.
+async function isGlob(pattern: string): Promise<boolean> {
+  if (!/[*?[\]{}()!+@]/.test(pattern)) return false;
+  return (await import("fast-glob")).default.isDynamicPattern(pattern);
 }
 
 export async function expandWorkspaces(patterns: readonly string[], cwd: string): Promise<ExpandedWorkspaces> {
@@ -19,11 +20,12 @@ export async function expandWorkspaces(patterns: readonly string[], cwd: string)
   const missing: string[] = [];
   for (const pattern of patterns) {
     const absolute = resolve(cwd, pattern);
-    if (!isGlob(pattern)) {
+    if (!(await isGlob(pattern))) {
       dirs.add(absolute);
       if (!(await isDir(absolute))) missing.push(absolute);
       continue;
     }
+    const fg = (await import("fast-glob")).default;
     const matches = await fg(pattern.replace(/\/+$/, ""), { cwd, onlyDirectories: true, absolute: true, dot: false, suppressErrors: true });
     for (const dir of matches) dirs.add(resolve(dir));
   }

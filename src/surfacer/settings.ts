@@ -1,0 +1,41 @@
+// The surfacer's settings and their defaults, kept apart from the zod schema so that the common case (no
+// `surface` section) never loads zod: the after-skill hook's start-up budget is a few milliseconds.
+import { ConfigError } from "../config/load.js";
+
+export interface SurfaceSettings {
+  readonly workspaces: readonly string[];
+  /** As configured; {@link resolveLeaseMs} derives the default from the notifiers' timeouts. */
+  readonly leaseMs: number | undefined;
+  readonly rescanMs: number;
+  readonly lockWaitMs: number;
+  readonly concurrency: number;
+}
+
+/** An owner lock older than this belongs to a dead emit (the owner side uses the same figure). */
+export const OWNER_LOCK_STALE_MS = 30_000;
+
+export const DEFAULT_SETTINGS: SurfaceSettings = { workspaces: [], leaseMs: undefined, rescanMs: 5_000, lockWaitMs: 2_000, concurrency: 4 };
+
+export interface DeliveryTiming {
+  readonly timeoutMs: number;
+  readonly retries: number;
+  readonly maxDelayMs: number;
+}
+
+/** The longest one delivery can take: every attempt times out and every wait between them is the longest. */
+export function longestSendMs(delivery: DeliveryTiming): number {
+  return delivery.timeoutMs * (delivery.retries + 1) + delivery.maxDelayMs * delivery.retries;
+}
+
+/** The lease must outlast a whole send, or another surfacer could take over a claim still being sent, and send it twice. */
+export function resolveLeaseMs(configPath: string | undefined, configured: number | undefined, delivery: DeliveryTiming): number {
+  const longest = longestSendMs(delivery);
+  const lease = configured ?? Math.max(600_000, 2 * longest);
+  if (lease > longest) return lease;
+  throw new ConfigError(configPath ?? "(no config file)", [
+    {
+      path: "surface.lease_ms",
+      message: `is ${lease} ms, but one delivery can take up to ${longest} ms (notify.timeout_ms × (retries + 1) + max_delay_ms × retries); a shorter lease lets another surfacer take over a claim that is still being sent, and send it twice`,
+    },
+  ]);
+}
