@@ -2,8 +2,8 @@
 // wrote none during this run the runner writes one for it, through the owner's writer so it merges with a
 // waiting summary; a summary the skill wrote itself is left exactly as it is.
 import { stat } from "node:fs/promises";
-import { REASON_MAX_LENGTH, oneLine, summaryPath, truncate } from "../contract/index.js";
-import { emitSkip } from "../owner/index.js";
+import { summaryPath } from "../contract/paths.js";
+import { oneLine, truncate } from "../contract/truncate.js";
 
 export const DEFAULT_BLOCKED_REASON = "blocked by constraints";
 
@@ -24,25 +24,31 @@ export async function skillWroteSummary(snapshot: SummarySnapshot): Promise<bool
   return now !== undefined && now !== snapshot.fingerprint;
 }
 
-/** The skill's last non-empty stderr line as a one-line reason within the limit, else `fallback`. */
-export function reasonFromStderr(stderrTail: string, fallback = DEFAULT_BLOCKED_REASON): string {
+/** The skill's last non-empty stderr line as a one-line reason within `maxLength` (the contract's 500), else `fallback`. */
+export function reasonFromStderr(stderrTail: string, maxLength: number, fallback = DEFAULT_BLOCKED_REASON): string {
   // Colour codes and control characters are for terminals, not for the owner reading a notice.
   const clean = oneLine(stderrTail.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, "").replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ""));
-  return clean === "" ? fallback : truncate(clean, REASON_MAX_LENGTH);
+  return clean === "" ? fallback : truncate(clean, maxLength);
 }
 
 export interface AutoSummaryInput {
   readonly skill: string;
   readonly step: string | number;
-  readonly reason: string;
+  /** The last non-empty stderr line; becomes the reason. */
+  readonly stderrTail: string;
+  /** Used instead of the stderr line when set (a timeout says so itself). */
+  readonly reason?: string;
   readonly technical: boolean;
   readonly workspace: string;
   readonly now?: () => Date;
 }
 
+// The writer and the schema (zod) load only when a summary is owed, so a clean run starts faster.
 export async function writeAutoSummary(input: AutoSummaryInput): Promise<{ path: string; merged: boolean }> {
+  const [{ emitSkip }, { REASON_MAX_LENGTH }] = await Promise.all([import("../owner/index.js"), import("../contract/schema.js")]);
+  const reason = input.reason ?? reasonFromStderr(input.stderrTail, REASON_MAX_LENGTH);
   const result = await emitSkip(
-    { skill: input.skill, step: input.step, reason: input.reason, items: [], technical_failure: input.technical },
+    { skill: input.skill, step: input.step, reason, items: [], technical_failure: input.technical },
     { workspace: input.workspace, ...(input.now ? { now: input.now } : {}) },
   );
   return { path: result.path, merged: result.merged };

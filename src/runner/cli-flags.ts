@@ -1,5 +1,5 @@
 // `skip-summary run`'s flag values as runSkill options: every bad value becomes a UsageError naming the flag.
-import { skillIdProblem } from "../contract/index.js";
+import { skillIdProblem } from "../contract/ids.js";
 import { UsageError } from "../cli/usage-error.js";
 import { parseLogFormat, type LogFormat } from "../log/logger.js";
 import { parseBackoff, parseDuration, type BackoffKind } from "./backoff.js";

@@ -1,5 +1,5 @@
 // runSkill's options: a loose public shape, copied, defaulted and checked once, with messages naming the option.
-import { assertSkillId } from "../contract/index.js";
+import { assertSkillId } from "../contract/ids.js";
 import type { Logger } from "../log/logger.js";
 import { silentLogger } from "../log/logger.js";
 import { DEFAULT_BACKOFF, type BackoffKind } from "./backoff.js";

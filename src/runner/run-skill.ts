@@ -1,8 +1,8 @@
 // The runner as a library: run a skill under the exit-code contract with retries and a heal command, make sure
 // a blocked run leaves a skip summary, surface it if asked, and log the run. It never prints or exits.
-import { resolveWorkspace } from "../contract/index.js";
+import { resolveWorkspace } from "../contract/workspace.js";
 import { silentLogger, type LogLevel } from "../log/logger.js";
-import { writeAutoSummary, reasonFromStderr, skillWroteSummary, snapshotSummary, type SummarySnapshot } from "./auto-summary.js";
+import { writeAutoSummary, skillWroteSummary, snapshotSummary, type SummarySnapshot } from "./auto-summary.js";
 import { backoffDelay } from "./backoff.js";
 import { runChild, type ChildOutcome } from "./child.js";
 import type { AttemptFailure, HealRecord } from "./events.js";
@@ -135,9 +135,9 @@ async function settleSummary(
   if (workspace === undefined || snapshot === undefined) {
     return { summaryError: { code: "NO_WORKSPACE", message: `could not write the skip summary: ${workspaceError?.message ?? "no workspace"}` } };
   }
-  const reason = result.outcome === "timeout" ? `timed out after ${formatDelay(o.timeoutMs ?? 0)}` : reasonFromStderr(child.stderrTail);
+  const reason = result.outcome === "timeout" ? { reason: `timed out after ${formatDelay(o.timeoutMs ?? 0)}` } : {};
   try {
-    const written = await writeAutoSummary({ skill: o.skill, step: o.step, reason, technical: result.technical, workspace, ...(o.now ? { now: o.now } : {}) });
+    const written = await writeAutoSummary({ skill: o.skill, step: o.step, stderrTail: child.stderrTail, ...reason, technical: result.technical, workspace, ...(o.now ? { now: o.now } : {}) });
     return { summaryPath: written.path, summaryWrittenBy: "runner" };
   } catch (error) {
     const e = error as Error & { code?: string };
