@@ -139,3 +139,24 @@ describe("inputs", () => {
     expect(await s.lines()).toEqual([]);
   });
 });
+
+describe("output modes", () => {
+  it("--json prints one result on stdout instead of the closing block", async () => {
+    const s = await sandbox();
+    await s.write(`${head}  - ${stepYaml("soft", "step.sh", ["1", "meh"], "on_error: continue")}\n  - ${stepYaml("last", "step.sh", ["75", "busy"])}\n`);
+    const r = await s.run(["--plan", "plan.yaml", "--json"]);
+    expect(r.code).toBe(75);
+    expect(r.stderr).toBe("");
+    const result = JSON.parse(r.stdout.trim().split("\n").at(-1)!);
+    expect(result).toMatchObject({ skill: "tessl__plan-test", exit_code: 75, outcome: "tempfail", failure: { step: "last", detail: "exit 75: busy" }, summary: { items: ["soft", "last"] } });
+    expect(result.skipped.map((x: { step: string }) => x.step)).toEqual(["soft", "last"]);
+  });
+
+  it("--live-stderr streams each step's stderr and leaves it out of the closing block", async () => {
+    const s = await sandbox();
+    await s.write(`${head}  - ${stepYaml("one", "step.sh", ["0", "note from one"])}\n  - ${stepYaml("two", "step.sh", ["3", "two broke"])}\n`);
+    const r = await s.run(["--plan", "plan.yaml", "--live-stderr"]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe("🪨 run skill tessl__plan-test\nnote from one\ntwo broke\n🪨 run skill tessl__plan-test\n   └─ 💥 failed with an error (step two)\n");
+  });
+});
