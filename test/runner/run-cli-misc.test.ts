@@ -57,6 +57,7 @@ describe("skip-summary run: usage errors exit 64 and name the flag", () => {
   it.each([
     [["run", "--", "true"], "--skill ID is required"],
     [["run", "--skill", "tessl__a"], "give the skill's command after --"],
+    [["run", "--skill", "tessl__a", "echo", "hi"], "put -- before the skill's command"],
     [["run", "--skill", "../etc", "--", "true"], '--skill "../etc"'],
     [["run", "--skill", "tessl__a", "--backoff", "quadratic", "--", "true"], "--backoff"],
     [["run", "--skill", "tessl__a", "--timeout", "30", "--", "true"], '--timeout "30" is not a duration: add a unit: "30s"'],
@@ -68,6 +69,15 @@ describe("skip-summary run: usage errors exit 64 and name the flag", () => {
     expect(r.code).toBe(64);
     expect(r.stderr).toContain(message);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe("skip-summary run: the command after --", () => {
+  it("passes flags after -- to the skill, never to the runner", async () => {
+    const ws = await tempDir();
+    const r = await runCli(["run", "--skill", "tessl__a", "--workspace", ws, "--", "echo", "--json", "--retry", "3"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("--json --retry 3\n");
   });
 });
 

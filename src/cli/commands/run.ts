@@ -45,13 +45,26 @@ export const runCommand: CommandDefinition = {
       .option("--events <format>", "with --plan: json prints one event per line on stderr as the plan runs")
       .option("--failures-log <path>", "with --plan: append every failure as JSON Lines here (default: <workspace>/.skip-summary-failures.jsonl)")
       .action(
-        action(context, 64, done, async (commandArgs: string[], opts: RunCommandFlags) => {
+        action(context, 64, done, async (commandArgs: string[], opts: RunCommandFlags, cmd: Command) => {
           if (typeof opts.plan === "string") return runPlanFile(commandArgs, opts, context.io);
+          assertDashDash(commandArgs, cmd);
           return runSingleCommand(commandArgs, opts, context.io);
         }),
       );
   },
 };
+
+/**
+ * The skill's command must follow `--`: without it commander reads the runner's flags anywhere on the line, so a
+ * skill flag such as `--json` or `--retry` would silently be taken by the runner.
+ */
+function assertDashDash(commandArgs: readonly string[], cmd: Command): void {
+  // rawArgs is commander's copy of the argv it parsed (public on the object, absent from its typings).
+  const raw = (cmd.parent as unknown as { rawArgs?: readonly string[] } | null)?.rawArgs;
+  if (commandArgs.length > 0 && raw !== undefined && !raw.includes("--")) {
+    throw new UsageError(`put -- before the skill's command (skip-summary run --skill ID [options] -- ${commandArgs[0]} ...), so none of its flags are taken for the runner's`);
+  }
+}
 
 /** Runs one skill command; kept apart so the plan path can sit next to it. */
 export async function runSingleCommand(commandArgs: readonly string[], opts: RunCommandFlags, io: CliIo): Promise<number> {
