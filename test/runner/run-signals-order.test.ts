@@ -49,4 +49,16 @@ describe("skip-summary run: signals", () => {
     expect(withoutLogLines(cli.stderr)).toMatch(new RegExp(`└─ 💥 failed with an error\\n\\n[^]*got ${signal}\\n$`));
     expect(cli.stderr).not.toContain("retry");
   });
+
+  it("signals the skill's whole process group, so the helpers it started end too", async () => {
+    const dir = await tempDir();
+    const pidFile = join(dir, "pid");
+    const cli = startCli(["run", "--skill", "tessl__a", "--workspace", dir, "--", fixture("with-helper.sh"), pidFile]);
+    await waitFor(() => readFile(pidFile, "utf8").catch(() => ""), 15_000);
+    const helper = Number(await readFile(`${pidFile}.helper`, "utf8"));
+    expect(isAlive(helper)).toBe(true);
+    cli.child.kill("SIGTERM");
+    expect((await cli.done).code).toBe(143);
+    await waitFor(() => !isAlive(helper), 5_000);
+  });
 });
