@@ -109,9 +109,34 @@ describe("finally on SIGTERM and SIGINT", () => {
       expect(lines).toContain("cleanup");
       expect(lines).not.toContain("never");
       expect(lines).not.toContain("after");
-      expect(stderr).toContain("(step long)");
+      expect(stderr).toContain(`└─ 💥 interrupted by ${signal} (step long)`);
     });
   }
+
+  it("a second SIGTERM stops a finally block too", async () => {
+    const s = await sandbox();
+    await s.write(`${head}  - try:\n      - ${stepYaml("long", "slow.sh", ["30"])}\n    finally:\n      - ${stepYaml("fin", "slow.sh", ["30"])}\n      - ${stepYaml("never", "step.sh")}\n`);
+    const child = spawn(process.execPath, [CLI, "run", "--plan", "plan.yaml"], { cwd: s.dir, env: { PATH: process.env.PATH, ...s.env }, stdio: ["ignore", "ignore", "ignore"] });
+    const closed = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    await waitFor(async () => (await s.lines()).includes("long:start"), 10_000);
+    child.kill("SIGTERM");
+    await waitFor(async () => (await s.lines()).includes("fin:start"), 10_000);
+    child.kill("SIGTERM");
+    expect(await closed).toBe(143);
+    expect(await s.lines()).toEqual(["long:start", "long:TERM", "fin:start", "fin:TERM"]);
+  });
+
+  it("SIGTERM during a retry's wait ends the wait at once", async () => {
+    const s = await sandbox();
+    await s.write(`${head}  - ${stepYaml("flaky", "flaky.sh", ["9", "1"], "on_error: retry, retry: { initial_delay: 1h, jitter: false }")}\n`);
+    const child = spawn(process.execPath, [CLI, "run", "--plan", "plan.yaml"], { cwd: s.dir, env: { PATH: process.env.PATH, ...s.env }, stdio: ["ignore", "ignore", "ignore"] });
+    const closed = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    await waitFor(async () => (await s.lines()).includes("flaky:1"), 10_000);
+    await new Promise((r) => setTimeout(r, 200));
+    child.kill("SIGTERM");
+    expect(await closed).toBe(143);
+    expect(await s.lines()).toEqual(["flaky:1"]);
+  });
 });
 
 describe("step fields", () => {

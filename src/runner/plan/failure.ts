@@ -52,12 +52,15 @@ export function facts(outcome: ChildOutcome, timeoutMs: number | undefined): Exi
 
 export function stepFailure(step: string, outcome: ChildOutcome, meaning: ExitInterpretation, attempts: AttemptRecord[], reason?: unknown): StepFailure {
   const stderr = outcome.spawnErrorMessage && outcome.stderr === "" ? `${outcome.spawnErrorMessage}\n` : outcome.stderr;
+  // An interrupted plan exits 128+N whatever the step made of the signal it was forwarded.
+  const interrupted = outcome.canceled ? cancelReason(reason).interrupted : undefined;
+  const as = interrupted ? abortedFailure(step, interrupted) : meaning;
   return {
     step,
-    exitCode: meaning.exitCode,
-    outcome: meaning.outcome,
-    ...(meaning.statusLine ? { statusLine: meaning.statusLine } : {}),
-    technical: meaning.technical,
+    exitCode: as.exitCode,
+    outcome: as.outcome,
+    ...(as.statusLine ? { statusLine: as.statusLine } : {}),
+    technical: as.technical,
     stderr,
     stderrDroppedBytes: outcome.stderrDroppedBytes,
     stderrTail: outcome.stderrTail || (outcome.spawnErrorMessage ?? ""),

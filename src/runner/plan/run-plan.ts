@@ -4,74 +4,24 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveWorkspace, WORKSPACE_ENV } from "../../contract/index.js";
 import { emitErrorExitCode, emitSkip, type EmitResult } from "../../owner/index.js";
-import { runChild } from "../child.js";
-import { leavesSummary, type RunOutcome } from "../exit-contract.js";
-import { sleep } from "../sleep.js";
+import { leavesSummary } from "../exit-contract.js";
 import { finalExitCode } from "../run-result.js";
 import { surfaceAfterRun, type SurfaceResult } from "../surface-after.js";
-import { silentLogger, type Logger } from "../../log/logger.js";
-import type { PlanEventListener } from "./events.js";
+import type { PlanResult, RunPlanOptions } from "./result.js";
+import { defaultRunner, sleepUnlessAborted } from "./step-runner.js";
+import { silentLogger } from "../../log/logger.js";
 import { describeFailure, type Failure } from "./failure.js";
 import { createFailuresLog, type FailureEntry } from "./failures-log.js";
 import { runNodes } from "./execute.js";
 import { resolveInputs } from "./inputs.js";
-import { createEmitter, recordSkip, settle, type RunState, type SkipRecord, type StepRunner } from "./state.js";
+import { createEmitter, recordSkip, settle, type RunState } from "./state.js";
 import { planSkip } from "./summary.js";
-import type { Plan, PlanProblem } from "./types.js";
+import type { Plan } from "./types.js";
+
+export type { PlanResult, RunPlanOptions } from "./result.js";
 
 export const FAILURES_LOG_ENV = "SKIP_SUMMARY_FAILURES_LOG";
 export const FAILURES_LOG_NAME = ".skip-summary-failures.jsonl";
-
-export interface RunPlanOptions {
-  /** Values for the plan's inputs; the rest take their defaults. */
-  readonly inputs?: Readonly<Record<string, string>>;
-  /** The steps' base environment. @default process.env */
-  readonly env?: Readonly<Record<string, string | undefined>>;
-  readonly cwd?: string;
-  /** Where the summary goes. @default $SKIP_SUMMARY_WORKSPACE, then /workspace/group */
-  readonly workspace?: string;
-  /** The failures log; `false` keeps entries in the result only. @default $SKIP_SUMMARY_FAILURES_LOG, then <workspace>/.skip-summary-failures.jsonl */
-  readonly failuresLog?: string | false;
-  readonly onEvent?: PlanEventListener;
-  /** Aborting it with "SIGINT" or "SIGTERM" forwards that signal to the running steps and stops the plan; finally blocks still run. */
-  readonly signal?: AbortSignal;
-  /** Aborting it stops finally blocks too (a second SIGINT/SIGTERM). */
-  readonly hardSignal?: AbortSignal;
-  /** Runs one command. @default the runner's runChild, stdout passed through */
-  readonly runStep?: StepRunner;
-  readonly onStdout?: (chunk: Buffer) => void;
-  readonly onStderr?: (chunk: Buffer) => void;
-  readonly now?: () => Date;
-  /** Jitter's random source. @default Math.random */
-  readonly random?: () => number;
-  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<boolean>;
-  /** Run the surfacer on the skill's summary afterwards, whatever the outcome (as `run --surface`). */
-  readonly surface?: boolean | { readonly configFile?: string; readonly notify?: readonly string[] };
-  /** For the surfacer's structured lines. @default a logger that drops everything */
-  readonly log?: Logger;
-}
-
-export interface PlanResult {
-  /** 0 every step succeeded or was handled, 2 ended blocked, else the failing step's code; 64 bad inputs (nothing ran). */
-  readonly exitCode: number;
-  readonly outcome: RunOutcome | "interrupted" | "invalid-inputs";
-  readonly skill: string;
-  readonly problems?: readonly PlanProblem[];
-  /** The failure that ended the plan. */
-  readonly failure?: { readonly step: string; readonly steps: readonly string[]; readonly statusLine?: string; readonly stderr: string; readonly stderrDroppedBytes: number; readonly detail: string };
-  readonly skipped: readonly SkipRecord[];
-  readonly items: readonly { readonly step: string; readonly item: string }[];
-  readonly retried: ReadonlyMap<string, number>;
-  readonly healed: ReadonlyMap<string, number>;
-  readonly healFailed: ReadonlyMap<string, string>;
-  readonly failures: readonly FailureEntry[];
-  readonly failuresLogPath?: string;
-  readonly failuresLogError?: string;
-  readonly summary?: EmitResult;
-  readonly summaryError?: string;
-  readonly surface?: SurfaceResult;
-  readonly durationMs: number;
-}
 
 export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise<PlanResult> {
   const started = performance.now();
@@ -183,20 +133,4 @@ function tryWorkspace(options: RunPlanOptions, env: Readonly<Record<string, stri
   } catch {
     return undefined;
   }
-}
-
-function defaultRunner(options: RunPlanOptions): StepRunner {
-  return (request) =>
-    runChild({
-      ...request,
-      stdin: "ignore",
-      ...(options.onStdout ? { onStdout: options.onStdout } : { stdout: "inherit" }),
-      ...(options.onStderr ? { onStderr: options.onStderr } : {}),
-    });
-}
-
-/** Resolves true after `ms`, or false as soon as `signal` aborts. */
-async function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<boolean> {
-  await sleep(ms, signal);
-  return !signal.aborted;
 }
