@@ -5,6 +5,7 @@ import { backoffDelay, backoffSchedule, durationProblem, parseBackoff, parseDura
 import { interpretExit, isNeverRetried, formatDelay } from "../../src/runner/exit-contract.js";
 import { renderClosingBlock, renderHeader, renderRetry } from "../../src/runner/render.js";
 import { runChild } from "../../src/runner/child.js";
+import { DEFAULT_RETRY_ON, isRetriable, parseRetryOn } from "../../src/runner/retry-policy.js";
 import { ROOT, tempDir, waitFor } from "../helpers/cli.js";
 
 const FIXTURES = join(ROOT, "test", "fixtures", "skills");
@@ -29,6 +30,25 @@ describe("interpretExit", () => {
 
   it("never retries 0, 2 or sysexits other than 75", () => {
     expect([0, 1, 2, 64, 70, 75, 78, 79, 127].filter(isNeverRetried)).toEqual([0, 2, 64, 70, 78]);
+  });
+});
+
+describe("retry policy", () => {
+  const at = (facts: Parameters<typeof interpretExit>[0]) => isRetriable(interpretExit(facts), DEFAULT_RETRY_ON);
+  it("retries 1, 75 and timeouts by default, never 0, 2 or other sysexits", () => {
+    expect(at({ exitCode: 1, signal: null, timedOut: false })).toBe(true);
+    expect(at({ exitCode: 75, signal: null, timedOut: false })).toBe(true);
+    expect(at({ exitCode: null, signal: "SIGTERM", timedOut: true })).toBe(true);
+    for (const code of [0, 2, 3, 64, 78, 127]) expect(at({ exitCode: code, signal: null, timedOut: false })).toBe(false);
+    expect(at({ exitCode: null, signal: "SIGKILL", timedOut: false })).toBe(false);
+  });
+  it("parses --retry-on and names what it refuses", () => {
+    expect(parseRetryOn("1, 137,timeout")).toEqual([1, 137, "timeout"]);
+    expect(isRetriable(interpretExit({ exitCode: null, signal: "SIGKILL", timedOut: false }), [137])).toBe(true);
+    expect(() => parseRetryOn("2")).toThrow(/2 means blocked by constraints/);
+    expect(() => parseRetryOn("70")).toThrow(/only 75 \(EX_TEMPFAIL\) can be retried/);
+    expect(() => parseRetryOn("0")).toThrow(/not an exit code from 1 to 255/);
+    expect(() => parseRetryOn("soon")).toThrow(/neither an exit code nor "timeout"/);
   });
 });
 
