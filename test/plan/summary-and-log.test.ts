@@ -160,3 +160,41 @@ describe("output modes", () => {
     expect(r.stderr).toBe("🪨 run skill tessl__plan-test\nnote from one\ntwo broke\n🪨 run skill tessl__plan-test\n   └─ 💥 failed with an error (step two)\n");
   });
 });
+
+describe("the closing block and --surface", () => {
+  it("lists what was skipped, retried and healed in the runner's layout, then the failing step's stderr", async () => {
+    const s = await sandbox();
+    await s.write(
+      `${head}  - ${stepYaml("fetch", "flaky.sh", ["1", "75"], "on_error: retry, retry: { initial_delay: 10ms }")}\n` +
+        `  - ${stepYaml("enrich", "step.sh", ["1", "no data"], "on_error: continue")}\n` +
+        `  - ${stepYaml("auth", "needs-token.sh", ["77", "token expired"], `on_error: auto_heal, heal: { when: { stderr: "expired" }, run: ["${step("login.sh")}"] }`)}\n` +
+        `  - ${stepYaml("publish", "step.sh", ["2", "publishing is paused this week"])}\n`,
+    );
+    const r = await s.run(["--plan", "plan.yaml"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      [
+        "🪨 run skill tessl__plan-test",
+        "🪨 run skill tessl__plan-test",
+        "   └─ ✋ blocked by constraints (step publish)",
+        "   └─ ⏭️ skipped enrich (continued, exit 1: no data)",
+        "   └─ ⏭️ skipped publish (ended, exit 2: publishing is paused this week)",
+        "   └─ 🔁 retried fetch 1×",
+        "   └─ 🩹 healed auth 1×",
+        `   └─ 📝 summary ${join(s.workspace, ".skip-summary-tessl__plan-test.json")}`,
+        "",
+        "publishing is paused this week",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("--surface hands the summary to the surfacer when the plan ends", async () => {
+    const s = await sandbox();
+    await s.write(`${head}  - ${stepYaml("enrich", "step.sh", ["1", "no data"], "on_error: continue")}\n`);
+    const r = await s.run(["--plan", "plan.yaml", "--surface"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Reason: skipped 1 step: enrich (continued, exit 1: no data)");
+    expect(await s.summary()).toBeUndefined();
+  });
+});

@@ -1,17 +1,14 @@
 // Turns the parsed YAML/JSON value into a typed plan, node by node, so every problem carries its exact path.
 import { isAbsolute, resolve } from "node:path";
 import type * as z from "zod/mini";
+import { check, type RawPath, type RawProblem } from "./zod-problems.js";
 import { parseDuration as durationMs } from "../backoff.js";
 import { HealSchema, INPUT_NAME, InputSchema, ParallelSchema, PlanHeadSchema, RetrySchema, StepSchema, ThrowSchema, TrySchema } from "./schema.js";
 import { templateProblems } from "./template.js";
 import { DEFAULT_RETRY_ON } from "../retry-policy.js";
 import type { HealPolicy, Plan, PlanInput, PlanNode, RetryPolicy, StepNode } from "./types.js";
 
-export type RawPath = readonly (string | number)[];
-export interface RawProblem {
-  readonly path: RawPath;
-  readonly message: string;
-}
+export type { RawPath, RawProblem } from "./zod-problems.js";
 
 interface Context {
   readonly dir: string;
@@ -136,32 +133,6 @@ function healPolicy(spec: z.output<typeof HealSchema>): HealPolicy {
     max: spec.max ?? 1,
     ...(spec.timeout !== undefined ? { timeoutMs: durationMs(spec.timeout) } : {}),
   };
-}
-
-function check<S extends z.ZodMiniType>(schema: S, value: unknown, path: RawPath, problems: RawProblem[]): z.output<S> | undefined {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  for (const issue of result.error.issues) {
-    const keys = (issue as { keys?: string[] }).keys;
-    const where = [...path, ...(issue.path as (string | number)[])];
-    if (issue.code === "unrecognized_keys" && keys) {
-      for (const key of keys) problems.push({ path: [...where, key], message: `unknown field ${JSON.stringify(key)}: remove it or check its spelling` });
-    } else if (issue.code === "invalid_type" && valueAt(value, issue.path as (string | number)[]) === undefined) {
-      problems.push({ path: where, message: `is required: it ${issue.message}` });
-    } else {
-      problems.push({ path: where, message: issue.message });
-    }
-  }
-  return undefined;
-}
-
-function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
-  let current = value;
-  for (const key of path) {
-    if (typeof current !== "object" || current === null) return undefined;
-    current = (current as Record<string | number, unknown>)[key];
-  }
-  return current;
 }
 
 function salvageHead(raw: unknown): { skill?: unknown; description?: string; inputs?: Record<string, unknown>; steps: unknown[] } | undefined {
