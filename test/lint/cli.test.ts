@@ -1,0 +1,254 @@
+// The built CLI as a child process: every fixture tile's findings (rule, file, line, message), formats, exit codes.
+import { cp, mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Ajv } from "ajv";
+import formats from "ajv-formats";
+import { describe, expect, it } from "vitest";
+import { ROOT, runCli, tempDir } from "../helpers/cli.js";
+
+const FIXTURES = join(ROOT, "test", "fixtures", "lint");
+
+interface JsonFinding {
+  ruleId: string;
+  severity: string;
+  line: number;
+  column: number;
+  message: string;
+  messageId: string;
+}
+
+async function lintJson(args: string[], cwd: string) {
+  const r = await runCli(["lint", ...args, "--format", "json"], { cwd });
+  const out = JSON.parse(r.stdout) as { errorCount: number; warningCount: number; files: { file: string; findings: JsonFinding[] }[] };
+  return { code: r.code, out, flat: out.files.flatMap((f) => f.findings.map((x) => ({ file: f.file, ...x }))) };
+}
+
+const FAILING: [fixture: string, expected: { ruleId: string; file: string; line: number; message: RegExp }][] = [
+  ["forbidden-pattern-untested", { ruleId: "forbidden-pattern-untested", file: "skills/a/SKILL.md", line: 2, message: /skill tessl__a has no test for no-silent-defer\/success-after-skip/ }],
+  ["non-atomic-summary-write", { ruleId: "non-atomic-summary-write", file: "skills/a/scripts/run.sh", line: 2, message: /^> writes \*\/\.skip-summary-tessl__a\.json directly; use `skip-summary emit`/ }],
+  ["summary-id-mismatch", { ruleId: "summary-id-mismatch", file: "skills/a/scripts/run.sh", line: 1, message: /writes the summary of tessl__b; use its own id tessl__a/ }],
+  ["owner-touches-own-summary", { ruleId: "owner-touches-own-summary", file: "skills/a/scripts/run.py", line: 3, message: /deletes its own summary with os\.remove/ }],
+  ["surfacer-deletes-before-send", { ruleId: "surfacer-deletes-before-send", file: "hooks/surface.sh", line: 4, message: /rm deletes a summary before the send on line 5/ }],
+  ["stale-summary-file", { ruleId: "stale-summary-file", file: "skills/a/.skip-summary-tessl__a.json", line: 1, message: /is a skip summary committed in the tile; delete it/ }],
+  ["invalid-summary-fixture", { ruleId: "invalid-summary-fixture", file: "tests/fixtures/.skip-summary-tessl__a.json", line: 1, message: /fails the v1 schema: technical_failure: must be true/ }],
+  ["unversioned-summary-read", { ruleId: "unversioned-summary-read", file: "hooks/count.py", line: 4, message: /^open reads a summary but this file never checks schema_version/ }],
+  ["defer-without-summary", { ruleId: "defer-without-summary", file: "skills/a/SKILL.md", line: 8, message: /says "next run will catch" here but never emits a skip summary/ }],
+  ["forbidden-pattern-missing-id", { ruleId: "forbidden-pattern-missing-id", file: "rules/no-silent-defer.md", line: 6, message: /<!-- id: catching-budget-exhaustion-carrying -->/ }],
+  ["forbidden-pattern-duplicate-id", { ruleId: "forbidden-pattern-duplicate-id", file: "rules/no-silent-defer.md", line: 6, message: /"log-only-defer" is already used on line 5/ }],
+  ["rule-file-invalid", { ruleId: "rule-file-invalid", file: "rules/no-silent-defer.md", line: 1, message: /has no forbidden patterns: add a "## Forbidden patterns" heading/ }],
+  ["rule-file-missing", { ruleId: "rule-file-missing", file: "rules/no-silent-defer.md", line: 1, message: /checked against the copy shipped with skip-summary/ }],
+  ["manifest-invalid", { ruleId: "manifest-invalid", file: "tile.json", line: 4, message: /^tile\.json skills\.a\.path: must be a string/ }],
+  ["invalid-suppression", { ruleId: "invalid-suppression", file: "scripts/tidy.sh", line: 1, message: /has no reason, so it suppresses nothing/ }],
+];
+
+describe("skip-summary lint: one fixture tile per rule (built CLI)", () => {
+  it.each(FAILING)("%s fails with exactly its finding", async (fixture, expected) => {
+    const { code, flat } = await lintJson(["."], join(FIXTURES, fixture));
+    expect(flat).toHaveLength(1);
+    const [f] = flat;
+    expect({ ruleId: f!.ruleId, file: f!.file, line: f!.line }).toEqual({ ruleId: expected.ruleId, file: expected.file, line: expected.line });
+    expect(f!.message).toMatch(expected.message);
+    // Warnings alone exit 0 unless --max-warnings says otherwise.
+    expect(code).toBe(f!.severity === "error" ? 1 : 0);
+  });
+
+  it.each(["passing-plugin", "passing-legacy", "passing-no-manifest", "suppressed"])("%s passes with exit 0", async (fixture) => {
+    const r = await runCli(["lint", join(FIXTURES, fixture)]);
+    expect(r.stdout).toBe("✔ no problems in 1 tile\n");
+    expect(r.code).toBe(0);
+  });
+
+  it("examples/tile passes, and fails once one of its tests is removed", async () => {
+    expect((await runCli(["lint", "examples/tile"])).code).toBe(0);
+    const copy = await tempDir();
+    await cp(join(ROOT, "examples", "tile"), copy, { recursive: true });
+    const bats = join(copy, "skills/check-cfps/tests/check.bats");
+    await writeFile(bats, (await readFile(bats, "utf8")).replace("[no-silent-defer/swallowed-budget]", "[budget]"));
+    const { code, flat } = await lintJson(["."], copy);
+    expect(code).toBe(1);
+    expect(flat.map((f) => [f.ruleId, f.file, f.message])).toEqual([
+      ["forbidden-pattern-untested", "skills/check-cfps/SKILL.md", expect.stringContaining("no test for no-silent-defer/swallowed-budget")],
+    ]);
+  });
+
+  it("lints several tiles in one run, with paths relative to the working folder", async () => {
+    const { code, out } = await lintJson(["test/fixtures/lint/stale-summary-file", "test/fixtures/lint/passing-plugin"], ROOT);
+    expect(code).toBe(1);
+    expect(out.files.map((f) => f.file)).toEqual(["test/fixtures/lint/stale-summary-file/skills/a/.skip-summary-tessl__a.json"]);
+  });
+});
+
+describe("skip-summary lint: formats", () => {
+  it("pretty groups by file, has no colour when not a TTY, and ends with a one-line summary", async () => {
+    const r = await runCli(["lint", "."], { cwd: join(FIXTURES, "non-atomic-summary-write") });
+    expect(r.stdout).not.toContain("\u001b[");
+    expect(r.stdout.split("\n")[0]).toBe("skills/a/scripts/run.sh");
+    expect(r.stdout).toMatch(/^ {2}2:16 +error {4}> writes .* non-atomic-summary-write$/m);
+    expect(r.stdout.trimEnd().split("\n").at(-1)).toBe("✖ 1 problem (1 error, 0 warnings) in 1 tile");
+  });
+
+  it("github prints workflow annotations with file, line and col", async () => {
+    const r = await runCli(["lint", ".", "--format", "github"], { cwd: join(FIXTURES, "surfacer-deletes-before-send") });
+    expect(r.stdout).toBe(
+      "::error file=hooks/surface.sh,line=4,col=9,title=skip-summary lint%3A surfacer-deletes-before-send::rm deletes a summary before the send on line 5; delete it only after the send succeeded, or the skip is lost when the send fails\n",
+    );
+    const w = await runCli(["lint", ".", "--format", "github"], { cwd: join(FIXTURES, "defer-without-summary") });
+    expect(w.stdout).toMatch(/^::warning file=skills\/a\/SKILL\.md,line=8,col=51,/);
+  });
+
+  it("sarif validates against the SARIF 2.1.0 JSON Schema, with and without results", async () => {
+    const schema = JSON.parse(await readFile(join(FIXTURES, "sarif-schema-2.1.0.json"), "utf8"));
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    // ajv-formats is CommonJS: its function is the default export at run time, typed as the module.
+    (formats as unknown as (a: Ajv) => void)(ajv);
+    const validate = ajv.compile(schema);
+    for (const fixture of ["surfacer-deletes-before-send", "defer-without-summary", "passing-plugin"]) {
+      const r = await runCli(["lint", ".", "--format", "sarif"], { cwd: join(FIXTURES, fixture) });
+      const log = JSON.parse(r.stdout);
+      expect(validate(log), JSON.stringify(validate.errors)).toBe(true);
+      expect(log.runs[0].tool.driver.rules.length).toBeGreaterThanOrEqual(16);
+    }
+    const log = JSON.parse((await runCli(["lint", ".", "--format", "sarif"], { cwd: join(FIXTURES, "surfacer-deletes-before-send") })).stdout);
+    expect(log.runs[0].results).toEqual([
+      expect.objectContaining({
+        ruleId: "surfacer-deletes-before-send",
+        level: "error",
+        locations: [{ physicalLocation: { artifactLocation: { uri: "hooks/surface.sh", uriBaseId: "%SRCROOT%" }, region: { startLine: 4, startColumn: 9 } } }],
+      }),
+    ]);
+    // The schema is strict enough to catch a broken log: the test could fail.
+    expect(validate({ ...log, version: "2.0.0" })).toBe(false);
+  });
+});
+
+describe("skip-summary lint: exit codes and flags", () => {
+  it("--max-warnings turns warnings into exit 1; --quiet drops them", async () => {
+    const cwd = join(FIXTURES, "defer-without-summary");
+    expect((await runCli(["lint", "."], { cwd })).code).toBe(0);
+    expect((await runCli(["lint", ".", "--max-warnings", "1"], { cwd })).code).toBe(0);
+    expect((await runCli(["lint", ".", "--max-warnings", "0"], { cwd })).code).toBe(1);
+    const quiet = await runCli(["lint", ".", "--quiet", "--max-warnings", "0"], { cwd });
+    expect(quiet.code).toBe(0);
+    expect(quiet.stdout).toBe("✔ no problems in 1 tile\n");
+  });
+
+  it.each([
+    [["lint", "no/such/tile"], "skip-summary: cannot lint no/such/tile: does not exist"],
+    [["lint", "rules/no-silent-defer.md"], "skip-summary: cannot lint rules/no-silent-defer.md: is not a folder"],
+    [["lint", ".", "--format", "xml"], '--format: expected one of pretty, json, sarif, github, got "xml"'],
+    [["lint", ".", "--max-warnings", "many"], '--max-warnings: expected an integer, got "many"'],
+    [["lint", ".", "--rule", "no/such/rule.md"], "the rule file cannot be read (ENOENT)"],
+    [["lint", "--explain", "no-such-rule"], '--explain: unknown rule "no-such-rule"'],
+    [["lint", ".", "--config", "missing.json"], "config error in"],
+  ])("%j exits 2 with a clear message", async (args, message) => {
+    const r = await runCli(args, { cwd: join(FIXTURES, "passing-plugin") });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("--rule FILE is used for a tile without its own rule file", async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, "rule.md"), "## Forbidden patterns\n\n- Only one. <!-- id: only-one -->\n- Twice. <!-- id: only-one -->\n");
+    const { code, flat } = await lintJson([join(FIXTURES, "rule-file-missing"), "--rule", "rule.md"], dir);
+    expect(code).toBe(1);
+    expect(flat.map((f) => [f.ruleId, f.file, f.message])).toEqual([
+      ["rule-file-missing", expect.stringMatching(/\/rule-file-missing\/rules\/no-silent-defer\.md$/), expect.stringContaining(`checked against --rule ${join(dir, "rule.md")}`)],
+      ["forbidden-pattern-duplicate-id", "rule.md", expect.stringContaining('"only-one" is already used on line 3')],
+    ]);
+  });
+
+  it("the config file turns rules off, changes severity and ignores globs", async () => {
+    const dir = await tempDir();
+    await cp(join(FIXTURES, "stale-summary-file"), join(dir, "tile"), { recursive: true });
+    await cp(join(FIXTURES, "defer-without-summary", "skills"), join(dir, "tile", "skills2"), { recursive: true });
+    await writeFile(join(dir, "skip-summary.config.json"), JSON.stringify({ lint: { rules: { "stale-summary-file": "warn", "defer-without-summary": "off" } } }));
+    const a = await lintJson(["tile"], dir);
+    expect(a.flat.map((f) => [f.ruleId, f.severity])).toEqual([["stale-summary-file", "warning"]]);
+    expect(a.code).toBe(0);
+    await writeFile(join(dir, "skip-summary.config.json"), JSON.stringify({ lint: { ignore: ["skills/**", "skills2/**"] } }));
+    expect((await lintJson(["tile"], dir)).flat).toEqual([]);
+  });
+
+  it("a config error names the field and exits 2", async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, "c.json"), JSON.stringify({ lint: { rules: { "no-such-rule": "error", "stale-summary-file": "loud" } } }));
+    const r = await runCli(["lint", join(FIXTURES, "passing-plugin"), "--config", "c.json"], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('lint.rules.stale-summary-file: must be "off", "warn" or "error"');
+  });
+
+  it("--help lists every rule and --explain prints the rationale with both examples", async () => {
+    const help = await runCli(["lint", "--help"]);
+    expect(help.code).toBe(0);
+    const { RULES } = await import("../../src/lint/rules/index.js");
+    for (const rule of RULES) expect(help.stdout).toMatch(new RegExp(`^  ${rule.meta.id} +${rule.meta.severity}`, "m"));
+    const explain = await runCli(["lint", "--explain", "non-atomic-summary-write"]);
+    expect(explain.code).toBe(0);
+    expect(explain.stdout).toContain("Fails (scripts/run.sh):\n    echo \"$json\" > \"$WS/.skip-summary-tessl__check-cfps.json\"");
+    expect(explain.stdout).toContain("Passes (scripts/run.sh):\n    skip-summary emit --skill tessl__check-cfps");
+  });
+});
+
+describe("skip-summary lint: robustness (nothing crashes, everything is reported)", () => {
+  it("binary files, symlink loops, files over 1 MiB and non-UTF-8 files are each reported", async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, "rules"));
+    await cp(join(FIXTURES, "passing-plugin", "rules", "no-silent-defer.md"), join(dir, "rules", "no-silent-defer.md"));
+    await mkdir(join(dir, "scripts"));
+    await writeFile(join(dir, "scripts", "blob.py"), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 1]));
+    await writeFile(join(dir, "scripts", "big.sh"), Buffer.alloc(1024 * 1024 + 1, 0x23));
+    await writeFile(join(dir, "scripts", "latin.sh"), Buffer.from("echo caf\xe9\n", "latin1"));
+    await symlink("loop-b", join(dir, "loop-a"));
+    await symlink("loop-a", join(dir, "loop-b"));
+    await symlink(".", join(dir, "self"));
+    const { code, flat } = await lintJson(["."], dir);
+    expect(code).toBe(0);
+    expect(flat.map((f) => [f.file, f.messageId])).toEqual([
+      ["loop-a", "symlink-loop"],
+      ["loop-b", "symlink-loop"],
+      ["scripts/big.sh", "too-large"],
+      ["scripts/blob.py", "binary"],
+      ["scripts/latin.sh", "not-utf8"],
+      ["self", "symlinked-folder"],
+    ]);
+    expect(flat.every((f) => f.ruleId === "unreadable-file" && f.severity === "warning")).toBe(true);
+  });
+
+  it("a broken tile.json and a missing rules/ folder are findings, not crashes", async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, "tile.json"), "{ not json");
+    await mkdir(join(dir, "skills", "a"), { recursive: true });
+    await writeFile(join(dir, "skills", "a", "SKILL.md"), "---\nname: a\n---\n");
+    const { code, flat } = await lintJson(["."], dir);
+    expect(code).toBe(1);
+    expect(flat.map((f) => [f.ruleId, f.file])).toEqual([
+      ["rule-file-missing", "rules/no-silent-defer.md"],
+      ["manifest-invalid", "tile.json"],
+    ]);
+    await rm(join(dir, "tile.json"));
+  });
+});
+
+describe("the project's own rule file", () => {
+  it("passes the lint's rule-file checks, with eight unique kebab-case ids", async () => {
+    const { parseRuleFile } = await import("../../src/lint/tile/rule-file.js");
+    const parsed = parseRuleFile(await readFile(join(ROOT, "rules", "no-silent-defer.md"), "utf8"));
+    expect(parsed.patterns.map((p) => p.id)).toEqual([
+      "log-only-defer",
+      "next-run-will-catch",
+      "success-after-skip",
+      "swallowed-budget",
+      "non-atomic-summary-write",
+      "foreign-summary",
+      "owner-touches-summary",
+      "prose-only-surfacing",
+    ]);
+    const dir = await tempDir();
+    await mkdir(join(dir, "rules"));
+    await cp(join(ROOT, "rules", "no-silent-defer.md"), join(dir, "rules", "no-silent-defer.md"));
+    const { code, flat } = await lintJson(["."], dir);
+    expect(flat).toEqual([]);
+    expect(code).toBe(0);
+  });
+});
