@@ -126,6 +126,19 @@ describe("finally on SIGTERM and SIGINT", () => {
     expect(await s.lines()).toEqual(["long:start", "long:TERM", "fin:start", "fin:TERM"]);
   });
 
+  it("a second SIGTERM kills a step that ignored the first (SIGKILL to its group)", async () => {
+    const s = await sandbox();
+    await s.write(`${head}  - ${stepYaml("stuck", "stubborn.sh")}\n`);
+    const child = spawn(process.execPath, [CLI, "run", "--plan", "plan.yaml"], { cwd: s.dir, env: { PATH: process.env.PATH, ...s.env }, stdio: ["ignore", "ignore", "ignore"] });
+    const closed = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    await waitFor(async () => (await s.lines()).includes("stuck:start"), 10_000);
+    child.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(child.exitCode).toBeNull();
+    child.kill("SIGTERM");
+    expect(await closed).toBe(143);
+  });
+
   it("SIGTERM during a retry's wait ends the wait at once", async () => {
     const s = await sandbox();
     await s.write(`${head}  - ${stepYaml("flaky", "flaky.sh", ["9", "1"], "on_error: retry, retry: { initial_delay: 1h, jitter: false }")}\n`);

@@ -35,19 +35,20 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   const logPath = options.failuresLog === false ? undefined : (options.failuresLog ?? env[FAILURES_LOG_ENV] ?? (workspace ? join(workspace, FAILURES_LOG_NAME) : undefined));
   const failures: FailureEntry[] = [];
   const log = createFailuresLog(logPath, (entry) => failures.push(entry));
+  const hardSignal = options.hardSignal ?? new AbortController().signal;
   const itemsDir = await mkdtemp(join(tmpdir(), "skip-summary-plan-"));
   let itemsCount = 0;
   const state: RunState = {
     skill: plan.skill,
     values: inputs.values,
     env: { ...env, ...(workspace ? { [WORKSPACE_ENV]: workspace } : {}) },
-    runStep: options.runStep ?? defaultRunner(options),
+    runStep: options.runStep ?? defaultRunner({ ...options, hardSignal }),
     sleep: options.sleep ?? sleepUnlessAborted,
     random: options.random ?? Math.random,
     now,
     log,
     itemsDir,
-    hardSignal: options.hardSignal ?? new AbortController().signal,
+    hardSignal,
     skips: [],
     items: [],
     retried: new Map(),
