@@ -119,7 +119,7 @@ describe("inputs", () => {
   it("replace {{ inputs.NAME }} inside one argument, verbatim: no shell ever sees them", async () => {
     const s = await sandbox();
     await s.write(`skill: tessl__plan-test\ninputs:\n  evil: {}\n  since: { default: "7d" }\nsteps:\n  - name: show\n    run: ["${step("args.sh")}", "show", "{{ inputs.evil }}", "--since={{inputs.since}}", "{{ inputs.evil }}{{ inputs.since }}"]\n`);
-    const evil = "$(touch pwned); rm -rf nothing `touch pwned2` && echo $HOME";
+    const evil = "$(touch pwned); rm -rf nothing `touch pwned2` && echo $HOME $& $1 {{ inputs.since }}";
     const r = await s.run(["--plan", "plan.yaml", "--input", `evil=${evil}`]);
     expect(r.code).toBe(0);
     expect(await s.lines()).toEqual([`show:${evil}`, "show:--since=7d", `show:${evil}7d`]);
