@@ -75,3 +75,13 @@ describe("parallel", () => {
     expect(lines.indexOf("slow-cleanup")).toBeGreaterThan(lines.indexOf("slow:TERM"));
   });
 });
+
+describe("parallel max_concurrency", () => {
+  it("runs at most max_concurrency steps at a time, in the order of the file", async () => {
+    const s = await sandbox();
+    await s.write(`${head}${parallel("fail-fast", [stepYaml("a", "slow.sh", ["1"]), stepYaml("b", "slow.sh", ["1"])], "      max_concurrency: 1\n")}`);
+    const r = await s.run(["--plan", "plan.yaml"]);
+    expect(r.code).toBe(0);
+    expect(await s.lines()).toEqual(["a:start", "a:end", "b:start", "b:end"]);
+  });
+});

@@ -131,3 +131,12 @@ describe("run --plan with an invalid plan", () => {
     expect(await s.lines()).toEqual([]);
   });
 });
+
+describe("plan flags without --plan", () => {
+  it("are refused rather than ignored", async () => {
+    const s = await sandbox();
+    const r = await s.run(["--skill", "tessl__plan-test", "--input", "a=b", "--", "true"]);
+    expect(r.code).toBe(64);
+    expect(r.stderr).toContain("--input, --events and --failures-log need --plan FILE");
+  });
+});

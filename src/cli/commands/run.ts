@@ -47,6 +47,7 @@ export const runCommand: CommandDefinition = {
       .action(
         action(context, 64, done, async (commandArgs: string[], opts: RunCommandFlags, cmd: Command) => {
           if (typeof opts.plan === "string") return runPlanFile(commandArgs, opts, context.io);
+          if (opts.input || opts.events || opts.failuresLog) throw new UsageError("--input, --events and --failures-log need --plan FILE");
           assertDashDash(commandArgs, cmd);
           return runSingleCommand(commandArgs, opts, context.io);
         }),
