@@ -12,6 +12,7 @@ import { renderClosingBlock, renderHeader, renderHeal, renderHealFailure, render
 import { finalExitCode, resultToJson } from "./run-result.js";
 import { runSkill } from "./run-skill.js";
 import { RunOptionsError } from "./run-options.js";
+import type { SurfaceResult } from "./surface-after.js";
 
 const FORWARDED: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM"];
 
@@ -69,7 +70,7 @@ export async function runFromCli(command: readonly string[], flags: RunFlags, io
     if (json) {
       io.stdout.write(`${JSON.stringify(resultToJson(result))}\n`);
     } else {
-      const warnings = [result.summaryError?.message, result.surface && result.surface.kind !== "surfaced" ? result.surface.message : undefined].filter((w): w is string => w !== undefined);
+      const warnings = [result.summaryError?.message, result.surface ? surfaceWarning(result.surface) : undefined].filter((w): w is string => w !== undefined);
       io.stderr.write(
         renderClosingBlock(
           { skill: result.skill, outcome: result.outcome, statusLine: result.statusLine, stderr: live ? "" : result.stderr, stderrDroppedBytes: result.stderrDroppedBytes, warnings },
@@ -84,6 +85,11 @@ export async function runFromCli(command: readonly string[], flags: RunFlags, io
   } finally {
     for (const s of FORWARDED) process.off(s, onSignal);
   }
+}
+
+function surfaceWarning(surface: SurfaceResult): string | undefined {
+  if (surface.kind !== "surfaced") return surface.message;
+  return surface.exitCode === 0 ? undefined : `surfacing left a summary unsent (exit ${surface.exitCode}); the surfacer's log lines say why`;
 }
 
 function showEvent(event: RunEvent, io: CliIo, style: RenderStyle, live: boolean): void {

@@ -1,5 +1,7 @@
 // Colour, logging, usage errors and --surface through the built CLI.
 import { spawnSync } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -99,5 +101,22 @@ describe("skip-summary run --surface", () => {
     expect(r.stderr).toContain("surfacing failed");
     expect(r.stderr).toContain("skip-summary.config.json");
     expect((await readdir(ws)).sort()).toEqual([".skip-summary-tessl__a.json", "skip-summary.config.json"]);
+  });
+
+  it("a success whose summary could not be sent exits with the surfacer's 1, says so, and keeps the summary", async () => {
+    const ws = await tempDir();
+    // A real webhook that refuses with 400: a permanent failure, so one attempt and no waiting.
+    const server = createServer((req, res) => req.resume().on("end", () => res.writeHead(400).end("no")));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+      await runCli(["emit", "--skill", "tessl__a", "--step", "s", "--reason", "left from before", "--workspace", ws]);
+      const r = await runCli(["run", "--skill", "tessl__a", "--workspace", ws, "--surface", "--notify", "webhook", "--", fixture("exit-with.sh"), "0"], { cwd: ws, env: { SKIP_SUMMARY_WEBHOOK_URL: url } });
+      expect(r.code).toBe(1);
+      expect(withoutLogLines(r.stderr)).toContain("🪨 run skill tessl__a\n   └─ ⚠️ surfacing left a summary unsent (exit 1)");
+      expect(await readdir(ws)).toEqual([".skip-summary-tessl__a.json"]);
+    } finally {
+      server.close();
+    }
   });
 });
