@@ -198,3 +198,15 @@ describe("the closing block and --surface", () => {
     expect(await s.summary()).toBeUndefined();
   });
 });
+
+describe("a workspace that does not exist", () => {
+  it("is never created: the skip cannot be recorded, which is not a success (exit 73)", async () => {
+    const s = await sandbox();
+    await s.write(`${head}  - ${stepYaml("soft", "step.sh", ["1"], "on_error: continue")}\n`);
+    const r = await s.run(["--plan", "plan.yaml", "--workspace", "no-such-dir"]);
+    expect(r.code).toBe(73);
+    expect(r.stderr).toContain("└─ ⚠️ the skip summary could not be written: the workspace");
+    expect(r.stderr).toContain("└─ ⚠️ the failures log could not be written");
+    expect(await readdir(s.dir)).not.toContain("no-such-dir");
+  });
+});

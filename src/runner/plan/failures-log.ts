@@ -30,15 +30,20 @@ export interface FailuresLog {
   close(): Promise<Error | undefined>;
 }
 
-/** Appends in order through one promise chain; `path` undefined keeps entries in memory only. */
-export function createFailuresLog(path: string | undefined, sink?: (entry: FailureEntry) => void): FailuresLog {
-  let chain: Promise<void> = path ? mkdir(dirname(path), { recursive: true }).then(() => undefined) : Promise.resolve();
+/**
+ * Appends in order through one promise chain; `path` undefined keeps entries in memory only. The folder is
+ * created (on the first failure) only when `createDir` says so: the default path lives in the workspace, and a
+ * mistyped workspace must fail loudly rather than be created.
+ */
+export function createFailuresLog(path: string | undefined, sink?: (entry: FailureEntry) => void, createDir = false): FailuresLog {
+  let chain: Promise<void> | undefined;
   let failure: Error | undefined;
   return {
     path,
     record(entry) {
       sink?.(entry);
       if (!path) return;
+      chain ??= createDir ? mkdir(dirname(path), { recursive: true }).then(() => undefined) : Promise.resolve();
       const line = `${JSON.stringify({ ...entry, stderr_tail: entry.stderr_tail.slice(-STDERR_TAIL_MAX) })}\n`;
       chain = chain.then(() => appendFile(path, line, "utf8")).catch((error: Error) => {
         failure ??= error;

@@ -34,7 +34,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   const workspace = tryWorkspace(options, env);
   const logPath = options.failuresLog === false ? undefined : (options.failuresLog ?? env[FAILURES_LOG_ENV] ?? (workspace ? join(workspace, FAILURES_LOG_NAME) : undefined));
   const failures: FailureEntry[] = [];
-  const log = createFailuresLog(logPath, (entry) => failures.push(entry));
+  const log = createFailuresLog(logPath, (entry) => failures.push(entry), typeof options.failuresLog === "string");
   const hardSignal = options.hardSignal ?? new AbortController().signal;
   const itemsDir = await mkdtemp(join(tmpdir(), "skip-summary-plan-"));
   let itemsCount = 0;
