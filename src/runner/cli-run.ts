@@ -1,6 +1,7 @@
 // The CLI face of runSkill: header at the start, live stdout, retry and heal lines, then the closing block as
 // one write (or one JSON result), with SIGINT/SIGTERM forwarded to the skill. Returns the exit code.
 import { appendFileSync } from "node:fs";
+import { StringDecoder } from "node:string_decoder";
 import { resolve } from "node:path";
 import { useColor, type CliIo } from "../cli/io.js";
 import { UsageError } from "../cli/usage-error.js";
@@ -38,7 +39,11 @@ export async function runFromCli(command: readonly string[], flags: RunFlags, io
   for (const s of FORWARDED) process.on(s, onSignal);
 
   if (!json) io.stderr.write(renderHeader(parsed.skill, style));
-  const inheritStdout = io.stdout === process.stdout;
+  // The skill writes straight to our stdout (live, and a terminal stays a terminal), except with --json, where the
+  // result line must start on a line of its own, so we need to see the last byte the skill wrote.
+  const inheritStdout = io.stdout === process.stdout && !json;
+  let stdoutEndsLine = true;
+  const toStdout = forwardText((text) => io.stdout.write(text));
   try {
     const result = await runSkill({
       skill: parsed.skill,
@@ -59,16 +64,16 @@ export async function runFromCli(command: readonly string[], flags: RunFlags, io
       signal: controller.signal,
       stdin: "inherit",
       stdout: inheritStdout ? "inherit" : "pipe",
-      ...(inheritStdout ? {} : { onStdout: (chunk: Buffer) => void io.stdout.write(chunk.toString("utf8")) }),
-      ...(live ? { onStderr: (chunk: Buffer) => void io.stderr.write(chunk.toString("utf8")) } : {}),
-      onHealOutput: json ? undefined : (chunk: Buffer) => void io.stderr.write(chunk.toString("utf8")),
+      ...(inheritStdout ? {} : { onStdout: (chunk: Buffer) => ((stdoutEndsLine = chunk.at(-1) === 0x0a), toStdout(chunk)) }),
+      ...(live ? { onStderr: forwardText((text) => io.stderr.write(text)) } : {}),
+      onHealOutput: json ? undefined : forwardText((text) => io.stderr.write(text)),
       onSpawn: (p) => (pid = p),
       onEvent: json ? undefined : (event) => showEvent(event, io, style, live),
       ...(flags.surface ? { surface: { ...(flags.config !== undefined ? { configFile: flags.config } : {}), ...(flags.notify ? { notify: flags.notify } : {}), stdout: json ? io.stderr : io.stdout } } : {}),
       log,
     });
     if (json) {
-      io.stdout.write(`${JSON.stringify(resultToJson(result))}\n`);
+      io.stdout.write(`${stdoutEndsLine ? "" : "\n"}${JSON.stringify(resultToJson(result))}\n`);
     } else {
       const warnings = [result.summaryError?.message, result.surface ? surfaceWarning(result.surface) : undefined].filter((w): w is string => w !== undefined);
       io.stderr.write(
@@ -85,6 +90,15 @@ export async function runFromCli(command: readonly string[], flags: RunFlags, io
   } finally {
     for (const s of FORWARDED) process.off(s, onSignal);
   }
+}
+
+/** Chunks as text, without splitting a multi-byte character that straddles two chunks. */
+function forwardText(write: (text: string) => unknown): (chunk: Buffer) => void {
+  const decoder = new StringDecoder("utf8");
+  return (chunk) => {
+    const text = decoder.write(chunk);
+    if (text !== "") write(text);
+  };
 }
 
 function surfaceWarning(surface: SurfaceResult): string | undefined {

@@ -97,4 +97,13 @@ describe("skip-summary run: exit codes and the closing block", () => {
     expect(result).toMatchObject({ skill: "tessl__check-cfps", outcome: "blocked", exit_code: 2, attempts: 1, stderr_tail: "nightly budget spent", summary_written_by: "runner", status: "✋ blocked by constraints" });
     expect(r.shown).not.toContain("🪨");
   });
+
+  it("--json starts its line on a new line even when the skill's stdout did not end with one", async () => {
+    const r = await run(["--json"], ["printf", "no newline at the end"]);
+    expect(r.code).toBe(0);
+    const [first, second, ...rest] = r.stdout.split("\n");
+    expect(first).toBe("no newline at the end");
+    expect(JSON.parse(second!)).toMatchObject({ outcome: "done", exit_code: 0 });
+    expect(rest).toEqual([""]);
+  });
 });
