@@ -3,7 +3,7 @@
 // first scan and the watch, a delete plus rewrite reported as one change, a kernel queue overflow). One scan
 // runs at a time, oldest summary first. Workspaces that appear, vanish or are re-created are found by the rescan.
 import { stat } from "node:fs/promises";
-import { basename, dirname } from "node:path";
+import { basename } from "node:path";
 import { skillIdFromFileName } from "../contract/paths.js";
 import { silentLogger, type Logger } from "../log/logger.js";
 import { isDeadClaim } from "./liveness.js";
@@ -43,6 +43,8 @@ export interface WatchHandle {
 
 const RETRY_MIN_MS = 1_000;
 const RETRY_MAX_MS = 300_000;
+/** A workspace with at least this many summaries waiting is unwatched while it drains. */
+const PAUSE_WATCH_AT = 100;
 
 export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
   const log = options.log ?? silentLogger;
@@ -59,14 +61,17 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
 
   const { watch } = await import("chokidar");
   const { surfaceEntry } = await import("./cycle.js");
-  const watcher = watch([], {
-    ignoreInitial: true,
-    depth: 0,
-    ignored: (path) => !identity.has(path) && !isInteresting(basename(path)),
+  // chokidar watches each workspace folder, never the files in it: every file it tracks costs a watch handle
+  // and a stat, and a burst of 10,000 summaries would cost 10,000 of each. Its `raw` event (the folder's own
+  // fs.watch event, with the file name) is the doorbell; the scan that follows is the truth.
+  const watcher = watch([], { ignoreInitial: true, depth: 0, ignored: (path) => !identity.has(path) });
+  watcher.on("raw", (_event, file, details) => {
+    const dir = (details as { watchedPath?: string }).watchedPath;
+    if (dir === undefined || !identity.has(dir)) return;
+    if (typeof file !== "string" || file === "" || isInteresting(basename(file))) markDirty(dir);
   });
-  watcher.on("all", (_event, path) => {
-    const dir = identity.has(path) ? path : dirname(path);
-    if (identity.has(dir)) markDirty(dir);
+  watcher.on("addDir", (path) => {
+    if (identity.has(path)) markDirty(path);
   });
   watcher.on("error", (error) => log({ level: "warn", event: "watch_error", error: (error as NodeJS.ErrnoException).code ?? String(error) }));
 
@@ -98,13 +103,26 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
         }
         ready.push(...scan.claims.filter((c) => isDeadClaim(c.claim!, owner, at, options.leaseMs)));
       }
-      await runInOrder(ready.sort(oldestFirst), options.concurrency ?? 4, async (entry) => {
-        const outcome = await surfaceEntry(entry, ctx).catch((error: Error) => {
-          log({ level: "error", event: "surface_error", file: entry.path, error: error.message });
-          return undefined;
-        });
-        if (outcome) afterOutcome(entry, outcome);
-      }, () => stopping);
+      log({ level: "debug", event: "scan", workspaces: dirs.length, ready: ready.length });
+      // On every event in a folder chokidar re-reads and stats the whole folder; in a burst of thousands of
+      // files that starves the sends. A workspace with a backlog is unwatched while it drains (the doorbell
+      // is not needed: the scan after the drain is the truth), then watched and scanned again.
+      const paused = scans.filter((s) => s?.exists && s.summaries.length >= PAUSE_WATCH_AT).map((s) => s!.workspace);
+      for (const dir of paused) watcher.unwatch(dir);
+      try {
+        await runInOrder(ready.sort(oldestFirst), options.concurrency ?? 4, async (entry) => {
+          const outcome = await surfaceEntry(entry, ctx).catch((error: Error) => {
+            log({ level: "error", event: "surface_error", file: entry.path, error: error.message });
+            return undefined;
+          });
+          if (outcome) afterOutcome(entry, outcome);
+        }, () => stopping);
+      } finally {
+        for (const dir of paused) {
+          if (!stopping) watcher.add(dir);
+          dirty.add(dir);
+        }
+      }
     }
   }
 

@@ -73,6 +73,20 @@ describe("watch mode (chokidar on a real folder)", () => {
     expect(await readdir(ws)).toEqual([]);
   });
 
+  it("a burst of 600 files (the workspace is unwatched while it drains): each delivered exactly once, then new files still ring", async () => {
+    const ws = await tempDir();
+    const out = join(await tempDir(), "d.jsonl");
+    await watchWith([ws], deliverTo([fileNotifier(out)]), 600_000);
+    await Promise.all(Array.from({ length: 600 }, (_, i) => putSummary(ws, `tessl__burst-${i}`)));
+    await waitFor(async () => (await readDelivered(out)).length >= 600, 20_000);
+    await putSummary(ws, "tessl__after");
+    await waitFor(async () => (await readDelivered(out)).some((d) => d.skill === "tessl__after"), 10_000);
+    const skills = (await readDelivered(out)).map((d) => d.skill);
+    expect(skills).toHaveLength(601);
+    expect(new Set(skills).size).toBe(601);
+    expect(await readdir(ws)).toEqual([]);
+  });
+
   it("leaves an unrecognised version alone without looping on it, until it changes", async () => {
     const ws = await tempDir();
     const outcomes: SurfaceOutcome[] = [];

@@ -1,0 +1,67 @@
+// Issue 4: a burst of 10,000 summaries landing in a watched workspace, delivered to a file-backed notifier:
+// none lost, none doubled, at least 1,000 per second, memory flat. Also once mode over the same burst.
+import { mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ROOT, report } from "./lib.mjs";
+
+const { setUpSurfacer, startWatch, surfaceOnce } = await import(join(ROOT, "dist", "lib", "index.js"));
+const COUNT = Number(process.env.BENCH_BURST ?? 10_000);
+
+function land(ws, skills) {
+  for (const skill of skills) {
+    const path = join(ws, `.skip-summary-${skill}.json`);
+    writeFileSync(`${path}.tmp`, JSON.stringify({ schema_version: 1, skill, step: 1, reason: `burst ${skill}`, items: ["a", "b"], technical_failure: false, occurred_at: new Date().toISOString() }));
+    renameSync(`${path}.tmp`, path);
+  }
+}
+
+function check(out, skills) {
+  const lines = readFileSync(out, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l).skill);
+  const unique = new Set(lines);
+  return { lost: skills.filter((s) => !unique.has(s)).length, doubled: lines.length - unique.size };
+}
+
+async function run(mode) {
+  const root = mkdtempSync(join(tmpdir(), "bench-burst-"));
+  const ws = join(root, "ws");
+  const out = join(root, "delivered.jsonl");
+  (await import("node:fs")).mkdirSync(ws);
+  writeFileSync(join(root, "notifier.mjs"), `import { appendFile } from "node:fs/promises";\nexport default { async send(r) { await appendFile(${JSON.stringify(out)}, JSON.stringify({ skill: r.skill, id: r.deliveryId }) + "\\n"); return { ok: true }; } };\n`);
+  writeFileSync(join(root, "config.json"), JSON.stringify({ notify: { notifiers: { file: { type: "module", path: join(root, "notifier.mjs") } } } }));
+  writeFileSync(out, "");
+  const setup = await setUpSurfacer({ configFile: join(root, "config.json"), env: {}, cwd: root, log: () => {}, stdout: process.stdout });
+  await setup.load();
+  const skills = Array.from({ length: COUNT }, (_, i) => `tessl__burst-${i}`);
+  const heap = [];
+  const sampler = setInterval(() => heap.push(process.memoryUsage().heapUsed), 100);
+  const heapBefore = process.memoryUsage().heapUsed;
+  let seconds;
+  if (mode === "watch") {
+    const handle = await startWatch({ patterns: [ws], cwd: root, deliver: setup.deliver, leaseMs: setup.leaseMs(), rescanMs: 5_000 });
+    const t0 = performance.now();
+    land(ws, skills);
+    while (readdirSync(ws).length > 0 || check(out, skills).lost > 0) await new Promise((r) => setTimeout(r, 20));
+    seconds = (performance.now() - t0) / 1000;
+    await handle.stop();
+  } else {
+    land(ws, skills);
+    const t0 = performance.now();
+    await surfaceOnce({ workspaces: [ws], deliver: setup.deliver, leaseMs: setup.leaseMs(), log: () => {} });
+    seconds = (performance.now() - t0) / 1000;
+  }
+  clearInterval(sampler);
+  const { lost, doubled } = check(out, skills);
+  report(`burst of ${COUNT} summaries, ${mode} mode, file-backed module notifier`, [
+    ["lost / doubled", `${lost} / ${doubled}`],
+    [mode === "watch" ? "first rename -> last delivery" : "surface once", `${seconds.toFixed(2)} s`],
+    ["summaries per second", `${(COUNT / seconds).toFixed(0)} (target >= 1000)`],
+    ["heap before / peak / after", `${mb(heapBefore)} / ${mb(Math.max(...heap, heapBefore))} / ${mb(process.memoryUsage().heapUsed)} MB`],
+  ]);
+  rmSync(root, { recursive: true, force: true });
+  if (lost || doubled) process.exitCode = 1;
+}
+
+const mb = (b) => (b / 1048576).toFixed(0);
+await run("watch");
+await run("once");
