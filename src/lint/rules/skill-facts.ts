@@ -2,7 +2,6 @@
 import { SUMMARY_FILE_PREFIX } from "../../contract/paths.js";
 import type { Op } from "../source/facts.js";
 import { classifyTarget } from "../source/targets.js";
-import { isCode, isTestFile } from "../tile/classify-path.js";
 import type { TileFile } from "../tile/files.js";
 import type { Skill, Tile } from "../tile/tile.js";
 
@@ -24,17 +23,8 @@ export function implementsRule(tile: Tile, skill: Skill): boolean {
 }
 
 /** Code files that are not tests, with the skill that owns each (undefined for tile-level scripts). */
-export function* scriptsOf(tile: Tile): Generator<{ file: TileFile; skill: Skill | undefined }> {
-  const owned = new Set<string>();
-  for (const skill of tile.skills) {
-    for (const file of skill.scripts) {
-      owned.add(file.path);
-      yield { file, skill };
-    }
-  }
-  for (const file of tile.files) {
-    if (!owned.has(file.path) && isCode(file.language) && file.text !== undefined && !isTestFile(file.path, file.language)) yield { file, skill: undefined };
-  }
+export function scriptsOf(tile: Tile): readonly { file: TileFile; skill: Skill | undefined }[] {
+  return tile.scripts;
 }
 
 /** Ops that put a summary at its final name: the id they write is the one in `target`. */

@@ -6,7 +6,7 @@ import { baseName } from "./classify-path.js";
 import { listTileFiles } from "./files.js";
 import { LEGACY_MANIFEST, PLUGIN_MANIFEST, parseManifest, type Manifest } from "./manifest.js";
 import { parseRuleFile } from "./rule-file.js";
-import { buildTile, type RuleSource, type Tile } from "./tile.js";
+import { RELEVANT, buildTile, type RuleSource, type Tile } from "./tile.js";
 
 export const RULE_FILE_NAME = "no-silent-defer.md";
 
@@ -59,6 +59,6 @@ export async function loadTile(dirArg: string, cwd: string, options: LoadTileOpt
   const rule: RuleSource = own
     ? { path: own, origin: "tile", parsed: parseRuleFile(byPath.get(own)!.text!) }
     : { path: options.fallbackRule.path, origin: options.fallbackRule.origin, parsed: parseRuleFile(options.fallbackRule.text) };
-  const ts = files.some((f) => f.language === "js" && f.text !== undefined) ? await loadTypeScript() : undefined;
+  const ts = files.some((f) => f.language === "js" && f.text !== undefined && RELEVANT.test(f.text)) ? await loadTypeScript() : undefined;
   return buildTile({ dir, files, unreadable, manifest, rule, ts });
 }

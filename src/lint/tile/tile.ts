@@ -48,6 +48,8 @@ export interface Tile {
   readonly missingSkills: readonly { dir: string; field: string }[];
   readonly skills: readonly Skill[];
   readonly rule: RuleSource;
+  /** Every code file that is not a test, with the skill that owns it (undefined for tile-level scripts). */
+  readonly scripts: readonly { readonly file: TileFile; readonly skill: Skill | undefined }[];
   facts(file: TileFile): CodeFacts;
 }
 
@@ -62,10 +64,11 @@ export function buildTile(input: {
   const { files, manifest } = input;
   const cache = new Map<string, CodeFacts>();
   const unreadable = [...input.unreadable];
+  const tests = new Set<string>();
   const facts = (file: TileFile): CodeFacts => {
     let f = cache.get(file.path);
     if (f) return f;
-    f = analyse(file, input.ts, (detail) => unreadable.push({ path: file.path, reason: "unreadable", detail }));
+    f = analyse(file, tests.has(file.path), input.ts, (detail) => unreadable.push({ path: file.path, reason: "unreadable", detail }));
     cache.set(file.path, f);
     return f;
   };
@@ -98,9 +101,12 @@ export function buildTile(input: {
     });
   }
   const tileTests: TileFile[] = [];
+  const scripts: { file: TileFile; skill: Skill | undefined }[] = [];
   for (const file of files) {
     const owner = ownerOf(file.path, skillsByDir);
     const test = isTestFile(file.path, file.language);
+    if (test) tests.add(file.path);
+    if (!test && isCode(file.language) && file.text !== undefined) scripts.push({ file, skill: owner });
     if (owner) {
       owner.files.push(file);
       if (test) owner.tests.push(file);
@@ -109,13 +115,18 @@ export function buildTile(input: {
   }
   attachTileTests(tileTests, skillsByDir, facts);
   const skills = [...skillsByDir.values()].sort((a, b) => (a.dir < b.dir ? -1 : 1));
-  return { dir: input.dir, files, unreadable, manifest, missingSkills, skills, rule: input.rule, facts };
+  return { dir: input.dir, files, unreadable, manifest, missingSkills, skills, rule: input.rule, scripts, facts };
 }
 
-function analyse(file: TileFile, ts: typeof TS | undefined, fail: (detail: string) => void): CodeFacts {
-  if (file.text === undefined) return EMPTY_FACTS;
+/**
+ * A file that names none of these can hold nothing any check looks for (no summary path, no emit, no pattern
+ * reference), so it is not parsed at all: most scripts of a large tile, and the TypeScript parser is not loaded for them.
+ */
+export const RELEVANT = /skip-summary|skipAndExit|emitSkip|createSkipCollector|no-silent-defer\/|readSummaryFile|classifySummary/;
+
+function analyse(file: TileFile, test: boolean, ts: typeof TS | undefined, fail: (detail: string) => void): CodeFacts {
+  if (file.text === undefined || !RELEVANT.test(file.text)) return EMPTY_FACTS;
   try {
-    const test = isTestFile(file.path, file.language);
     switch (file.language) {
       case "shell": {
         const f = analyseShell(file.text);

@@ -1,0 +1,91 @@
+// `skip-summary lint` on a synthetic tile of 1,000 skills (10,000 files), against fast-glob alone listing the same
+// files, both measured in the same run. Targets: the lint within 3x of fast-glob, and under 3 s.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import fg from "fast-glob";
+import { CLI, ROOT, compareCommands, median, report } from "./lib.mjs";
+
+const SKILLS = Number(process.env.BENCH_SKILLS ?? 1000);
+// About ten files a skill (eleven for every fourth one), as published skills are laid out.
+const RULE = `# No silent defer\n\n## Forbidden patterns\n\n- Skipping work with only a log line. <!-- id: log-only-defer -->\n- Exiting 0 after skipping items. <!-- id: success-after-skip -->\n`;
+
+function makeTile() {
+  const dir = mkdtempSync(join(tmpdir(), "skip-summary-bench-lint-"));
+  const write = (path, text) => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  };
+  write("rules/no-silent-defer.md", RULE);
+  const skills = [];
+  for (let i = 0; i < SKILLS; i++) {
+    const name = `skill-${String(i).padStart(4, "0")}`;
+    const id = `tessl__${name}`;
+    const s = `skills/${name}`;
+    skills.push(s);
+    write(`${s}/SKILL.md`, `---\nname: ${name}\ndescription: synthetic skill ${i}\n---\n\n## Step 1\n\nRun scripts/run.sh. When the budget is spent it records the rest with skip-summary emit and exits 2.\n\n## Step 2\n\nSummarise the results for the owner.\n`);
+    write(`${s}/scripts/run.sh`, `#!/usr/bin/env bash\nset -euo pipefail\nleft=()\nfor item in $(cat "\${ITEMS:-items.txt}"); do\n  if (( BUDGET == 0 )); then left+=(--item "$item"); continue; fi\n  python3 "$(dirname "$0")/fetch.py" "$item" > "/tmp/${name}-$item.out"\n  BUDGET=$(( BUDGET - 1 ))\ndone\nif (( \${#left[@]} > 0 )); then\n  skip-summary emit --skill ${id} --step 1 --reason "budget spent" "\${left[@]}"\n  exit 2\nfi\n`);
+    write(`${s}/scripts/fetch.py`, `import json\nimport sys\nfrom helper import load\n\n\ndef main(item):\n    """Fetch one item and print it as JSON."""\n    data = load(item)\n    with open(f"/tmp/{item}.json", "w") as f:\n        json.dump(data, f)\n    print(json.dumps(data))\n\n\nif __name__ == "__main__":\n    main(sys.argv[1])\n`);
+    write(`${s}/scripts/helper.py`, `import os\n\nBASE = os.path.join(os.path.dirname(__file__), "..", "assets")\n\n\ndef load(item):\n    path = os.path.join(BASE, "data.json")\n    with open(path) as f:\n        return {"item": item, "size": len(f.read())}\n`);
+    // Every fourth skill records its skip with this project's JS library, so the TypeScript parser is loaded and used.
+    if (i % 4 === 0) {
+      write(`${s}/scripts/record.mjs`, `import { skipAndExit } from "skip-summary";\n\nconst left = process.argv.slice(2);\nif (left.length > 0) {\n  await skipAndExit({ skill: "${id}", step: 2, reason: "render budget spent", items: left });\n}\n`);
+    }
+    write(`${s}/scripts/render.mjs`, `import { readFile } from "node:fs/promises";\nimport { join } from "node:path";\n\nconst data = JSON.parse(await readFile(join(import.meta.dirname, "../assets/data.json"), "utf8"));\nexport function render(items) {\n  return items.map((x) => \`- \${x} (\${data.unit})\`).join("\\n");\n}\nconsole.log(render(process.argv.slice(2)));\n`);
+    write(`${s}/tests/test_fetch.py`, `import subprocess\n\n\ndef test_budget_spent_writes_a_summary(tmp_path):\n    """no-silent-defer/log-only-defer"""\n    r = subprocess.run(["bash", "scripts/run.sh"], env={"BUDGET": "0"})\n    assert r.returncode == 2, "no-silent-defer/success-after-skip"\n`);
+    write(`${s}/tests/run.bats`, `@test "prints the rendered list" {\n  run node scripts/render.mjs a b\n  [ "$status" -eq 0 ]\n}\n`);
+    write(`${s}/references/notes.md`, `# Notes for ${name}\n\nThe data file is refreshed weekly.\n`);
+    write(`${s}/assets/data.json`, `{"unit": "items", "index": ${i}}\n`);
+    write(`${s}/tests/fixtures/.skip-summary-${id}.json`, JSON.stringify({ schema_version: 1, skill: id, step: 1, reason: "budget spent", items: ["a"], technical_failure: false, occurred_at: "2026-11-22T18:04:05Z" }));
+  }
+  write(".tessl-plugin/plugin.json", JSON.stringify({ name: "bench/tile", skills, rules: ["rules/no-silent-defer.md"] }));
+  return dir;
+}
+
+const dir = makeTile();
+try {
+  const files = fg.sync("**", { cwd: dir, dot: true });
+  const { lintTiles } = await import(join(ROOT, "dist", "lib", "index.js"));
+
+  // In one process: the library call against fast-glob alone, interleaved, after a warm-up of each.
+  const globTimes = [];
+  const lintTimes = [];
+  let summary;
+  for (let i = 0; i < 7; i++) {
+    let t = performance.now();
+    await fg("**", { cwd: dir, dot: true });
+    const g = performance.now() - t;
+    t = performance.now();
+    summary = await lintTiles(["."], { cwd: dir });
+    const l = performance.now() - t;
+    if (i > 0) {
+      globTimes.push(g);
+      lintTimes.push(l);
+    }
+  }
+  if (summary.errorCount + summary.warningCount !== 0) throw new Error(`the synthetic tile should pass, got ${JSON.stringify(summary.files[0])}`);
+
+  // As processes, as CI runs it: the built CLI against a node process that runs fast-glob over the same folder.
+  const globScript = `import fg from "fast-glob"; const n = (await fg("**", { cwd: ${JSON.stringify(dir)}, dot: true })).length; if (n < 1) process.exit(1);`;
+  const [globCli, lintCli] = compareCommands(
+    [
+      [process.execPath, ["--input-type=module", "-e", globScript], { cwd: ROOT }],
+      [process.execPath, [CLI, "lint", dir, "--format", "json"], { cwd: ROOT }],
+    ],
+    { runs: 7, warmup: 1 },
+  );
+
+  const g = median(globTimes);
+  const l = median(lintTimes);
+  report(`lint: ${SKILLS} skills, ${files.length} files (medians)`, [
+    ["fast-glob listing, in process", `${g.toFixed(1)} ms`],
+    ["lintTiles(), in process", `${l.toFixed(1)} ms  (${(l / g).toFixed(2)}x fast-glob)`],
+    ["node + fast-glob listing, as a process", `${globCli.median.toFixed(1)} ms`],
+    ["skip-summary lint, as a process", `${lintCli.median.toFixed(1)} ms  (${(lintCli.median / globCli.median).toFixed(2)}x; target <= 3x and < 3000 ms)`],
+  ]);
+  const ok = lintCli.median <= 3 * globCli.median && lintCli.median < 3000;
+  console.log(ok ? "targets met (process to process)" : "TARGETS MISSED (process to process)");
+  process.exitCode = ok ? 0 : 1;
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
