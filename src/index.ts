@@ -12,3 +12,4 @@ export {
 } from "./notifiers/index.js";
 export * from "./runner/index.js";
 export * from "./runner/plan/index.js";
+export * from "./lint/index.js";
