@@ -122,7 +122,7 @@ describe("runChild (real processes)", () => {
 
   it("times out: SIGTERM to the group, then SIGKILL after the grace period", async () => {
     const dir = await tempDir();
-    const r = await runChild({ argv: [fixture("ignore-term.sh"), join(dir, "pid")], cwd: ROOT, env, timeoutMs: 1_000, killGraceMs: 200 });
+    const r = await runChild({ argv: [fixture("ignore-term.sh"), join(dir, "pid")], cwd: ROOT, env, timeoutMs: 1_500, killGraceMs: 200 });
     expect(r).toMatchObject({ timedOut: true, signal: "SIGKILL" });
   });
 
