@@ -20,7 +20,7 @@ export default defineRule({
   check({ tile, report }) {
     for (const skill of tile.skills) {
       if (emitsSummary(tile, skill)) continue;
-      for (const file of [skill.skillMd, ...skill.scripts]) {
+      for (const file of new Set([skill.skillMd, ...skill.scripts])) {
         for (const hit of file.text === undefined ? [] : findDeferrals(file.text)) {
           report({ file: file.path, line: hit.line, column: hit.column, messageId: "silent", data: { skill: skill.id, phrase: hit.phrase }, skill: skill.id });
         }

@@ -3,12 +3,13 @@ import { readFile, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { loadTypeScript } from "../source/js.js";
 import { baseName } from "./classify-path.js";
-import { listTileFiles } from "./files.js";
+import { listTileFiles, type TileFile } from "./files.js";
 import { LEGACY_MANIFEST, PLUGIN_MANIFEST, parseManifest, type Manifest } from "./manifest.js";
 import { parseRuleFile } from "./rule-file.js";
 import { RELEVANT, buildTile, type RuleSource, type Tile } from "./tile.js";
 
 export const RULE_FILE_NAME = "no-silent-defer.md";
+const JS_BLOCK = /^\s*(```+|~~~+)\s*(js|javascript|mjs|ts|typescript|jsx|tsx)\b/m;
 
 export class TileReadError extends Error {
   override readonly name = "TileReadError";
@@ -59,6 +60,8 @@ export async function loadTile(dirArg: string, cwd: string, options: LoadTileOpt
   const rule: RuleSource = own
     ? { path: own, origin: "tile", parsed: parseRuleFile(byPath.get(own)!.text!) }
     : { path: options.fallbackRule.path, origin: options.fallbackRule.origin, parsed: parseRuleFile(options.fallbackRule.text) };
-  const ts = files.some((f) => f.language === "js" && f.text !== undefined && RELEVANT.test(f.text)) ? await loadTypeScript() : undefined;
+  const needsParser = (f: TileFile) =>
+    f.text !== undefined && (f.language === "js" || (f.language === "markdown" && JS_BLOCK.test(f.text))) && RELEVANT.test(f.text);
+  const ts = files.some(needsParser) ? await loadTypeScript() : undefined;
   return buildTile({ dir, files, unreadable, manifest, rule, ts });
 }

@@ -3,6 +3,7 @@ import type * as TS from "typescript";
 import { toFullSkillId } from "../../contract/ids.js";
 import { EMPTY_FACTS, type CodeFacts } from "../source/facts.js";
 import { analyseJs } from "../source/js.js";
+import { analyseMarkdown } from "../source/markdown.js";
 import { analysePython } from "../source/python.js";
 import { analyseShell } from "../source/shell.js";
 import { baseName, isCode, isTestFile } from "./classify-path.js";
@@ -23,7 +24,7 @@ export interface Skill {
   readonly frontMatterProblem?: string;
   /** The skill's own files (nested skills' files belong to them). */
   readonly files: TileFile[];
-  /** Own code files that are not tests. */
+  /** Own code files that are not tests, and the SKILL.md (its code blocks). */
   readonly scripts: TileFile[];
   /** Own test files plus tile-level tests that name the skill's folder. */
   readonly tests: TileFile[];
@@ -106,11 +107,13 @@ export function buildTile(input: {
     const owner = ownerOf(file.path, skillsByDir);
     const test = isTestFile(file.path, file.language);
     if (test) tests.add(file.path);
-    if (!test && isCode(file.language) && file.text !== undefined) scripts.push({ file, skill: owner });
+    // A SKILL.md counts as a script: its code blocks are the commands the agent is told to run.
+    const script = !test && file.text !== undefined && (isCode(file.language) || baseName(file.path) === "SKILL.md");
+    if (script) scripts.push({ file, skill: owner });
     if (owner) {
       owner.files.push(file);
       if (test) owner.tests.push(file);
-      else if (isCode(file.language)) owner.scripts.push(file);
+      else if (script) owner.scripts.push(file);
     } else if (test) tileTests.push(file);
   }
   attachTileTests(tileTests, skillsByDir, facts);
@@ -139,6 +142,8 @@ function analyse(file: TileFile, test: boolean, ts: typeof TS | undefined, fail:
         return analysePython(file.text);
       case "js":
         return ts ? analyseJs(ts, file.path, file.text) : EMPTY_FACTS;
+      case "markdown":
+        return baseName(file.path) === "SKILL.md" ? analyseMarkdown(file.text, ts) : EMPTY_FACTS;
       default:
         return EMPTY_FACTS;
     }

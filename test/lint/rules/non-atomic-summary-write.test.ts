@@ -17,6 +17,11 @@ ruleTester("non-atomic-summary-write", {
     { name: "bash tee through a variable", files: { "skills/a/SKILL.md": SKILL, "skills/a/run.sh": 'OUT="${WS}/.skip-summary-tessl__a.json"\nprintf "%s" "$json" | tee "$OUT" >/dev/null\n' }, errors: [{ messageId: "direct", line: 2, message: /^tee writes/ }] },
     { name: "Python open(..., 'w')", files: { "skills/a/SKILL.md": SKILL, "skills/a/run.py": 'import json\npath = os.path.join(ws, ".skip-summary-tessl__a.json")\nwith open(path, "w") as f:\n    json.dump(data, f)\n' }, errors: [{ messageId: "direct", line: 3, column: 6 }] },
     { name: "Python Path.write_text", files: { "skills/a/SKILL.md": SKILL, "skills/a/run.py": 'Path(ws, ".skip-summary-tessl__a.json").write_text(text)\n' }, errors: [{ messageId: "direct", line: 1 }] },
+    {
+      name: "a bash block in SKILL.md is code the agent runs",
+      files: { "skills/a/SKILL.md": "---\nname: a\n---\n## Step 2\n\n```bash\nWS=/workspace/group\necho '{}' > \"$WS/.skip-summary-tessl__a.json\"\n```\n" },
+      errors: [{ messageId: "direct", file: "skills/a/SKILL.md", line: 8, column: 13, message: /\/workspace\/group\/\.skip-summary-tessl__a\.json/ }],
+    },
     { name: "JS fs.writeFileSync with path.join", files: { "skills/a/SKILL.md": SKILL, "skills/a/run.ts": 'import fs from "node:fs";\nimport path from "node:path";\nconst file = path.join(ws, ".skip-summary-tessl__a.json");\nfs.writeFileSync(file, JSON.stringify(s));\n' }, errors: [{ messageId: "direct", line: 4, column: 1, message: /fs\.writeFileSync writes/ }] },
   ],
 });

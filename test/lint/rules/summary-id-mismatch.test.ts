@@ -12,6 +12,7 @@ ruleTester("summary-id-mismatch", {
     { name: "emit under another id", files: { "skills/check-cfps/SKILL.md": SKILL, "skills/check-cfps/run.sh": 'skip-summary emit --skill tessl__other --step 1 --reason "r"\n' }, errors: [{ messageId: "mismatch", file: "skills/check-cfps/run.sh", line: 1, column: 1, message: /writes the summary of tessl__other; use its own id tessl__check-cfps/ }] },
     { name: "a rename to another skill's name", files: { "skills/check-cfps/SKILL.md": SKILL, "skills/check-cfps/run.py": 'os.replace(tmp, os.path.join(ws, ".skip-summary-tessl__check_cfps.json"))\n' }, errors: [{ messageId: "mismatch", line: 1 }] },
     { name: "JS skipAndExit under the short name", files: { "skills/check-cfps/SKILL.md": SKILL, "skills/check-cfps/run.mjs": 'import { skipAndExit } from "skip-summary";\nawait skipAndExit({ skill: "check-cfps", step: 1, reason: "r" });\n' }, errors: [{ messageId: "mismatch", line: 2, column: 7 }] },
+    { name: "an inline command in SKILL.md", files: { "skills/check-cfps/SKILL.md": "---\nname: check-cfps\n---\nWhen the budget is spent, run `skip-summary emit --skill tessl__check --step 1 --reason r`.\n" }, errors: [{ messageId: "mismatch", file: "skills/check-cfps/SKILL.md", line: 4, column: 32 }] },
     { name: "Python subprocess emit", files: { "skills/check-cfps/SKILL.md": SKILL, "skills/check-cfps/run.py": 'subprocess.run(["skip-summary", "emit", "--skill", "tessl__x", "--step", "1", "--reason", "r"], check=True)\n' }, errors: [{ messageId: "mismatch", line: 1 }] },
   ],
 });
