@@ -34,6 +34,14 @@ export async function writePartial(workspace: string, summaryName: string, deliv
   await writeFileAtomically(join(workspace, partialName(summaryName, deliveryId)), `${JSON.stringify(body)}\n`);
 }
 
+/** A `.partial` record outlives its summary when the owner merged a new skip in (a new delivery id). */
+export const PARTIAL_MAX_AGE_MS = 7 * 24 * 3_600_000;
+
+/** Removes `.partial` records older than a week: at worst a notifier that already had one of them gets it again. */
+export async function sweepPartials(workspace: string, partials: readonly { readonly name: string; readonly mtimeMs: number }[], now: number): Promise<void> {
+  for (const p of partials) if (now - p.mtimeMs > PARTIAL_MAX_AGE_MS) await unlink(join(workspace, p.name)).catch(() => undefined);
+}
+
 export async function removePartial(workspace: string, summaryName: string, deliveryId: string): Promise<void> {
   await unlink(join(workspace, partialName(summaryName, deliveryId))).catch(() => undefined);
 }

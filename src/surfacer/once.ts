@@ -46,6 +46,10 @@ export async function surfaceOnce(options: SurfaceOnceOptions): Promise<SurfaceR
   const owner = options.owner ?? currentOwner();
   const scans = await Promise.all(options.workspaces.map((ws) => scanWorkspace(ws, { skill: options.skill, now: now().getTime() })));
   for (const scan of scans) if (!scan.exists) log({ level: "warn", event: "workspace_missing", workspace: scan.workspace });
+  if (!options.dryRun && scans.some((s) => s.partials.length > 0)) {
+    const { sweepPartials } = await import("./journal.js");
+    for (const scan of scans) await sweepPartials(scan.workspace, scan.partials, now().getTime());
+  }
   const outcomes: SurfaceOutcome[] = [];
   if (scans.every((s) => s.summaries.length === 0 && s.claims.length === 0)) return finish(options.workspaces, outcomes, Boolean(options.dryRun));
   await options.prepare?.();

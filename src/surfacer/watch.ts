@@ -3,7 +3,7 @@
 // first scan and the watch, a delete plus rewrite reported as one change, a kernel queue overflow). One scan
 // runs at a time, oldest summary first. Workspaces that appear, vanish or are re-created are found by the rescan.
 import { stat } from "node:fs/promises";
-import { basename } from "node:path";
+import { basename, dirname } from "node:path";
 import { skillIdFromFileName } from "../contract/paths.js";
 import { silentLogger, type Logger } from "../log/logger.js";
 import { isDeadClaim } from "./liveness.js";
@@ -61,6 +61,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
 
   const { watch } = await import("chokidar");
   const { surfaceEntry } = await import("./cycle.js");
+  const { sweepPartials } = await import("./journal.js");
   // chokidar watches each workspace folder, never the files in it: every file it tracks costs a watch handle
   // and a stat, and a burst of 10,000 summaries would cost 10,000 of each. Its `raw` event (the folder's own
   // fs.watch event, with the file name) is the doorbell; the scan that follows is the truth.
@@ -93,6 +94,8 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
       const ready: WaitingEntry[] = [];
       for (const scan of scans) {
         if (!scan?.exists) continue;
+        forgetGone(scan.workspace, new Set(scan.summaries.map((e) => e.path)));
+        if (scan.partials.length > 0) await sweepPartials(scan.workspace, scan.partials, at);
         for (const entry of scan.summaries) {
           const lockAge = scan.locks.get(entry.name);
           if (lockAge !== undefined && lockAge <= OWNER_LOCK_STALE_MS) continue; // the lock's removal rings the bell
@@ -118,10 +121,8 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
           if (outcome) afterOutcome(entry, outcome);
         }, () => stopping);
       } finally {
-        for (const dir of paused) {
-          if (!stopping) watcher.add(dir);
-          dirty.add(dir);
-        }
+        if (!stopping) await rewatch(paused);
+        for (const dir of paused) dirty.add(dir);
       }
     }
   }
@@ -137,8 +138,24 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
     options.onOutcome?.(outcome);
   }
 
+  // The scan that follows must start after chokidar's watch is in place, or a file landing in between rings no bell.
+  async function rewatch(dirs: readonly string[]): Promise<void> {
+    if (dirs.length === 0) return;
+    const ready = new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
+    watcher.add([...dirs]);
+    await Promise.race([ready, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+  }
+
+  // A file another surfacer sent, or the owner removed, is no longer tracked.
+  function forgetGone(workspace: string, present: ReadonlySet<string>): void {
+    for (const map of [retryAt, leftAlone]) {
+      for (const path of map.keys()) if (dirname(path) === workspace && !present.has(path)) map.delete(path);
+    }
+  }
+
   async function rescan(): Promise<void> {
     const { dirs, missing } = await expandWorkspaces(options.patterns, options.cwd);
+    const added: string[] = [];
     for (const dir of dirs) {
       const id = await stat(dir).then((s) => (s.isDirectory() ? `${s.dev}:${s.ino}` : undefined), () => undefined);
       const before = identity.get(dir);
@@ -147,20 +164,18 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
       if (id !== undefined && (!known || before !== id)) {
         // New, or removed and re-created: the old watch (if any) died with the old folder.
         if (known) watcher.unwatch(dir);
-        watcher.add(dir);
+        added.push(dir);
         log({ level: "info", event: known ? "workspace_recreated" : "workspace_added", workspace: dir });
       } else if (id === undefined && before !== undefined) {
         log({ level: "warn", event: "workspace_missing", workspace: dir });
       }
     }
+    await rewatch(added);
     if (missing.length > 0 && identity.size === missing.length) log({ level: "debug", event: "no_workspace_yet", missing });
     for (const [dir, id] of identity) if (id !== undefined) markDirty(dir);
   }
 
-  const ready = new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
   await rescan();
-  // chokidar says "ready" only once something was added; a fleet glob that matches nothing yet has nothing to wait for.
-  if ([...identity.values()].some((id) => id !== undefined)) await Promise.race([ready, new Promise((r) => setTimeout(r, 10_000).unref())]);
   // The first scan after the watch is in place: anything that landed before it is seen now.
   for (const [dir, id] of identity) if (id !== undefined) markDirty(dir);
   log({ level: "info", event: "watch_started", workspaces: [...identity.keys()].length, rescan_ms: options.rescanMs });

@@ -119,3 +119,19 @@ describe("the owner's lock", () => {
 it("summary() helper is a valid v1 summary", () => {
   expect(summary("tessl__x").schema_version).toBe(1);
 });
+
+describe("partial-delivery records", () => {
+  it("are swept after a week, and kept before", async () => {
+    const ws = await tempDir();
+    const { utimes } = await import("node:fs/promises");
+    const old = join(ws, ".skip-summary-tessl__a.json~0123abcd.partial");
+    const fresh = join(ws, ".skip-summary-tessl__b.json~4567abcd.partial");
+    await writeFile(old, "{}");
+    await writeFile(fresh, "{}");
+    const weekAgo = new Date(Date.now() - 8 * 24 * 3_600_000);
+    await utimes(old, weekAgo, weekAgo);
+    await putSummary(ws, "tessl__c");
+    await surfaceOnce({ workspaces: [ws], deliver: deliverTo([]), leaseMs: LEASE });
+    expect(await readdir(ws)).toEqual([".skip-summary-tessl__b.json~4567abcd.partial"]);
+  });
+});
