@@ -49,7 +49,18 @@ ruleTester("forbidden-pattern-untested", {
         "skills/check-cfps/SKILL.md": "---\nname: check-cfps\nimplements: no-silent-defer\n---\n",
         "skills/check-cfps/tests/test_x.py": 'def test_x():\n    "no-silent-defer/log-only-defer-extra no-silent-defer/success-after-skip"\n',
       },
-      errors: [{ messageId: "untested", message: /log-only-defer;/ }],
+      errors: [{ messageId: "untested", message: /log-only-defer;/ }, { messageId: "unknownPattern", message: /no-silent-defer\/log-only-defer-extra/ }],
+    },
+    {
+      name: "a test that names an id the rule file does not define",
+      files: {
+        "skills/check-cfps/SKILL.md": "---\nname: check-cfps\nimplements: no-silent-defer\n---\n",
+        "skills/check-cfps/tests/test_x.py": 'def test_x():\n    "no-silent-defer/log-only-defer no-silent-defer/succes-after-skip"\n',
+      },
+      errors: [
+        { messageId: "untested", file: "skills/check-cfps/SKILL.md", message: /success-after-skip/ },
+        { messageId: "unknownPattern", file: "skills/check-cfps/tests/test_x.py", line: 2, column: 5, message: /names no-silent-defer\/succes-after-skip, which the rule file does not define; use one of: log-only-defer, success-after-skip/ },
+      ],
     },
     {
       name: "a Python string outside a test function does not count",
