@@ -127,6 +127,22 @@ describe("skip-summary surface, once mode (built CLI)", () => {
     expect(short.stderr).toMatch(/surface\.lease_ms: is 60000 ms, but one delivery can take up to \d+ ms/);
   });
 
+  it("loads the notifiers only when something waits; a bad notifier config is exit 2 before anything is claimed", async () => {
+    const ws = await tempDir();
+    const aux = await tempDir();
+    const config = join(aux, "c.json");
+    await writeFile(config, JSON.stringify({ notify: { notifiers: { mine: { type: "module", path: join(aux, "missing.mjs") } } } }));
+    const empty = await runCli(["surface", "--workspace", ws, "--config", config]);
+    expect(empty.code).toBe(0);
+    await putSummary(ws, "tessl__a");
+    const r = await runCli(["surface", "--workspace", ws, "--config", config]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain("missing.mjs");
+    expect(await readdir(ws)).toEqual([".skip-summary-tessl__a.json"]);
+    const dry = await runCli(["surface", "--workspace", ws, "--config", config, "--dry-run"]);
+    expect(dry.code).toBe(2);
+  });
+
   it("takes workspaces from a glob", async () => {
     const root = await tempDir();
     for (const g of ["g1", "g2"]) await mkdir(join(root, g));
