@@ -39,7 +39,8 @@ export async function listTileFiles(dir: string, ignore: readonly string[]): Pro
     followSymbolicLinks: false,
     objectMode: true,
     ignore: [...DEFAULT_IGNORE, ...ignore],
-    suppressErrors: true,
+    // A folder that cannot be read must not be skipped in silence: the error reaches the caller (exit 2).
+    suppressErrors: false,
   });
   const files: TileFile[] = [];
   const unreadable: UnreadableFile[] = [];

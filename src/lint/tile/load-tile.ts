@@ -45,7 +45,14 @@ export async function loadTile(dirArg: string, cwd: string, options: LoadTileOpt
     const code = (error as NodeJS.ErrnoException).code;
     throw new TileReadError(dirArg, code === "ENOENT" ? "does not exist" : `cannot be read (${code ?? (error as Error).message})`);
   }
-  const { files, unreadable } = await listTileFiles(dir, options.ignore);
+  let walked: Awaited<ReturnType<typeof listTileFiles>>;
+  try {
+    walked = await listTileFiles(dir, options.ignore);
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    throw new TileReadError(dirArg, `cannot be read (${e.code ?? e.message}${e.path ? ` at ${e.path}` : ""})`);
+  }
+  const { files, unreadable } = walked;
   const byPath = new Map(files.map((f) => [f.path, f]));
   let manifest: Manifest | undefined;
   for (const name of [PLUGIN_MANIFEST, LEGACY_MANIFEST]) {
