@@ -110,7 +110,9 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
       // On every event in a folder chokidar re-reads and stats the whole folder; in a burst of thousands of
       // files that starves the sends. A workspace with a backlog is unwatched while it drains (the doorbell
       // is not needed: the scan after the drain is the truth), then watched and scanned again.
-      const paused = scans.filter((s) => s?.exists && s.summaries.length >= PAUSE_WATCH_AT).map((s) => s!.workspace);
+      const perWorkspace = new Map<string, number>();
+      for (const e of ready) perWorkspace.set(e.workspace, (perWorkspace.get(e.workspace) ?? 0) + 1);
+      const paused = [...perWorkspace].filter(([, n]) => n >= PAUSE_WATCH_AT).map(([dir]) => dir);
       for (const dir of paused) watcher.unwatch(dir);
       try {
         await runInOrder(ready.sort(oldestFirst), options.concurrency ?? 4, async (entry) => {

@@ -87,6 +87,21 @@ describe("watch mode (chokidar on a real folder)", () => {
     expect(await readdir(ws)).toEqual([]);
   });
 
+  it("does not spin on a backlog that is waiting for a notifier to come back", async () => {
+    const ws = await tempDir();
+    const flaky = flakyNotifier(1_000_000);
+    const outcomes: SurfaceOutcome[] = [];
+    let scans = 0;
+    await Promise.all(Array.from({ length: 150 }, (_, i) => putSummary(ws, `tessl__down-${i}`)));
+    const h = await startWatch({ patterns: [ws], cwd: "/", deliver: deliverTo([flaky]), leaseMs: 600_000, rescanMs: 100, onOutcome: (o) => outcomes.push(o), log: (e) => void (e.event === "scan" && scans++) });
+    handles.push(h);
+    await waitFor(() => outcomes.length >= 150, 20_000);
+    const before = scans;
+    await new Promise((r) => setTimeout(r, 400)); // inside the 1 s retry delay: only rescans (every 100 ms) may scan
+    expect(scans - before).toBeLessThan(20);
+    expect((await readdir(ws)).filter((n) => n.endsWith(".json"))).toHaveLength(150);
+  });
+
   it("leaves an unrecognised version alone without looping on it, until it changes", async () => {
     const ws = await tempDir();
     const outcomes: SurfaceOutcome[] = [];
