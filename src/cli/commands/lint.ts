@@ -24,10 +24,10 @@ Examples:
 
 export const lintCommand: CommandDefinition = {
   name: "lint",
+  summary: "check a tile's skills against the no-silent-defer rule before it publishes",
   usageExitCode: 2,
   register(command, context, done) {
     command
-      .description("check a tile's skills against the no-silent-defer rule before it publishes")
       .argument("[tile...]", "tile folders to lint (default: .)")
       .option("--rule <file>", "the rule file for tiles that have no rules/no-silent-defer.md (default: the copy shipped with skip-summary)")
       .option("--format <name>", "pretty, json, sarif or github", "pretty")
