@@ -1,7 +1,6 @@
 // Every name the surfacer gives a file while it works on it. None of them has the summary form
 // (`.skip-summary-<id>.json`), so no scan, owner or other surfacer ever mistakes one for a waiting summary.
 import { hostname } from "node:os";
-import { randomBytes } from "node:crypto";
 import { isValidSkillId } from "../contract/ids.js";
 
 /** `~` appears in neither skill ids nor host names, so the parts split unambiguously. */
@@ -27,7 +26,13 @@ export function currentOwner(): ClaimOwner {
 }
 
 export function claimName(summaryName: string, owner: ClaimOwner, now: number): string {
-  return `${summaryName}~${owner.host}~${owner.pid}~${now}~${randomBytes(6).toString("hex")}.claim`;
+  return `${summaryName}~${owner.host}~${owner.pid}~${now}~${randomPart()}.claim`;
+}
+
+// Uniqueness, not secrecy: host, pid and time already separate surfacers. Math.random keeps node:crypto
+// (several milliseconds to load) off the after-skill hook's path.
+function randomPart(): string {
+  return Math.floor(Math.random() * 36 ** 8).toString(36).padStart(8, "0");
 }
 
 /** The journal record of a delivery: the same claim, renamed once every notifier succeeded. */
