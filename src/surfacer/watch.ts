@@ -168,7 +168,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
         if (known) watcher.unwatch(dir);
         added.push(dir);
         log({ level: "info", event: known ? "workspace_recreated" : "workspace_added", workspace: dir });
-      } else if (id === undefined && before !== undefined) {
+      } else if (id === undefined && (before !== undefined || !known)) {
         log({ level: "warn", event: "workspace_missing", workspace: dir });
       }
     }

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { QUARANTINE_DIR_NAME, surfaceOnce } from "../../src/surfacer/index.js";
 import { tempDir } from "../helpers/cli.js";
-import { deliverTo, fileNotifier, readDelivered, summary } from "./helpers.js";
+import { deliverTo, fileNotifier, flakyNotifier, readDelivered, summary } from "./helpers.js";
 
 const name = (skill: string) => `.skip-summary-${skill}.json`;
 const json = (skill: string, extra: Record<string, unknown> = {}) => JSON.stringify(summary(skill, extra));
@@ -85,5 +85,20 @@ describe("the bad-file corpus", () => {
     const report = await surfaceOnce({ workspaces: [ws], deliver: deliverTo([]), leaseMs: 600_000 });
     expect(report.outcomes).toEqual([]);
     expect((await readdir(ws)).sort()).toEqual([...others].sort());
+  });
+
+  it("keeps a bad file under its name when the notice about it cannot be sent, and quarantines it once it can", async () => {
+    const ws = await tempDir();
+    const path = join(ws, name("tessl__bad"));
+    await writeFile(path, "{");
+    const flaky = flakyNotifier(1);
+    const first = await surfaceOnce({ workspaces: [ws], deliver: deliverTo([flaky]), leaseMs: 600_000 });
+    expect(first.outcomes).toMatchObject([{ kind: "failed", code: "quarantine-notice-failed" }]);
+    expect(first.outcomes[0]!.detail).toContain("is not valid JSON");
+    expect(await readdir(ws)).toEqual([name("tessl__bad")]);
+    expect(await readFile(path, "utf8")).toBe("{");
+    const second = await surfaceOnce({ workspaces: [ws], deliver: deliverTo([flaky]), leaseMs: 600_000 });
+    expect(second.outcomes).toMatchObject([{ kind: "quarantined", code: "invalid" }]);
+    expect(await readdir(ws)).toEqual([QUARANTINE_DIR_NAME]);
   });
 });
