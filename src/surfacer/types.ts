@@ -1,4 +1,5 @@
 // The surfacer's results as data: the CLI, --json, the logs and the runner all word them from these shapes.
+import type { DeliveryReport, DeliveryRequest, DeliveryResult } from "../notifiers/deliver.js";
 import type { RenderedMessage } from "../notifiers/types.js";
 
 /** What happened to one waiting entry. Only `sent` counts as success for the exit code. */
@@ -16,18 +17,9 @@ export type OutcomeCode =
   | "unreadable"
   | "io-error";
 
-export interface NotifierResult {
-  readonly notifier: string;
-  readonly ok: boolean;
-  readonly attempts: number;
-  readonly error?: string;
-  readonly permanent?: boolean;
-}
-
-export interface DeliveryReport {
-  readonly ok: boolean;
-  readonly results: readonly NotifierResult[];
-}
+/** One notifier's result and the whole delivery's, as src/notifiers reports them. */
+export type NotifierResult = DeliveryResult;
+export type { DeliveryReport, DeliveryRequest };
 
 export interface SurfaceOutcome {
   readonly kind: OutcomeKind;
@@ -53,16 +45,6 @@ export interface SurfaceReport {
   readonly dry_run: boolean;
   readonly workspaces: readonly string[];
   readonly outcomes: readonly SurfaceOutcome[];
-}
-
-/** A notice handed to the delivery layer; the signal and timeout are added there. */
-export interface DeliveryRequest {
-  readonly message: RenderedMessage;
-  readonly summary: import("../contract/index.js").SkipSummary | undefined;
-  readonly skill: string;
-  readonly route: "policy" | "technical";
-  readonly workspace: string;
-  readonly deliveryId: string;
 }
 
 /**
