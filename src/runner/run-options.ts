@@ -39,7 +39,7 @@ export interface RunSkillOptions {
   readonly killGraceMs?: number;
   /** Cancels the run; a signal name as the reason ("SIGINT") is forwarded to the skill as it is. */
   readonly signal?: AbortSignal;
-  /** @default "inherit" */
+  /** A string or bytes go to the first attempt only (a retry does not replay stdin). @default "inherit" */
   readonly stdin?: "inherit" | "ignore" | string | Uint8Array;
   /** "pipe" collects stdout into the result (bounded like stderr). @default "pipe" */
   readonly stdout?: "inherit" | "pipe" | "ignore";

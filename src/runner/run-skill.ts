@@ -40,7 +40,9 @@ export async function runSkill(options: RunSkillOptions): Promise<RunResult> {
       argv: o.command,
       cwd: o.cwd,
       env: { ...o.env, SKIP_SUMMARY_SKILL: o.skill, SKIP_SUMMARY_ATTEMPT: String(attempt), ...(workspace ? { SKIP_SUMMARY_WORKSPACE: workspace } : {}) },
-      stdin: o.stdin,
+      // Given input (a string or bytes) goes to the first attempt only: a retry does not replay stdin, as with
+      // "inherit", where a later attempt reads on from wherever the earlier one stopped.
+      stdin: attempt === 1 || o.stdin === "inherit" ? o.stdin : "ignore",
       stdout: o.stdout,
       ...(stdout || o.onStdout ? { onStdout: (chunk: Buffer) => (stdout?.push(chunk), o.onStdout?.(chunk)) } : {}),
       ...(o.onStderr ? { onStderr: o.onStderr } : {}),

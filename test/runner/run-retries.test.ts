@@ -53,6 +53,13 @@ describe("skip-summary run: retries", () => {
     }
   });
 
+  it("a retry reuses the same arguments, and does not replay stdin: the first attempt consumed it", async () => {
+    const dir = await tempDir();
+    const r = await runCli(["run", "--skill", "tessl__a", "--workspace", dir, "--retry", "1", "--initial-delay", "10ms", "--", fixture("print-env.sh"), "1"], { input: "hello\n" });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(`skill=tessl__a attempt=1 workspace=${dir}\nstdin=hello\nskill=tessl__a attempt=2 workspace=${dir}\nstdin=\n`);
+  });
+
   it("refuses --retry-on 2 and sysexits codes other than 75 as a usage error (64)", async () => {
     for (const bad of ["2", "1,65", "x"]) {
       const r = await runCli(["run", "--skill", "tessl__a", "--retry", "1", "--retry-on", bad, "--", "true"]);

@@ -23,7 +23,7 @@ describe("runSkill", () => {
     const r = await runSkill({ skill: "tessl__a", command: [fixture("print-env.sh"), "1"], workspace: ws, env, stdin: "hello", retries: 1, initialDelayMs: 1, onStdout: (c) => out.push(c.toString()) });
     expect(r.attempts).toBe(2);
     expect(out.join("")).toContain(`skill=tessl__a attempt=1 workspace=${ws}\nstdin=hello\n`);
-    expect(out.join("")).toContain("attempt=2");
+    expect(out.join("")).toContain(`skill=tessl__a attempt=2 workspace=${ws}\nstdin=\n`);
   });
 
   it("asks the injected sleep for each delay of the schedule (p-retry's way of testing backoff)", async () => {
