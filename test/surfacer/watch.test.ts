@@ -115,7 +115,7 @@ describe("watch mode (chokidar on a real folder)", () => {
 });
 
 describe("skip-summary surface --watch (built CLI)", () => {
-  it("on SIGTERM finishes the send in flight, deletes the file and exits 0", async () => {
+  it.each(["SIGTERM", "SIGINT"] as const)("on %s finishes the send in flight, deletes the file and exits 0", async (signal) => {
     const ws = await tempDir();
     const aux = await tempDir();
     const out = join(aux, "d.jsonl");
@@ -128,7 +128,7 @@ describe("skip-summary surface --watch (built CLI)", () => {
     await putSummary(ws, "tessl__a");
     // The send is in flight once the file has been claimed (renamed away from its summary name).
     await waitFor(async () => (await readdir(ws)).some((n) => n.endsWith(".claim")), 10_000);
-    child.kill("SIGTERM");
+    child.kill(signal);
     expect(await exited).toBe(0);
     expect(await readDelivered(out)).toHaveLength(1);
     expect(await readdir(ws)).toEqual([]);
