@@ -65,9 +65,13 @@ export function parseRunFlags(flags: RunFlags): ParsedRunFlags {
   if (flags.initialDelay !== undefined) parsed.initialDelayMs = wrap("--initial-delay", () => parseDuration(flags.initialDelay!));
   if (flags.maxDelay !== undefined) parsed.maxDelayMs = wrap("--max-delay", () => parseDuration(flags.maxDelay!));
   if (flags.timeout !== undefined) parsed.timeoutMs = wrap("--timeout", () => parseDuration(flags.timeout!));
+  if (parsed.timeoutMs === 0) throw new UsageError(`--timeout ${JSON.stringify(flags.timeout)} would end every attempt at once; give a duration above zero, such as "30s"`);
   if (flags.killGrace !== undefined) parsed.killGraceMs = wrap("--kill-grace", () => parseDuration(flags.killGrace!));
   if (flags.heal !== undefined) parsed.heal = wrap("--heal", () => splitShellWords(flags.heal!));
-  if (flags.healArg !== undefined) parsed.heal = [...flags.healArg];
+  if (flags.healArg !== undefined) {
+    if (flags.healArg[0]!.trim() === "") throw new UsageError("--heal-arg: the first --heal-arg is the program to run, and it is empty");
+    parsed.heal = [...flags.healArg];
+  }
   if (parsed.retries === 0 && (flags.heal !== undefined || flags.healArg !== undefined)) {
     throw new UsageError("--heal runs before each retry, so it needs --retry N (N >= 1)");
   }

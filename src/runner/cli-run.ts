@@ -1,6 +1,6 @@
 // The CLI face of runSkill: header at the start, live stdout, retry and heal lines, then the closing block as
 // one write (or one JSON result), with SIGINT/SIGTERM forwarded to the skill. Returns the exit code.
-import { appendFileSync } from "node:fs";
+import { appendFileSync, closeSync, openSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { resolve } from "node:path";
 import { useColor, type CliIo } from "../cli/io.js";
@@ -24,9 +24,11 @@ export async function runFromCli(command: readonly string[], flags: RunFlags, io
   const json = Boolean(flags.json);
   const live = Boolean(flags.liveStderr);
   const logFile = flags.logFile !== undefined ? resolve(io.cwd, flags.logFile) : undefined;
+  // Checked before the skill runs: finding out afterwards would lose the run's exit code to an internal error.
+  if (logFile !== undefined) assertAppendable(logFile, flags.logFile!);
   const log = createLogger({
     format: logFile !== undefined && flags.logFormat === undefined ? "json" : parsed.logFormat,
-    write: logFile !== undefined ? (line) => appendFileSync(logFile, line) : (line) => void io.stderr.write(line),
+    write: logFile !== undefined ? (line) => appendLogLine(logFile, line, io) : (line) => void io.stderr.write(line),
   });
 
   const controller = new AbortController();
@@ -89,6 +91,25 @@ export async function runFromCli(command: readonly string[], flags: RunFlags, io
     throw error;
   } finally {
     for (const s of FORWARDED) process.off(s, onSignal);
+  }
+}
+
+function assertAppendable(path: string, given: string): void {
+  try {
+    closeSync(openSync(path, "a"));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "error";
+    const hint = code === "ENOENT" || code === "ENOTDIR" ? "create its folder first" : code === "EISDIR" ? "it is a folder; name a file in it" : "choose a file you can write to";
+    throw new UsageError(`--log-file ${JSON.stringify(given)}: cannot open ${path} for appending (${code}); ${hint}`);
+  }
+}
+
+/** A log file that fails later (a full disk) must not cost the run its exit code: the line goes to stderr instead. */
+function appendLogLine(path: string, line: string, io: CliIo): void {
+  try {
+    appendFileSync(path, line);
+  } catch (error) {
+    io.stderr.write(`skip-summary: could not append to the log file ${path} (${(error as NodeJS.ErrnoException).code ?? "error"}); the log line follows\n${line}`);
   }
 }
 

@@ -66,11 +66,16 @@ describe("skip-summary run: usage errors exit 64 and name the flag", () => {
     [["run", "--skill", "tessl__a", "--retry", "-1", "--", "true"], "--retry"],
     [["run", "--skill", "tessl__a", "--log-format", "xml", "--", "true"], "--log-format"],
     [["run", "--skill", "tessl__a", "--notify", "stdout", "--", "true"], "--notify only applies with --surface"],
+    [["run", "--skill", "tessl__a", "--retry", "1", "--heal-arg", "", "--", "true"], "--heal-arg: the first --heal-arg is the program to run, and it is empty"],
+    [["run", "--skill", "tessl__a", "--timeout", "0s", "--", "true"], '--timeout "0s" would end every attempt at once'],
+    [["run", "--skill", "tessl__a", "--log-file", "/no-such-folder/runs.jsonl", "--", "true"], '--log-file "/no-such-folder/runs.jsonl": cannot open /no-such-folder/runs.jsonl for appending (ENOENT); create its folder first'],
   ])("%j", async (args, message) => {
     const r = await runCli(args);
     expect(r.code).toBe(64);
     expect(r.stderr).toContain(message);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+    // Refused before the skill starts: not even the header is shown.
+    expect(r.stderr).not.toContain("🪨");
   });
 });
 
