@@ -12,6 +12,9 @@ import { fixture, withoutLogLines } from "./helpers.js";
 function inTerminal(args: string[], env: Record<string, string>): string {
   const command = ["node", CLI, ...args].map((a) => `'${a}'`).join(" ");
   const r = spawnSync("script", ["-qefc", command, "/dev/null"], { cwd: ROOT, env: { PATH: process.env.PATH!, HOME: "/tmp", TERM: "xterm", ...env }, encoding: "utf8", timeout: 20_000 });
+  // Without `script` there is no terminal to test on: fail saying so, never pass on an empty output.
+  if (r.error !== undefined) throw new Error(`this test needs \`script\` (util-linux; Debian's bsdutils package) to give the CLI a real terminal: ${r.error.message}`);
+  expect(r.stdout, `script printed nothing; its stderr: ${r.stderr}`).toContain("🪨 run skill");
   return r.stdout;
 }
 
@@ -24,6 +27,9 @@ describe("skip-summary run: colour", () => {
     const plain = inTerminal(args, { NO_COLOR: "1" });
     expect(plain).toContain("└─ ✋ blocked by constraints");
     expect(plain).not.toContain("\u001b[");
+    const dumb = inTerminal(args, { TERM: "dumb" });
+    expect(dumb).toContain("└─ ✋ blocked by constraints");
+    expect(dumb).not.toContain("\u001b[");
     const piped = await runCli(args);
     expect(piped.stderr).not.toContain("\u001b[");
   });
