@@ -26,12 +26,14 @@ describe("skip-summary run: exit codes and the closing block", () => {
         "🪨 run skill tessl__check-cfps\n   └─ ✋ blocked by constraints\n\nbummer: no commit quota set\n\nask your human to grant it\n",
     );
     expect(r.shown).not.toMatch(/[{}]|at .*\(.*:\d+:\d+\)/);
+    // The run's log line sits between the start header and the closing block, so the block stays last and whole.
+    expect(r.stderr).toMatch(/^🪨 run skill tessl__check-cfps\n\S+Z warn +run_finished skill=tessl__check-cfps [^\n]*exit_code=2 outcome=blocked[^\n]*\n🪨 run skill tessl__check-cfps\n   └─ ✋ blocked by constraints\n\nbummer/);
   });
 
   it("exit 2 with no stderr: the status line alone", async () => {
     const r = await run([], [fixture("exit-with.sh"), "2"]);
     expect(r.code).toBe(2);
-    expect(r.shown.endsWith("🪨 run skill tessl__check-cfps\n   └─ ✋ blocked by constraints\n")).toBe(true);
+    expect(r.shown).toBe("🪨 run skill tessl__check-cfps\n🪨 run skill tessl__check-cfps\n   └─ ✋ blocked by constraints\n");
   });
 
   it("exit 1: failed with an error, the stderr shown, exit 1", async () => {
