@@ -1,5 +1,6 @@
 // `--heal "./login.sh --refresh"` is one flag value but must run without a shell: split it the way a POSIX
-// shell splits words (quotes and backslashes), and refuse everything a shell would expand or interpret.
+// shell splits words (quotes and backslashes), and refuse the syntax a shell would expand or interpret ($, `,
+// operators); `~` and glob characters have no special meaning here and stay literal.
 
 export class ShellWordsError extends Error {
   override readonly name = "ShellWordsError";

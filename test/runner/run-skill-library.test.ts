@@ -83,6 +83,7 @@ describe("splitShellWords", () => {
   it("splits like a shell without expanding anything", () => {
     expect(splitShellWords(`./login.sh --user 'a b' "c\\"d" e\\ f ''`)).toEqual(["./login.sh", "--user", "a b", 'c"d', "e f", ""]);
     expect(splitShellWords("  a   b  ")).toEqual(["a", "b"]);
+    expect(splitShellWords(`~/login.sh *.json a?b [x] "\\$" '$HOME'`)).toEqual(["~/login.sh", "*.json", "a?b", "[x]", "$", "$HOME"]);
   });
   it.each(["a | b", "a; b", "a && b", "echo $HOME", 'echo "$HOME"', "a > f", "'open", '"open', "", "x\\"])("refuses %j", (input) => {
     expect(() => splitShellWords(input)).toThrow(ShellWordsError);
