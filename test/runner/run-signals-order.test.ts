@@ -50,6 +50,18 @@ describe("skip-summary run: signals", () => {
     expect(cli.stderr).not.toContain("retry");
   });
 
+  it("waits for a skill that takes its time to clean up, and only then exits with its code", async () => {
+    const dir = await tempDir();
+    const pidFile = join(dir, "pid");
+    const cli = startCli(["run", "--skill", "tessl__a", "--workspace", dir, "--", fixture("slow-cleanup.sh"), pidFile]);
+    await waitFor(() => readFile(pidFile, "utf8").catch(() => ""), 15_000);
+    cli.child.kill("SIGINT");
+    expect(await cli.done).toEqual({ code: 130, signal: null });
+    // The skill wrote this at the end of its cleanup, after the signal: the runner was still waiting for it.
+    expect(await readFile(`${pidFile}.cleaned`, "utf8")).toBe("cleaned up\n");
+    expect(withoutLogLines(cli.stderr)).toMatch(/\n\ncleaned up after SIGINT\n$/);
+  });
+
   it("signals the skill's whole process group, so the helpers it started end too", async () => {
     const dir = await tempDir();
     const pidFile = join(dir, "pid");
