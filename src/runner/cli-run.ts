@@ -33,9 +33,15 @@ export async function runFromCli(command: readonly string[], flags: RunFlags, io
 
   const controller = new AbortController();
   let pid: number | undefined;
+  // True from a retry's announcement until its attempt (or the heal before it) starts: no skill is running then.
+  let betweenAttempts = false;
+  let interruptedBetween = false;
   const onSignal = (signal: NodeJS.Signals) => {
     // The first signal cancels the run (no more retries) and reaches the skill; later ones are forwarded too.
-    if (!controller.signal.aborted) controller.abort(signal);
+    if (!controller.signal.aborted) {
+      interruptedBetween = betweenAttempts;
+      controller.abort(signal);
+    }
     else if (pid !== undefined) killGroup(pid, signal);
   };
   for (const s of FORWARDED) process.on(s, onSignal);
@@ -70,14 +76,20 @@ export async function runFromCli(command: readonly string[], flags: RunFlags, io
       ...(live ? { onStderr: forwardText((text) => io.stderr.write(text)) } : {}),
       onHealOutput: json ? undefined : forwardText((text) => io.stderr.write(text)),
       onSpawn: (p) => (pid = p),
-      onEvent: json ? undefined : (event) => showEvent(event, io, style, live),
+      onEvent: (event) => {
+        if (event.type === "retry-scheduled") betweenAttempts = true;
+        else if (event.type === "attempt-started" || event.type === "heal-started") betweenAttempts = false;
+        if (!json) showEvent(event, io, style, live);
+      },
       ...(flags.surface ? { surface: { ...(flags.config !== undefined ? { configFile: flags.config } : {}), ...(flags.notify ? { notify: flags.notify } : {}), stdout: json ? io.stderr : io.stdout } } : {}),
       log,
     });
     if (json) {
       io.stdout.write(`${stdoutEndsLine ? "" : "\n"}${JSON.stringify(resultToJson(result))}\n`);
     } else {
-      const warnings = [result.summaryError?.message, result.surface ? surfaceWarning(result.surface) : undefined].filter((w): w is string => w !== undefined);
+      // A signal between attempts reaches no skill, so nothing else would say why the promised retry never came.
+      const interrupted = interruptedBetween ? `interrupted by ${String(controller.signal.reason)}: no further retries` : undefined;
+      const warnings = [interrupted, result.summaryError?.message, result.surface ? surfaceWarning(result.surface) : undefined].filter((w): w is string => w !== undefined);
       io.stderr.write(
         renderClosingBlock(
           { skill: result.skill, outcome: result.outcome, statusLine: result.statusLine, stderr: live ? "" : result.stderr, stderrDroppedBytes: result.stderrDroppedBytes, warnings },

@@ -62,6 +62,15 @@ describe("skip-summary run: signals", () => {
     expect(withoutLogLines(cli.stderr)).toMatch(/\n\ncleaned up after SIGINT\n$/);
   });
 
+  it("a signal while waiting to retry calls the retries off, says so, and exits with the last attempt's code", async () => {
+    const dir = await tempDir();
+    const cli = startCli(["run", "--skill", "tessl__a", "--workspace", dir, "--retry", "3", "--initial-delay", "20s", "--no-jitter", "--", fixture("exit-with.sh"), "1", "flaky network"]);
+    await waitFor(() => cli.stderr.includes("retry 1/3 in 20s"), 15_000);
+    cli.child.kill("SIGINT");
+    expect(await cli.done).toEqual({ code: 1, signal: null });
+    expect(withoutLogLines(cli.stderr)).toMatch(/🪨 run skill tessl__a\n   └─ 💥 failed with an error\n   └─ ⚠️ interrupted by SIGINT: no further retries\n\nflaky network\n$/);
+  });
+
   it("signals the skill's whole process group, so the helpers it started end too", async () => {
     const dir = await tempDir();
     const pidFile = join(dir, "pid");
