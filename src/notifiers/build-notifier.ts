@@ -3,6 +3,7 @@
 import { resolve } from "node:path";
 import type { Problem } from "../contract/problems.js";
 import { createCommandNotifier } from "./command-notifier.js";
+import { httpUrlProblem } from "./http-url.js";
 import type { NotifierEntry } from "./config-schema.js";
 import { envFlag, envValue, NOTIFIER_ENV as E, type Env } from "./env-names.js";
 import { loadModuleNotifier, ModuleNotifierError } from "./module-notifier.js";
@@ -52,12 +53,13 @@ export async function buildNotifier(name: string, entry: NotifierEntry, ctx: Bui
       const token = entry.token ?? envValue(env, tokenVar);
       if (token === undefined) return problem("token", `is not set: set the ${tokenVar} environment variable (or token_env in the config file)`);
       const apiBaseUrl = entry.api_base_url ?? envValue(env, E.telegramApiUrl);
-      if (apiBaseUrl !== undefined && !URL.canParse(apiBaseUrl)) return problem("api_base_url", `${E.telegramApiUrl} must be an http(s) URL`);
+      const apiUrlProblem = apiBaseUrl === undefined ? undefined : httpUrlProblem(apiBaseUrl);
+      if (apiUrlProblem !== undefined) return problem("api_base_url", `${E.telegramApiUrl} ${apiUrlProblem}`);
       const chat = entry.chat_id ?? envValue(env, E.telegramChatId);
       const thread = entry.thread_id ?? envInt(env, E.telegramThreadId);
       const techThread = entry.technical?.thread_id ?? envInt(env, E.telegramTechnicalThreadId);
-      if (Number.isNaN(thread)) return problem("thread_id", `${E.telegramThreadId} must be an integer`);
-      if (Number.isNaN(techThread)) return problem("technical.thread_id", `${E.telegramTechnicalThreadId} must be an integer`);
+      if (Number.isNaN(thread)) return problem("thread_id", `${E.telegramThreadId} must be an integer >= 1 (the forum topic's message_thread_id)`);
+      if (Number.isNaN(techThread)) return problem("technical.thread_id", `${E.telegramTechnicalThreadId} must be an integer >= 1 (the forum topic's message_thread_id)`);
       const policyChat = entry.policy?.chat_id ?? chat;
       const techChat = entry.technical?.chat_id ?? envValue(env, E.telegramTechnicalChatId) ?? chat;
       if (policyChat === undefined) return problem("chat_id", `is not set: set chat_id in the config file or ${E.telegramChatId}`);
@@ -79,7 +81,8 @@ export async function buildNotifier(name: string, entry: NotifierEntry, ctx: Bui
       const urlVar = entry.url_env ?? E.webhookUrl;
       const url = entry.url ?? envValue(env, urlVar);
       if (url === undefined) return problem("url", `is not set: set url in the config file or the ${urlVar} environment variable`);
-      if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) return problem("url", `${urlVar} must be an http:// or https:// URL`);
+      const urlProblem = httpUrlProblem(url);
+      if (urlProblem !== undefined) return problem("url", `${urlVar} ${urlProblem}`);
       const secretVar = entry.secret_env ?? E.webhookSecret;
       const secret = entry.secret ?? envValue(env, secretVar);
       if (entry.secret_env !== undefined && secret === undefined) return problem("secret_env", `names ${secretVar}, which is not set`);
@@ -110,5 +113,5 @@ export async function buildNotifier(name: string, entry: NotifierEntry, ctx: Bui
 function envInt(env: Env, name: string): number | undefined {
   const value = envValue(env, name);
   if (value === undefined) return undefined;
-  return /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  return /^[1-9]\d*$/.test(value) ? Number(value) : Number.NaN;
 }

@@ -1,6 +1,7 @@
 // The `notify` section of skip-summary.config.json. Unknown keys are errors, so a typo never silently drops a
 // notifier; every message says what is expected. Secrets may be named by env var (`token_env`), kept out of files.
 import * as z from "zod/mini";
+import { httpUrlProblem } from "./http-url.js";
 
 export const NOTIFY_SECTION = "notify";
 export const NOTIFIER_TYPES = ["stdout", "nanoclaw", "telegram", "webhook", "command", "module"] as const;
@@ -33,7 +34,10 @@ const envName = z.string({ error: "must be the name of an environment variable" 
   z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be the name of an environment variable, such as MY_BOT_TOKEN"),
 );
 const httpUrl = z.string({ error: "must be a string: an http(s) URL" }).check(
-  z.refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), "must be an http:// or https:// URL"),
+  z.superRefine((u, ctx) => {
+    const problem = httpUrlProblem(u);
+    if (problem !== undefined) ctx.issues.push({ code: "custom", message: problem, input: u });
+  }),
 );
 const chatId = z.union([text, z.int()], { error: "must be a chat id: an integer such as -1001234567890, or @channelname" });
 const threadId = z.int({ error: "must be an integer: the forum topic's message_thread_id" }).check(z.gte(1, "must be an integer >= 1"));

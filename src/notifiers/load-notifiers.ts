@@ -61,6 +61,10 @@ export async function loadNotifiers(options: LoadNotifiersOptions): Promise<Load
 
   let routes: { policy: string[]; technical: string[] };
   const flagNames = (options.names ?? []).flatMap((n) => n.split(",")).map((n) => n.trim()).filter(Boolean);
+  // `--notify ""` (an unset shell variable) must not quietly fall back to the configured routes.
+  if ((options.names ?? []).length > 0 && flagNames.length === 0) {
+    problems.push({ path: "--notify", message: "names no notifier: give one or more names, for example --notify stdout or --notify telegram,webhook" });
+  }
   if (flagNames.length > 0) {
     const unique = [...new Set(flagNames)];
     routes = { policy: unique, technical: unique };

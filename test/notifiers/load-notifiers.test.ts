@@ -76,6 +76,35 @@ describe("loadNotifiers", () => {
     expect((await problems(undefined, { names: ["command"] }))[0]).toMatch(/^--notify: names "command", which is not a notifier/);
   });
 
+  it("refuses a URL that is not http(s) or that carries a password, from the config file or env, without repeating it", async () => {
+    const fromConfig = await problems({
+      notifiers: { hook: { type: "webhook", url: "https://ops:hunter2@hooks.example.com/in" }, tg: { type: "telegram", token: "123:abcdefghij", chat_id: 1, api_base_url: "ftp://bots.example.com" } },
+    });
+    expect(fromConfig).toEqual([
+      "notify.notifiers.hook.url: must not contain a user name or password (user:pass@): send credentials in a header or keep the secret in the path",
+      "notify.notifiers.tg.api_base_url: must be an http:// or https:// URL",
+    ]);
+    const env = { SKIP_SUMMARY_TELEGRAM_TOKEN: "123:abcdefghij", SKIP_SUMMARY_TELEGRAM_CHAT_ID: "1", SKIP_SUMMARY_TELEGRAM_API_URL: "ftp://bots.example.com", SKIP_SUMMARY_WEBHOOK_URL: "http://u:hunter2@127.0.0.1:9/in" };
+    const fromEnv = await problems(undefined, { names: ["telegram", "webhook"], env });
+    expect(fromEnv).toEqual([
+      "notify.notifiers.telegram.api_base_url: SKIP_SUMMARY_TELEGRAM_API_URL must be an http:// or https:// URL",
+      "notify.notifiers.webhook.url: SKIP_SUMMARY_WEBHOOK_URL must not contain a user name or password (user:pass@): send credentials in a header or keep the secret in the path",
+    ]);
+    expect([...fromConfig, ...fromEnv].join("\n")).not.toContain("hunter2");
+  });
+
+  it("an empty --notify, or a thread id from env that is not a positive integer, is an error, not a quiet fallback", async () => {
+    for (const names of [[""], [","], [" , "]]) {
+      expect(await problems({ notifiers: { ops: { type: "stdout" } } }, { names })).toEqual([
+        "--notify: names no notifier: give one or more names, for example --notify stdout or --notify telegram,webhook",
+      ]);
+    }
+    const env = { SKIP_SUMMARY_TELEGRAM_TOKEN: "123:abcdefghij", SKIP_SUMMARY_TELEGRAM_CHAT_ID: "1", SKIP_SUMMARY_TELEGRAM_THREAD_ID: "0" };
+    expect(await problems(undefined, { names: ["telegram"], env })).toEqual([
+      "notify.notifiers.telegram.thread_id: SKIP_SUMMARY_TELEGRAM_THREAD_ID must be an integer >= 1 (the forum topic's message_thread_id)",
+    ]);
+  });
+
   it("reports every notifier's missing settings at once", async () => {
     const found = await problems(undefined, { names: ["telegram", "webhook", "nanoclaw"] });
     expect(found).toEqual([
