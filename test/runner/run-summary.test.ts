@@ -75,6 +75,15 @@ describe("skip-summary run: the skip summary", () => {
     expect(await readdir(ws)).toEqual([SUMMARY]);
   });
 
+  it("a skill that merged its own words into a waiting summary is left alone too (the file changed during the run)", async () => {
+    const ws = await tempDir();
+    await runCli(["emit", "--skill", "tessl__check-cfps", "--step", "earlier", "--reason", "from before", "--workspace", ws]);
+    const r = await runCli(["run", "--skill", "tessl__check-cfps", "--workspace", ws, "--", "env", `SKIP_SUMMARY_CLI=${CLI}`, fixture("writes-summary.sh")]);
+    expect(r.code).toBe(2);
+    // The runner would have added "I wrote my own summary" (the skill's last stderr line) to the reason.
+    expect(await read(ws)).toMatchObject({ step: "earlier; fetch", reason: "from before; own words", items: ["a"] });
+  });
+
   it("exit 0 and exit 1 write no summary", async () => {
     const ws = await tempDir();
     await run(ws, [], [fixture("exit-with.sh"), "0"]);
