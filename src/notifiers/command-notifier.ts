@@ -2,6 +2,8 @@
 // agent's own send_message tool or any CLI. Which exit codes are worth a retry is decided in command-outcome.ts.
 import { spawn } from "node:child_process";
 import { commandOutcome, type CommandExit } from "./command-outcome.js";
+import { abortWords } from "./deadline.js";
+import { transientFailure } from "./failure.js";
 import type { Notifier, NotifyRequest } from "./types.js";
 
 export interface CommandSettings {
@@ -39,7 +41,9 @@ export function createCommandNotifier(name: string, settings: CommandSettings): 
   const killGraceMs = settings.killGraceMs ?? 2000;
   return {
     name,
-    send(request) {
+    async send(request) {
+      // An abort that came before the start is never heard by the listener below; the program must not run at all.
+      if (request.signal.aborted) return transientFailure(`command ${JSON.stringify(program)} was not started: ${abortWords(request.signal)}`);
       const env: Record<string, string> = {};
       for (const [k, v] of Object.entries({ ...settings.env, ...commandEnv(request) })) if (v !== undefined) env[k] = v;
       const input = settings.format === "html" ? request.message.html : request.message.text;

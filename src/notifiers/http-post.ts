@@ -1,10 +1,11 @@
 // Telegram and webhooks share one POST: a body sent once per attempt, the attempt's signal, no redirects followed.
+import { abortWords } from "./deadline.js";
 import { describeError } from "./redact.js";
 
 export type PostOutcome =
   | { readonly kind: "response"; readonly status: number; readonly headers: Headers; readonly body: string }
   | { readonly kind: "network"; readonly error: string }
-  | { readonly kind: "aborted" };
+  | { readonly kind: "aborted"; readonly why: string };
 
 // Receivers may answer with a page of HTML; only the start is ever worth logging.
 const MAX_BODY_CHARS = 64 * 1024;
@@ -27,7 +28,7 @@ export async function postJson(
     const text = await response.text();
     return { kind: "response", status: response.status, headers: response.headers, body: text.slice(0, MAX_BODY_CHARS) };
   } catch (error) {
-    if (signal.aborted) return { kind: "aborted" };
+    if (signal.aborted) return { kind: "aborted", why: abortWords(signal) };
     return { kind: "network", error: describeError(error) };
   }
 }

@@ -7,6 +7,7 @@ import { constants } from "node:fs";
 import { mkdir, open, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { fsyncDirectory } from "../owner/atomic-write.js";
+import { abortWords, withDeadline } from "./deadline.js";
 import { permanentFailure, transientFailure } from "./failure.js";
 import { describeError } from "./redact.js";
 import type { Notifier } from "./types.js";
@@ -49,7 +50,13 @@ export function createNanoclawNotifier(name: string, settings: NanoclawSettings)
         timestamp: date.toISOString(),
       };
       try {
-        const fileName = await writeMessageFile(settings.dir, date.getTime(), `${JSON.stringify(file, null, 2)}\n`);
+        let why = "";
+        const fileName = await withDeadline(request, async (signal) => {
+          const written = await writeMessageFile(settings.dir, date.getTime(), `${JSON.stringify(file, null, 2)}\n`, signal);
+          if (written === undefined) why = abortWords(signal);
+          return written;
+        });
+        if (fileName === undefined) return transientFailure(`the NanoClaw message file was not written: ${why}`);
         return { ok: true, detail: join(settings.dir, fileName) };
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
@@ -62,7 +69,9 @@ export function createNanoclawNotifier(name: string, settings: NanoclawSettings)
 }
 
 // Temp file (exclusive create) -> fsync -> rename to `<epoch-ms>-<random>.json` -> fsync the folder.
-async function writeMessageFile(dir: string, epochMs: number, text: string): Promise<string> {
+// The rename is the send, so an abort that comes before it leaves nothing behind (`undefined`), and none after.
+async function writeMessageFile(dir: string, epochMs: number, text: string, signal: AbortSignal): Promise<string | undefined> {
+  if (signal.aborted) return undefined;
   await mkdir(dir, { recursive: true });
   const fileName = `${epochMs}-${randomBytes(4).toString("hex")}.json`;
   const finalPath = join(dir, fileName);
@@ -74,6 +83,10 @@ async function writeMessageFile(dir: string, epochMs: number, text: string): Pro
       await handle.sync();
     } finally {
       await handle.close();
+    }
+    if (signal.aborted) {
+      await unlink(tempPath).catch(() => undefined);
+      return undefined;
     }
     await rename(tempPath, finalPath);
   } catch (error) {

@@ -1,5 +1,6 @@
 // The notifier that needs nothing: the plain-text notice on the surfacer's stdout (the default outside NanoClaw).
-import { permanentFailure } from "./failure.js";
+import { abortWords } from "./deadline.js";
+import { permanentFailure, transientFailure } from "./failure.js";
 import { describeError } from "./redact.js";
 import type { Notifier } from "./types.js";
 
@@ -12,6 +13,7 @@ export function createStdoutNotifier(name: string, stdout: TextSink): Notifier {
   return {
     name,
     async send(request) {
+      if (request.signal.aborted) return transientFailure(`nothing was written: ${abortWords(request.signal)}`);
       const text = request.message.text.endsWith("\n") ? request.message.text : `${request.message.text}\n`;
       try {
         // A blank line between notices keeps several of them readable in one terminal.

@@ -1,6 +1,7 @@
 // Telegram Bot API `sendMessage` with parse_mode HTML. The reply is `{ok: true, result}` or
 // `{ok: false, error_code, description, parameters?: {retry_after, migrate_to_chat_id}}`.
 import { permanentFailure, transientFailure, isRetryableStatus } from "./failure.js";
+import { withDeadline } from "./deadline.js";
 import { bodySnippet, postJson } from "./http-post.js";
 import type { Notifier, NotifyRequest } from "./types.js";
 
@@ -37,8 +38,9 @@ export function createTelegramNotifier(name: string, settings: TelegramSettings)
     name,
     async send(request) {
       const target = request.route === "technical" ? settings.technical : settings.policy;
-      const outcome = await postJson(url, JSON.stringify(sendMessageBody(request, target)), {}, request.signal);
-      if (outcome.kind === "aborted") return transientFailure("Telegram sendMessage was aborted (timeout or shutdown)");
+      const body = JSON.stringify(sendMessageBody(request, target));
+      const outcome = await withDeadline(request, (signal) => postJson(url, body, {}, signal));
+      if (outcome.kind === "aborted") return transientFailure(`Telegram sendMessage ${outcome.why}`);
       if (outcome.kind === "network") return transientFailure(`Telegram sendMessage could not reach ${base}: ${outcome.error}`);
       return interpretReply(outcome.status, outcome.body);
     },

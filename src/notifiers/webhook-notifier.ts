@@ -2,6 +2,7 @@
 // the delivery id are too: a receiver verifies the one and drops duplicates by the other.
 import { createHmac } from "node:crypto";
 import { isRetryableStatus, permanentFailure, retryAfterHeaderMs, transientFailure } from "./failure.js";
+import { withDeadline } from "./deadline.js";
 import { bodySnippet, postJson } from "./http-post.js";
 import type { Notifier, NotifyRequest } from "./types.js";
 
@@ -41,8 +42,8 @@ export function createWebhookNotifier(name: string, settings: WebhookSettings): 
       const body = JSON.stringify(webhookPayload(request));
       const headers: Record<string, string> = { ...settings.headers, [DELIVERY_HEADER]: request.deliveryId };
       if (settings.secret) headers[SIGNATURE_HEADER] = signBody(settings.secret, body);
-      const outcome = await postJson(settings.url, body, headers, request.signal);
-      if (outcome.kind === "aborted") return transientFailure(`webhook POST to ${where} was aborted (timeout or shutdown)`);
+      const outcome = await withDeadline(request, (signal) => postJson(settings.url, body, headers, signal));
+      if (outcome.kind === "aborted") return transientFailure(`webhook POST to ${where} ${outcome.why}`);
       if (outcome.kind === "network") return transientFailure(`webhook POST to ${where} failed: ${outcome.error}`);
       const { status } = outcome;
       if (status >= 200 && status < 300) return { ok: true, detail: `HTTP ${status}` };
