@@ -17,6 +17,12 @@ describe("skip-summary run: exit codes and the closing block", () => {
     expect(r.shown).toBe("🪨 run skill tessl__check-cfps\n");
   });
 
+  it("exit 0 with stderr: the skill's stderr under the header, still no status line", async () => {
+    const r = await run([], [fixture("exit-with.sh"), "0", "note: the cache was cold"]);
+    expect(r.code).toBe(0);
+    expect(r.shown).toBe("🪨 run skill tessl__check-cfps\n🪨 run skill tessl__check-cfps\n\nnote: the cache was cold\n");
+  });
+
   it("exit 2: blocked by constraints, then the skill's own message, exit 2", async () => {
     const r = await run([], [fixture("exit-with.sh"), "2", "bummer: no commit quota set\n\nask your human to grant it"]);
     expect(r.code).toBe(2);
