@@ -5,7 +5,7 @@ export { resolveLintConfig, LintConfigSection, type LintConfig } from "./config.
 export { RULES, findRule } from "./rules/index.js";
 export { FORMATS, FORMATTERS, type FormatName, type FormatMeta, type Formatter } from "./formatters/index.js";
 export { explainRule, ruleList } from "./explain.js";
-export { TileReadError } from "./tile/load-tile.js";
+export { RuleFileReadError, TileReadError } from "./tile/load-tile.js";
 export { parseRuleFile, suggestPatternId, RULE_NAMESPACE, type ForbiddenPattern, type RuleFile } from "./tile/rule-file.js";
 export { parseSuppressions, type Suppression } from "./suppressions.js";
 export { DEFERRAL_PHRASES } from "./deferral-phrases.js";

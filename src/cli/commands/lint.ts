@@ -76,6 +76,10 @@ export const lintCommand: CommandDefinition = {
           } catch (error) {
             if (error instanceof ConfigError) throw new UsageError(`config error in ${error.message}`);
             if (error instanceof lint.TileReadError) throw new UsageError(`cannot lint ${error.message}`);
+            if (error instanceof lint.RuleFileReadError) {
+              if (opts.rule !== undefined) throw new UsageError(`--rule ${error.message}; pass a readable Markdown file with a "## Forbidden patterns" section`);
+              throw new UsageError(`the copy of rules/no-silent-defer.md shipped with skip-summary cannot be read (${error.message}); reinstall skip-summary or pass --rule FILE`);
+            }
             throw error;
           }
           io.stdout.write(lint.FORMATTERS[format](summary, { rules: metas, version: VERSION, color: format === "pretty" && useColor(io.stdout, io.env) }));

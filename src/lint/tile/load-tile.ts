@@ -27,11 +27,24 @@ export interface LoadTileOptions {
   readonly fallbackRule: { readonly path: string; readonly origin: "flag" | "builtin"; readonly text: string };
 }
 
+/** The fallback rule file (`--rule FILE`, or the copy shipped with skip-summary) cannot be read: exit 2, naming the file. */
+export class RuleFileReadError extends Error {
+  override readonly name = "RuleFileReadError";
+  constructor(
+    readonly path: string,
+    readonly code: string,
+  ) {
+    super(`${path}: the rule file cannot be read (${code}${ERRNO_WORDS[code] ? `: ${ERRNO_WORDS[code]}` : ""})`);
+  }
+}
+
+const ERRNO_WORDS: Readonly<Record<string, string>> = { ENOENT: "no such file", EISDIR: "it is a folder", EACCES: "permission denied" };
+
 export async function readRuleText(path: string): Promise<string> {
   try {
     return await readFile(path, "utf8");
   } catch (error) {
-    throw new TileReadError(path, `the rule file cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new RuleFileReadError(path, (error as NodeJS.ErrnoException).code ?? (error as Error).message);
   }
 }
 
