@@ -6,7 +6,7 @@ export default defineRule({
   meta: {
     id: "unreadable-file",
     severity: "warning",
-    description: "a file the checks would read is binary, over 1 MiB, not UTF-8, a symlink loop or a link to a folder",
+    description: "a file the checks would read is binary, over 1 MiB, not UTF-8, a symlink loop or a link to a folder, or a folder cannot be walked",
     messages: {
       binary: "{{file}} is binary (it contains NUL bytes); the checks did not read it",
       "too-large": "{{file}} is {{size}} bytes, over the {{limit}}-byte limit; the checks did not read it",
@@ -14,6 +14,7 @@ export default defineRule({
       "symlink-loop": "{{file}} is a symlink loop; remove or fix the link",
       "symlinked-folder": "{{file}} is a symlink to a folder, which the lint does not follow (links can loop); the files behind it were not checked",
       "not-a-file": "{{file}} is not a regular file (a device, socket or FIFO); the checks did not read it",
+      "line-break-folder": "{{file}} is a folder with a line break in its name, which the lint cannot walk into; the files in it were not checked; rename it",
       unreadable: "{{file}} cannot be read ({{detail}}); the checks did not read it",
     },
     rationale:

@@ -15,7 +15,7 @@ export interface TileFile {
   readonly text?: string;
 }
 
-export type UnreadableReason = "binary" | "too-large" | "not-utf8" | "symlink-loop" | "symlinked-folder" | "not-a-file" | "unreadable";
+export type UnreadableReason = "binary" | "too-large" | "not-utf8" | "symlink-loop" | "symlinked-folder" | "not-a-file" | "line-break-folder" | "unreadable";
 
 export interface UnreadableFile {
   readonly path: string;
@@ -32,7 +32,9 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 
 export async function listTileFiles(dir: string, ignore: readonly string[]): Promise<TileFiles> {
   // The synchronous walk: on a local disk it avoids a thread-pool hop per folder, which dominates on small tiles' many folders.
-  const entries = fg.sync("**", {
+  // "**/*", not "**": a globstar never matches a name with a line break, so "**" would drop such a folder without a
+  // trace, while "**/*" still lists it (its last part is matched by "*") and it can be reported below.
+  const entries = fg.sync("**/*", {
     cwd: dir,
     dot: true,
     onlyFiles: false,
@@ -47,7 +49,10 @@ export async function listTileFiles(dir: string, ignore: readonly string[]): Pro
   const buffer = Buffer.allocUnsafe(64 * 1024);
   for (const entry of entries) {
     const { dirent, path } = entry;
-    if (dirent.isDirectory()) continue;
+    if (dirent.isDirectory()) {
+      if (/[\r\n]/.test(path)) unreadable.push({ path, reason: "line-break-folder" });
+      continue;
+    }
     const language = languageOf(path);
     if (!isRead(path, language) && !dirent.isSymbolicLink()) {
       files.push({ path, language });
