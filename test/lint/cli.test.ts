@@ -1,10 +1,11 @@
 // The built CLI as a child process: every fixture tile's findings (rule, file, line, message), formats, exit codes.
+import { spawn } from "node:child_process";
 import { cp, mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Ajv } from "ajv";
 import formats from "ajv-formats";
 import { describe, expect, it } from "vitest";
-import { ROOT, runCli, tempDir } from "../helpers/cli.js";
+import { CLI, ROOT, runCli, tempDir } from "../helpers/cli.js";
 
 const FIXTURES = join(ROOT, "test", "fixtures", "lint");
 
@@ -23,22 +24,22 @@ async function lintJson(args: string[], cwd: string) {
   return { code: r.code, out, flat: out.files.flatMap((f) => f.findings.map((x) => ({ file: f.file, ...x }))) };
 }
 
-const FAILING: [fixture: string, expected: { ruleId: string; file: string; line: number; message: RegExp }][] = [
-  ["forbidden-pattern-untested", { ruleId: "forbidden-pattern-untested", file: "skills/a/SKILL.md", line: 2, message: /skill tessl__a has no test for no-silent-defer\/success-after-skip/ }],
-  ["non-atomic-summary-write", { ruleId: "non-atomic-summary-write", file: "skills/a/scripts/run.sh", line: 2, message: /^> writes \*\/\.skip-summary-tessl__a\.json directly; use `skip-summary emit`/ }],
-  ["summary-id-mismatch", { ruleId: "summary-id-mismatch", file: "skills/a/scripts/run.sh", line: 1, message: /writes the summary of tessl__b; use its own id tessl__a/ }],
-  ["owner-touches-own-summary", { ruleId: "owner-touches-own-summary", file: "skills/a/scripts/run.py", line: 3, message: /deletes its own summary with os\.remove/ }],
-  ["surfacer-deletes-before-send", { ruleId: "surfacer-deletes-before-send", file: "hooks/surface.sh", line: 4, message: /rm deletes a summary before the send on line 5/ }],
-  ["stale-summary-file", { ruleId: "stale-summary-file", file: "skills/a/.skip-summary-tessl__a.json", line: 1, message: /is a skip summary committed in the tile; delete it/ }],
-  ["invalid-summary-fixture", { ruleId: "invalid-summary-fixture", file: "tests/fixtures/.skip-summary-tessl__a.json", line: 1, message: /fails the v1 schema: technical_failure: must be true/ }],
-  ["unversioned-summary-read", { ruleId: "unversioned-summary-read", file: "hooks/count.py", line: 4, message: /^open reads a summary but this file never checks schema_version/ }],
-  ["defer-without-summary", { ruleId: "defer-without-summary", file: "skills/a/SKILL.md", line: 8, message: /says "next run will catch" here but never emits a skip summary/ }],
-  ["forbidden-pattern-missing-id", { ruleId: "forbidden-pattern-missing-id", file: "rules/no-silent-defer.md", line: 6, message: /<!-- id: catching-budget-exhaustion-carrying -->/ }],
-  ["forbidden-pattern-duplicate-id", { ruleId: "forbidden-pattern-duplicate-id", file: "rules/no-silent-defer.md", line: 6, message: /"log-only-defer" is already used on line 5/ }],
-  ["rule-file-invalid", { ruleId: "rule-file-invalid", file: "rules/no-silent-defer.md", line: 1, message: /has no forbidden patterns: add a "## Forbidden patterns" heading/ }],
-  ["rule-file-missing", { ruleId: "rule-file-missing", file: "rules/no-silent-defer.md", line: 1, message: /checked against the copy shipped with skip-summary/ }],
-  ["manifest-invalid", { ruleId: "manifest-invalid", file: "tile.json", line: 4, message: /^tile\.json skills\.a\.path: must be a string/ }],
-  ["invalid-suppression", { ruleId: "invalid-suppression", file: "scripts/tidy.sh", line: 1, message: /has no reason, so it suppresses nothing/ }],
+const FAILING: [fixture: string, expected: { ruleId: string; file: string; line: number; column: number; message: RegExp }][] = [
+  ["forbidden-pattern-untested", { ruleId: "forbidden-pattern-untested", file: "skills/a/SKILL.md", line: 2, column: 1, message: /skill tessl__a has no test for no-silent-defer\/success-after-skip/ }],
+  ["non-atomic-summary-write", { ruleId: "non-atomic-summary-write", file: "skills/a/scripts/run.sh", line: 2, column: 16, message: /^> writes \*\/\.skip-summary-tessl__a\.json directly; use `skip-summary emit`/ }],
+  ["summary-id-mismatch", { ruleId: "summary-id-mismatch", file: "skills/a/scripts/run.sh", line: 1, column: 1, message: /writes the summary of tessl__b; use its own id tessl__a/ }],
+  ["owner-touches-own-summary", { ruleId: "owner-touches-own-summary", file: "skills/a/scripts/run.py", line: 3, column: 4, message: /deletes its own summary with os\.remove/ }],
+  ["surfacer-deletes-before-send", { ruleId: "surfacer-deletes-before-send", file: "hooks/surface.sh", line: 4, column: 9, message: /rm deletes a summary before the send on line 5/ }],
+  ["stale-summary-file", { ruleId: "stale-summary-file", file: "skills/a/.skip-summary-tessl__a.json", line: 1, column: 1, message: /is a skip summary committed in the tile; delete it/ }],
+  ["invalid-summary-fixture", { ruleId: "invalid-summary-fixture", file: "tests/fixtures/.skip-summary-tessl__a.json", line: 1, column: 1, message: /fails the v1 schema: technical_failure: must be true/ }],
+  ["unversioned-summary-read", { ruleId: "unversioned-summary-read", file: "hooks/count.py", line: 4, column: 22, message: /^open reads a summary but this file never checks schema_version/ }],
+  ["defer-without-summary", { ruleId: "defer-without-summary", file: "skills/a/SKILL.md", line: 8, column: 51, message: /says "next run will catch" here but never emits a skip summary/ }],
+  ["forbidden-pattern-missing-id", { ruleId: "forbidden-pattern-missing-id", file: "rules/no-silent-defer.md", line: 6, column: 1, message: /<!-- id: catching-budget-exhaustion-carrying -->/ }],
+  ["forbidden-pattern-duplicate-id", { ruleId: "forbidden-pattern-duplicate-id", file: "rules/no-silent-defer.md", line: 6, column: 43, message: /"log-only-defer" is already used on line 5/ }],
+  ["rule-file-invalid", { ruleId: "rule-file-invalid", file: "rules/no-silent-defer.md", line: 1, column: 1, message: /has no forbidden patterns: add a "## Forbidden patterns" heading/ }],
+  ["rule-file-missing", { ruleId: "rule-file-missing", file: "rules/no-silent-defer.md", line: 1, column: 1, message: /checked against the copy shipped with skip-summary/ }],
+  ["manifest-invalid", { ruleId: "manifest-invalid", file: "tile.json", line: 4, column: 12, message: /^tile\.json skills\.a\.path: must be a string/ }],
+  ["invalid-suppression", { ruleId: "invalid-suppression", file: "scripts/tidy.sh", line: 1, column: 3, message: /has no reason, so it suppresses nothing/ }],
 ];
 
 describe("skip-summary lint: one fixture tile per rule (built CLI)", () => {
@@ -46,7 +47,7 @@ describe("skip-summary lint: one fixture tile per rule (built CLI)", () => {
     const { code, flat } = await lintJson(["."], join(FIXTURES, fixture));
     expect(flat).toHaveLength(1);
     const [f] = flat;
-    expect({ ruleId: f!.ruleId, file: f!.file, line: f!.line }).toEqual({ ruleId: expected.ruleId, file: expected.file, line: expected.line });
+    expect({ ruleId: f!.ruleId, file: f!.file, line: f!.line, column: f!.column }).toEqual({ ruleId: expected.ruleId, file: expected.file, line: expected.line, column: expected.column });
     expect(f!.message).toMatch(expected.message);
     // Warnings alone exit 0 unless --max-warnings says otherwise.
     expect(code).toBe(f!.severity === "error" ? 1 : 0);
@@ -78,6 +79,27 @@ describe("skip-summary lint: one fixture tile per rule (built CLI)", () => {
   });
 });
 
+describe("skip-summary lint: suppressions (built CLI)", () => {
+  it("a suppression with a reason hides the named rules on the next line; without a reason it hides nothing and is an error", async () => {
+    const dir = await tempDir();
+    await cp(join(FIXTURES, "suppressed"), dir, { recursive: true });
+    expect(await lintJson(["."], dir)).toMatchObject({ code: 0, flat: [] });
+    const script = join(dir, "skills/a/scripts/run.sh");
+    const text = await readFile(script, "utf8");
+    await writeFile(script, text.replace(" -- demo of a legacy writer, kept for the docs", ""));
+    const bare = await lintJson(["."], dir);
+    expect(bare.code).toBe(1);
+    expect(bare.flat.map((f) => [f.ruleId, f.file, f.line, f.column, f.message])).toEqual([
+      ["invalid-suppression", "skills/a/scripts/run.sh", 2, 3, expect.stringContaining("has no reason, so it suppresses nothing")],
+      ["non-atomic-summary-write", "skills/a/scripts/run.sh", 3, 13, expect.stringMatching(/^> writes \*\/\.skip-summary-tessl__a\.json directly/)],
+    ]);
+    // A reason does not stretch to rules the directive does not name.
+    await writeFile(script, text.replace("stale-summary-file,non-atomic-summary-write", "stale-summary-file"));
+    const other = await lintJson(["."], dir);
+    expect(other.flat.map((f) => [f.ruleId, f.line])).toEqual([["non-atomic-summary-write", 3]]);
+  });
+});
+
 describe("skip-summary lint: formats", () => {
   it("pretty groups by file, has no colour when not a TTY, and ends with a one-line summary", async () => {
     const r = await runCli(["lint", "."], { cwd: join(FIXTURES, "non-atomic-summary-write") });
@@ -94,6 +116,43 @@ describe("skip-summary lint: formats", () => {
     );
     const w = await runCli(["lint", ".", "--format", "github"], { cwd: join(FIXTURES, "defer-without-summary") });
     expect(w.stdout).toMatch(/^::warning file=skills\/a\/SKILL\.md,line=8,col=51,/);
+  });
+
+  it("github escapes %, CR and LF in the message, and also , and : in the file property, as GitHub's workflow commands require", async () => {
+    const dir = await tempDir();
+    await cp(join(FIXTURES, "stale-summary-file"), dir, { recursive: true });
+    await mkdir(join(dir, "skills", "a,b:c%"), { recursive: true });
+    await cp(join(dir, "skills", "a", ".skip-summary-tessl__a.json"), join(dir, "skills", "a,b:c%", ".skip-summary-tessl__a\r\n.json"));
+    await rm(join(dir, "skills", "a", ".skip-summary-tessl__a.json"));
+    const r = await runCli(["lint", ".", "--format", "github"], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(
+      /^::error file=skills\/a%2Cb%3Ac%25\/\.skip-summary-tessl__a%0D%0A\.json,line=1,col=1,title=skip-summary lint%3A stale-summary-file::skills\/a,b:c%25\/\.skip-summary-tessl__a%0D%0A\.json is a skip summary committed in the tile; delete it/,
+    );
+    expect(r.stdout.split("\n")).toEqual([expect.any(String), ""]);
+  });
+
+  it("pretty is coloured on a TTY, and plain with NO_COLOR", async () => {
+    const cwd = join(FIXTURES, "non-atomic-summary-write");
+    // util-linux `script` gives the CLI a real pseudo-terminal as stdout.
+    const onTty = (env: Record<string, string>) =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn("script", ["-qec", `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} lint .`, "/dev/null"], {
+          cwd,
+          env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", TERM: "xterm", ...env },
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        let out = "";
+        child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+        child.on("error", reject);
+        child.on("close", () => resolve(out));
+      });
+    const coloured = await onTty({});
+    expect(coloured).toContain("\u001b[31merror  \u001b[0m");
+    expect(coloured).toContain("\u001b[31;1m✖ 1 problem (1 error, 0 warnings) in 1 tile\u001b[0m");
+    const plain = await onTty({ NO_COLOR: "1" });
+    expect(plain).toContain("✖ 1 problem (1 error, 0 warnings) in 1 tile");
+    expect(plain).not.toContain("\u001b[");
   });
 
   it("sarif validates against the SARIF 2.1.0 JSON Schema, with and without results", async () => {
@@ -137,7 +196,8 @@ describe("skip-summary lint: exit codes and flags", () => {
     [["lint", "rules/no-silent-defer.md"], "skip-summary: cannot lint rules/no-silent-defer.md: is not a folder"],
     [["lint", ".", "--format", "xml"], '--format: expected one of pretty, json, sarif, github, got "xml"'],
     [["lint", ".", "--max-warnings", "many"], '--max-warnings: expected an integer, got "many"'],
-    [["lint", ".", "--rule", "no/such/rule.md"], "the rule file cannot be read (ENOENT)"],
+    [["lint", ".", "--rule", "no/such/rule.md"], "--rule " + join(FIXTURES, "passing-plugin", "no/such/rule.md") + ": the rule file cannot be read (ENOENT: no such file)"],
+    [["lint", ".", "--rule", "rules"], "--rule " + join(FIXTURES, "passing-plugin", "rules") + ": the rule file cannot be read (EISDIR: it is a folder)"],
     [["lint", "--explain", "no-such-rule"], '--explain: unknown rule "no-such-rule"'],
     [["lint", ".", "--config", "missing.json"], "config error in"],
   ])("%j exits 2 with a clear message", async (args, message) => {
@@ -213,6 +273,18 @@ describe("skip-summary lint: robustness (nothing crashes, everything is reported
       ["self", "symlinked-folder"],
     ]);
     expect(flat.every((f) => f.ruleId === "unreadable-file" && f.severity === "warning")).toBe(true);
+  });
+
+  it("a folder with a line break in its name, which fast-glob cannot walk into, is reported, not skipped in silence", async () => {
+    const dir = await tempDir();
+    await cp(join(FIXTURES, "passing-plugin"), dir, { recursive: true });
+    await mkdir(join(dir, "skills", "odd\nname"));
+    await writeFile(join(dir, "skills", "odd\nname", ".skip-summary-tessl__a.json"), "{}");
+    const { code, flat } = await lintJson(["."], dir);
+    expect(code).toBe(0);
+    expect(flat.map((f) => [f.ruleId, f.file, f.messageId, f.message])).toEqual([
+      ["unreadable-file", "skills/odd\nname", "line-break-folder", expect.stringContaining("the files in it were not checked; rename it")],
+    ]);
   });
 
   it("a broken tile.json and a missing rules/ folder are findings, not crashes", async () => {

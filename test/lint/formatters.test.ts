@@ -68,6 +68,12 @@ describe("formatters", () => {
     const out = FORMATTERS.github(summarise([finding("dir,x/a:b.sh", 2, "error")], ["."]), meta);
     expect(out).toBe("::error file=dir%2Cx/a%3Ab.sh,line=2,col=1,title=skip-summary lint%3A stale-summary-file::msg dir,x/a:b.sh:2, 100%25\n");
   });
+
+  it("github escapes CR and LF (and %) in the message and in properties, so one finding stays one command", () => {
+    const f: Finding = { ...finding("a\r\nb.sh", 3, "warning"), message: "line one\r\nline two 50%" };
+    const out = FORMATTERS.github(summarise([f], ["."]), meta);
+    expect(out).toBe("::warning file=a%0D%0Ab.sh,line=3,col=1,title=skip-summary lint%3A stale-summary-file::line one%0D%0Aline two 50%25\n");
+  });
 });
 
 describe("rule meta", () => {
