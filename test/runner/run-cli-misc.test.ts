@@ -103,6 +103,18 @@ describe("skip-summary run --surface", () => {
     expect(await readdir(ws)).toEqual([]);
   });
 
+  it("with --json the stdout notifier writes to stderr, so stdout stays the skill's lines and one JSON result", async () => {
+    const ws = await tempDir();
+    const r = await runCli(["run", "--skill", "tessl__a", "--workspace", ws, "--surface", "--notify", "stdout", "--json", "--", fixture("exit-with.sh"), "2", "nightly budget spent"], { cwd: ws });
+    expect(r.code).toBe(2);
+    const lines = r.stdout.split("\n");
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toBe("working on it");
+    expect(JSON.parse(lines[1]!)).toMatchObject({ outcome: "blocked", surface: { kind: "surfaced", exit_code: 0 } });
+    expect(r.stdout).not.toContain("nightly budget spent");
+    expect(withoutLogLines(r.stderr)).toContain("nightly budget spent");
+  });
+
   it("surfaces even after a success (finally), and a surfacing failure then decides the exit code", async () => {
     const ws = await tempDir();
     await writeFile(join(ws, "skip-summary.config.json"), '{"surface": 42}');
