@@ -177,6 +177,29 @@ describe("skip-summary lint: formats", () => {
     ]);
     // The schema is strict enough to catch a broken log: the test could fail.
     expect(validate({ ...log, version: "2.0.0" })).toBe(false);
+    const result = log.runs[0].results[0];
+    const withRegion = (region: object) => ({ ...log, runs: [{ ...log.runs[0], results: [{ ...result, locations: [{ physicalLocation: { ...result.locations[0].physicalLocation, region } }] }] }] });
+    expect(validate(withRegion({ startLine: 4, startColumn: 9 }))).toBe(true);
+    expect(validate(withRegion({ startLine: 0, startColumn: 9 }))).toBe(false);
+  });
+
+  it("sarif uris are percent-encoded relative references, valid for paths with spaces, # and %", async () => {
+    const schema = JSON.parse(await readFile(join(FIXTURES, "sarif-schema-2.1.0.json"), "utf8"));
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    (formats as unknown as (a: Ajv) => void)(ajv);
+    const validate = ajv.compile(schema);
+    const dir = await tempDir();
+    await cp(join(FIXTURES, "stale-summary-file"), dir, { recursive: true });
+    await mkdir(join(dir, "skills", "a b#%"));
+    await cp(join(dir, "skills", "a", ".skip-summary-tessl__a.json"), join(dir, "skills", "a b#%", ".skip-summary-tessl__a.json"));
+    await rm(join(dir, "skills", "a", ".skip-summary-tessl__a.json"));
+    const r = await runCli(["lint", ".", "--format", "sarif"], { cwd: dir });
+    expect(r.code).toBe(1);
+    const log = JSON.parse(r.stdout);
+    expect(validate(log), JSON.stringify(validate.errors)).toBe(true);
+    expect(log.runs[0].results.map((x: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }) => x.locations[0]!.physicalLocation.artifactLocation.uri)).toEqual([
+      "skills/a%20b%23%25/.skip-summary-tessl__a.json",
+    ]);
   });
 });
 
