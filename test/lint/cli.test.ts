@@ -241,6 +241,16 @@ describe("skip-summary lint: exit codes and flags", () => {
     ]);
   });
 
+  it("a tile's own rule file wins over --rule FILE", async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, "rule.md"), "## Forbidden patterns\n\n- Only one. <!-- id: only-one -->\n- Twice. <!-- id: only-one -->\n");
+    const own = await lintJson([join(FIXTURES, "passing-plugin"), "--rule", "rule.md"], dir);
+    expect(own).toMatchObject({ code: 0, flat: [] });
+    // The same flag does apply to a tile without a rule file of its own: the flag was read.
+    const none = await lintJson([join(FIXTURES, "rule-file-missing"), "--rule", "rule.md"], dir);
+    expect(none.flat.map((f) => f.ruleId)).toContain("forbidden-pattern-duplicate-id");
+  });
+
   it("the config file turns rules off, changes severity and ignores globs", async () => {
     const dir = await tempDir();
     await cp(join(FIXTURES, "stale-summary-file"), join(dir, "tile"), { recursive: true });
