@@ -66,6 +66,7 @@ describe("skip-summary run: usage errors exit 64 and name the flag", () => {
     [["run", "--", "true"], "--skill ID is required"],
     [["run", "--skill", "tessl__a"], "give the skill's command after --"],
     [["run", "--skill", "tessl__a", "echo", "hi"], "put -- before the skill's command"],
+    [["run", "--skill", "tessl__a", "echo", "--json", "--", "hi"], "put -- before the skill's command"],
     [["run", "--skill", "../etc", "--", "true"], '--skill "../etc"'],
     [["run", "--skill", "tessl__a", "--backoff", "quadratic", "--", "true"], "--backoff"],
     [["run", "--skill", "tessl__a", "--timeout", "30", "--", "true"], '--timeout "30" is not a duration: add a unit: "30s"'],

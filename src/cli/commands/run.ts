@@ -62,7 +62,10 @@ export const runCommand: CommandDefinition = {
 function assertDashDash(commandArgs: readonly string[], cmd: Command): void {
   // rawArgs is commander's copy of the argv it parsed (public on the object, absent from its typings).
   const raw = (cmd.parent as unknown as { rawArgs?: readonly string[] } | null)?.rawArgs;
-  if (commandArgs.length > 0 && raw !== undefined && !raw.includes("--")) {
+  // The command is exactly what follows the first --: a word before it (`run --skill x echo --json -- hi`) would
+  // let the runner take the flags between for its own.
+  const after = raw === undefined || !raw.includes("--") ? undefined : raw.slice(raw.indexOf("--") + 1);
+  if (commandArgs.length > 0 && raw !== undefined && (after === undefined || after.length !== commandArgs.length || after.some((arg, i) => arg !== commandArgs[i]))) {
     throw new UsageError(`put -- before the skill's command (skip-summary run --skill ID [options] -- ${commandArgs[0]} ...), so none of its flags are taken for the runner's`);
   }
 }
