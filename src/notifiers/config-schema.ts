@@ -42,7 +42,15 @@ const httpUrl = z.string({ error: "must be a string: an http(s) URL" }).check(
 const chatId = z.union([text, z.int()], { error: "must be a chat id: an integer such as -1001234567890, or @channelname" });
 const threadId = z.int({ error: "must be an integer: the forum topic's message_thread_id" }).check(z.gte(1, "must be an integer >= 1"));
 const bool = (what: string) => z.boolean({ error: `must be true or false (${what})` });
-const headers = recordOf(z.string(), z.string({ error: "must be a string" }), "must be an object of header names to strings", "");
+// fetch refuses bad header names and values at send time, which would be retried forever; refuse them here instead.
+const headerName = z.string().check(z.regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/));
+const headerValue = z.string({ error: "must be a string" }).check(z.regex(/^[^\r\n\0]*$/, "must be one line: no line breaks or NUL characters"));
+const headers = recordOf(
+  headerName,
+  headerValue,
+  "must be an object of header names to strings",
+  "is not an HTTP header name: use letters, digits and !#$%&'*+.^_`|~- (no spaces)",
+);
 
 const telegramTarget = strict(
   { chat_id: z.optional(chatId), thread_id: z.optional(threadId), silent: z.optional(bool("send without a sound")) },
@@ -80,7 +88,7 @@ const notifierEntry = z.discriminatedUnion(
       ),
       format: z.optional(z.enum(["text", "html"], { error: "must be \"text\" or \"html\"" })),
       cwd: z.optional(text),
-      env: z.optional(recordOf(envName, z.string({ error: "must be a string" }), "must be an object of names to strings", "has a key that is not an environment variable name")),
+      env: z.optional(recordOf(envName, z.string({ error: "must be a string" }), "must be an object of names to strings", "is not an environment variable name: use letters, digits and _, not starting with a digit")),
     }, "must be an object"),
     strict({
       type: z.literal("module"),

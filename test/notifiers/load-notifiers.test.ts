@@ -93,6 +93,18 @@ describe("loadNotifiers", () => {
     expect([...fromConfig, ...fromEnv].join("\n")).not.toContain("hunter2");
   });
 
+  it("refuses webhook headers that fetch would refuse at every send, and command env names that are not names", async () => {
+    expect(await problems({ notifiers: { hook: { type: "webhook", url: "https://hooks.example.com/in", headers: { "bad name": "v", "x-ok": "a\r\nx-injected: 1" } } } })).toEqual([
+      "notify.notifiers.hook.headers.bad name: is not an HTTP header name: use letters, digits and !#$%&'*+.^_`|~- (no spaces)",
+      "notify.notifiers.hook.headers.x-ok: must be one line: no line breaks or NUL characters",
+    ]);
+    expect(await problems({ notifiers: { cmd: { type: "command", argv: ["send"], env: { "1BAD": "x" } } } })).toEqual([
+      "notify.notifiers.cmd.env.1BAD: is not an environment variable name: use letters, digits and _, not starting with a digit",
+    ]);
+    const loaded = await loadNotifiers(options({ notifiers: { hook: { type: "webhook", url: "https://hooks.example.com/in", headers: { authorization: "Bearer abc", "x-team": "ops" } } } }));
+    expect(loaded.notifiers.map((n) => n.name)).toEqual(["hook"]);
+  });
+
   it("an empty --notify, or a thread id from env that is not a positive integer, is an error, not a quiet fallback", async () => {
     for (const names of [[""], [","], [" , "]]) {
       expect(await problems({ notifiers: { ops: { type: "stdout" } } }, { names })).toEqual([
