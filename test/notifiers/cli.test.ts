@@ -66,6 +66,18 @@ describe("notifiers through `skip-summary surface`", () => {
     expect(await waiting(ws)).toEqual([]);
   });
 
+  it("takes no secret from argv: there is no flag for a token, and --notify takes names only", async () => {
+    const help = await runCli(["surface", "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("--notify");
+    expect(help.stdout).not.toMatch(/token|secret|password|chat/i);
+    const ws = await workspaceWithSkip();
+    const r = await runCli(["surface", "--workspace", ws, "--notify", TOKEN]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--notify: names ".*", which is not a notifier/);
+    expect(await waiting(ws)).toEqual([".skip-summary-tessl__check-cfps.json"]);
+  });
+
   it("a bad notify section is a config error (exit 2) naming the key, and touches nothing", async () => {
     const ws = await workspaceWithSkip();
     const dir = await tempDir();

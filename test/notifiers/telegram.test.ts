@@ -83,6 +83,36 @@ describe("telegram notifier", () => {
     expect(entries.map((e) => e.event)).toEqual(["notify_attempt_failed", "notify_failed"]);
   });
 
+  it("retries 5xx replies (a Bot API error or a proxy's HTML page); 401, 403 and a migrated group are permanent, with a hint", async () => {
+    const cases = [
+      { status: 500, body: { ok: false, error_code: 500, description: "Internal Server Error" }, permanent: false, words: /500 Internal Server Error/ },
+      { status: 502, body: "<html><body>502 Bad Gateway</body></html>", permanent: false, words: /HTTP 502 without a Bot API reply: <html>/ },
+      { status: 401, body: { ok: false, error_code: 401, description: "Unauthorized" }, permanent: true, words: /401 Unauthorized \(check the bot token\)$/ },
+      { status: 403, body: { ok: false, error_code: 403, description: "Forbidden: bot was blocked by the user" }, permanent: true, words: /403 Forbidden: bot was blocked by the user$/ },
+      {
+        status: 400,
+        body: { ok: false, error_code: 400, description: "Bad Request: group chat was upgraded to a supergroup chat", parameters: { migrate_to_chat_id: -1009876543210 } },
+        permanent: true,
+        words: /set chat_id to -1009876543210$/,
+      },
+    ];
+    for (const c of cases) {
+      const server = await startServer((_req, i) => (i === 0 ? { status: c.status, body: c.body, headers: typeof c.body === "string" ? { "content-type": "text/html" } : {} } : { status: 200, body: { ok: true, result: { message_id: 1 } } }));
+      const loaded = await telegram(server.url);
+      const { sleep, delays } = fakeSleep();
+      const { log, entries } = recordingLogger();
+      const report = await deliver(deliveryRequest(), { ...loaded, timeoutMs: 5000, retries: 2, log, sleep });
+      expect(entries[0]).toMatchObject({ event: "notify_attempt_failed", permanent: c.permanent, error: expect.stringMatching(c.words) });
+      if (c.permanent) {
+        expect(report.results[0]).toMatchObject({ ok: false, permanent: true, attempts: 1 });
+        expect(delays).toEqual([]);
+      } else {
+        expect(report.results[0]).toEqual({ notifier: "tg", ok: true, attempts: 2 });
+        expect(delays).toHaveLength(1);
+      }
+    }
+  });
+
   it("honours retry_after on 429, then delivers", async () => {
     const server = await startServer(botApi({ rateLimitFirst: 3 }));
     const loaded = await telegram(server.url);
