@@ -83,8 +83,10 @@ export async function emitSkip(input: SkipInput, options: EmitOptions = {}): Pro
   return withFileLock(`${path}.lock`, async () => {
     let merged = false;
     let next = summary;
-    if ((await inspectTarget(path)) === "file") {
-      const waiting = classifySummaryText(await readRegularFile(path), { expectedSkill: summary.skill });
+    // A surfacer may claim (rename away) the waiting file between the check and the read: then nothing waits.
+    const waitingText = (await inspectTarget(path)) === "file" ? await readRegularFile(path).catch((e: unknown) => ignoreMissing(e, path)) : undefined;
+    if (waitingText !== undefined) {
+      const waiting = classifySummaryText(waitingText, { expectedSkill: summary.skill });
       if (waiting.kind === "unrecognised-version") {
         throw new SummaryWriteError(
           "unrecognised-version",
@@ -105,6 +107,12 @@ export async function emitSkip(input: SkipInput, options: EmitOptions = {}): Pro
     await writeFileAtomically(path, `${JSON.stringify(next, null, 2)}\n`);
     return { path, summary: next, merged };
   }, options.lock);
+}
+
+function ignoreMissing(error: unknown, path: string): undefined {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return undefined;
+  throw new SummaryWriteError("unwritable", path, `cannot read the waiting summary ${path} to merge into it: ${code ?? (error as Error).message}`, { cause: error });
 }
 
 async function assertWorkspaceDir(workspace: string): Promise<void> {

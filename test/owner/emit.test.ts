@@ -208,3 +208,35 @@ describe("skipAndExit (real process)", () => {
   });
 });
 
+
+describe("an owner racing a surfacer", () => {
+  it("never fails or loses an item when the waiting file is claimed (renamed away) mid-merge", async () => {
+    const ws = await tempDir();
+    const { rename, readdir: list } = await import("node:fs/promises");
+    const lib = new URL("../../dist/lib/index.js", import.meta.url).href;
+    const script = `
+      import { emitSkip } from ${JSON.stringify(lib)};
+      for (let i = 0; i < 300; i++) await emitSkip({ skill: "tessl__raced", step: "s", reason: "r", items: ["i" + i] }, { workspace: ${JSON.stringify(ws)} });`;
+    let stderr = "";
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script]);
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    let running = true;
+    void exited.then(() => (running = false));
+    let claims = 0;
+    while (running) {
+      // What a surfacer does: claim the summary by renaming it to a name of its own.
+      await rename(join(ws, ".skip-summary-tessl__raced.json"), join(ws, `claimed-${claims}`)).then(
+        () => (claims += 1),
+        () => undefined,
+      );
+    }
+    expect(await exited, stderr).toBe(0);
+    const items = new Set<string>();
+    for (const name of await list(ws)) {
+      for (const item of JSON.parse(await readFile(join(ws, name), "utf8")).items as string[]) items.add(item);
+    }
+    expect(claims).toBeGreaterThan(0);
+    expect(items.size).toBe(300);
+  }, 120_000);
+});
