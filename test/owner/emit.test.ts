@@ -216,7 +216,7 @@ describe("an owner racing a surfacer", () => {
     const lib = new URL("../../dist/lib/index.js", import.meta.url).href;
     const script = `
       import { emitSkip } from ${JSON.stringify(lib)};
-      for (let i = 0; i < 300; i++) await emitSkip({ skill: "tessl__raced", step: "s", reason: "r", items: ["i" + i] }, { workspace: ${JSON.stringify(ws)} });`;
+      for (let i = 0; i < 600; i++) await emitSkip({ skill: "tessl__raced", step: "s", reason: "r", items: ["i" + i] }, { workspace: ${JSON.stringify(ws)} });`;
     let stderr = "";
     const child = spawn(process.execPath, ["--input-type=module", "-e", script]);
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
@@ -237,6 +237,6 @@ describe("an owner racing a surfacer", () => {
       for (const item of JSON.parse(await readFile(join(ws, name), "utf8")).items as string[]) items.add(item);
     }
     expect(claims).toBeGreaterThan(0);
-    expect(items.size).toBe(300);
+    expect(items.size).toBe(600);
   }, 120_000);
 });
