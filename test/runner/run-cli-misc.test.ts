@@ -47,6 +47,8 @@ describe("skip-summary run: logging", () => {
     expect(entry).toMatchObject({ level: "info", event: "run_finished", skill: "tessl__a", attempts: 2, exit_code: 0, outcome: "done" });
     expect(entry.duration_ms).toBeTypeOf("number");
     expect(entry.failures).toEqual([{ attempt: 1, exit_code: 75, outcome: "tempfail", stderr_tail: "attempt 1 failed" }]);
+    // The summary is settled after the last attempt: a 75 that a retry recovered from leaves none.
+    expect(await readdir(dir)).toEqual(["runs"]);
   });
 
   it("--log-file appends the line as JSON to a file and keeps it off stderr", async () => {
