@@ -86,7 +86,6 @@ async function runPlanFile(commandArgs: readonly string[], opts: RunCommandFlags
 
 function declareRunFlags(command: Command): Command {
   return command
-    .description("run a skill under the exit-code contract: 0 done, 2 blocked, 75 temporary failure; retries, heal, skip summary")
     .usage("--skill ID [options] -- COMMAND [ARGS...]")
     .argument("[command...]", "the skill's command and its arguments, after -- (run without a shell)")
     .option("--skill <id>", "the full skill id, e.g. tessl__check-cfps (required)")

@@ -18,10 +18,10 @@ export interface SurfaceFlags {
 
 export const surfaceCommand: CommandDefinition = {
   name: "surface",
+  summary: "send waiting skip summaries to the owner, then delete them (once, as a hook, or --watch)",
   usageExitCode: 2,
   register(command, context, done) {
     command
-      .description("send waiting skip summaries to the owner, then delete them (once, as a hook, or --watch)")
       .option("--workspace <dir>", "a workspace folder or glob, e.g. '/srv/groups/*/' (repeatable; default: config surface.workspaces, $SKIP_SUMMARY_WORKSPACE, /workspace/group)", collect)
       .option("--skill <id>", "only this skill's summary (with or without the tessl__ prefix)")
       .option("--notify <name>", "send through this notifier instead of the configured routes (repeatable)", collect)
