@@ -64,15 +64,17 @@ export async function buildNotifier(name: string, entry: NotifierEntry, ctx: Bui
       const techChat = entry.technical?.chat_id ?? envValue(env, E.telegramTechnicalChatId) ?? chat;
       if (policyChat === undefined) return problem("chat_id", `is not set: set chat_id in the config file or ${E.telegramChatId}`);
       if (techChat === undefined) return problem("technical.chat_id", `is not set: set chat_id in the config file or ${E.telegramChatId}`);
-      // A thread id belongs to its chat, so a route with its own chat does not inherit the shared thread.
+      // A thread id belongs to its chat, so a route sent to another chat does not inherit the shared thread. The same
+      // chat may be written as a number in one place and a string in another (env values are always strings).
+      const sameChat = (a: string | number) => chat !== undefined && String(a) === String(chat);
       const policy: TelegramTarget = {
         chatId: policyChat,
-        threadId: entry.policy?.thread_id ?? (entry.policy?.chat_id !== undefined ? undefined : thread),
+        threadId: entry.policy?.thread_id ?? (sameChat(policyChat) ? thread : undefined),
         silent: entry.policy?.silent ?? entry.silent ?? false,
       };
       const technical: TelegramTarget = {
         chatId: techChat,
-        threadId: techThread ?? (techChat !== chat ? undefined : thread),
+        threadId: techThread ?? (sameChat(techChat) ? thread : undefined),
         silent: entry.technical?.silent ?? envFlag(env, E.telegramTechnicalSilent) ?? entry.silent ?? false,
       };
       return { notifier: createTelegramNotifier(name, { token, apiBaseUrl, policy, technical }), secrets: [token] };

@@ -52,6 +52,17 @@ describe("telegram notifier", () => {
     expect(policy.disable_notification).toBeUndefined();
   });
 
+  it("a route inherits the shared thread only when it goes to the same chat, however that chat id is written", async () => {
+    const server = await startServer(botApi());
+    const sameChat = await telegram(server.url, { chat_id: -1001, thread_id: 7, policy: { chat_id: "-1001", silent: true } }, { SKIP_SUMMARY_TELEGRAM_TECHNICAL_CHAT_ID: "-1001" });
+    const otherChat = await telegram(server.url, { chat_id: -1001, thread_id: 7, policy: { chat_id: -1002 } }, { SKIP_SUMMARY_TELEGRAM_TECHNICAL_CHAT_ID: "-1002" });
+    for (const loaded of [sameChat, otherChat]) {
+      for (const route of ["policy", "technical"] as const) await deliver(deliveryRequest({ route }), { ...loaded, timeoutMs: 5000, retries: 0, log: () => undefined });
+    }
+    const sent = server.requests.map((r) => JSON.parse(r.body) as Record<string, unknown>).map((b) => [b.chat_id, b.message_thread_id]);
+    expect(sent).toEqual([["-1001", 7], ["-1001", 7], [-1002, undefined], ["-1002", undefined]]);
+  });
+
   it("takes chat, thread and silence for technical notices from env", async () => {
     const server = await startServer(botApi());
     const config = { path: undefined, data: {} };
@@ -97,7 +108,7 @@ describe("telegram notifier", () => {
       },
     ];
     for (const c of cases) {
-      const server = await startServer((_req, i) => (i === 0 ? { status: c.status, body: c.body, headers: typeof c.body === "string" ? { "content-type": "text/html" } : {} } : { status: 200, body: { ok: true, result: { message_id: 1 } } }));
+      const server = await startServer((_req, i) => (i === 0 ? { status: c.status, body: c.body, headers: (typeof c.body === "string" ? { "content-type": "text/html" } : {}) as Record<string, string> } : { status: 200, body: { ok: true, result: { message_id: 1 } } }));
       const loaded = await telegram(server.url);
       const { sleep, delays } = fakeSleep();
       const { log, entries } = recordingLogger();
