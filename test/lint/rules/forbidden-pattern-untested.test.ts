@@ -23,6 +23,20 @@ ruleTester("forbidden-pattern-untested", {
   ],
   invalid: [
     {
+      name: "a nested skill needs its own tests: the outer skill's tests do not cover it",
+      files: {
+        "skills/x/SKILL.md": "---\nname: x\n---\n",
+        "skills/x/scripts/run.sh": 'skip-summary emit --skill tessl__x --step 1 --reason "r"\n',
+        "skills/x/tests/test_x.py": PY_TESTS,
+        "skills/x/skills/y/SKILL.md": "---\ndescription: inner\nname: y\n---\n",
+        "skills/x/skills/y/scripts/run.sh": 'skip-summary emit --skill tessl__y --step 1 --reason "r"\n',
+      },
+      errors: [
+        { messageId: "untested", file: "skills/x/skills/y/SKILL.md", line: 3, column: 1, message: /^skill tessl__y has no test for no-silent-defer\/log-only-defer/ },
+        { messageId: "untested", file: "skills/x/skills/y/SKILL.md", line: 3, column: 1, message: /^skill tessl__y has no test for no-silent-defer\/success-after-skip/ },
+      ],
+    },
+    {
       name: "a reference in a comment does not count",
       files: {
         "skills/check-cfps/SKILL.md": SKILL,

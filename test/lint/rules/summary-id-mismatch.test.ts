@@ -13,6 +13,11 @@ ruleTester("summary-id-mismatch", {
     { name: "a rename to another skill's name", files: { "skills/check-cfps/SKILL.md": SKILL, "skills/check-cfps/run.py": 'os.replace(tmp, os.path.join(ws, ".skip-summary-tessl__check_cfps.json"))\n' }, errors: [{ messageId: "mismatch", line: 1 }] },
     { name: "JS skipAndExit under the short name", files: { "skills/check-cfps/SKILL.md": SKILL, "skills/check-cfps/run.mjs": 'import { skipAndExit } from "skip-summary";\nawait skipAndExit({ skill: "check-cfps", step: 1, reason: "r" });\n' }, errors: [{ messageId: "mismatch", line: 2, column: 7 }] },
     { name: "an inline command in SKILL.md", files: { "skills/check-cfps/SKILL.md": "---\nname: check-cfps\n---\nWhen the budget is spent, run `skip-summary emit --skill tessl__check --step 1 --reason r`.\n" }, errors: [{ messageId: "mismatch", file: "skills/check-cfps/SKILL.md", line: 4, column: 32 }] },
+    {
+      name: "a script of a nested skill belongs to the nested skill",
+      files: { "skills/x/SKILL.md": "---\nname: x\n---\n", "skills/x/skills/y/SKILL.md": "---\nname: y\n---\n", "skills/x/skills/y/scripts/run.sh": 'skip-summary emit --skill tessl__x --step 1 --reason "r"\n' },
+      errors: [{ messageId: "mismatch", file: "skills/x/skills/y/scripts/run.sh", line: 1, column: 1, message: /writes the summary of tessl__x; use its own id tessl__y/ }],
+    },
     { name: "Python subprocess emit", files: { "skills/check-cfps/SKILL.md": SKILL, "skills/check-cfps/run.py": 'subprocess.run(["skip-summary", "emit", "--skill", "tessl__x", "--step", "1", "--reason", "r"], check=True)\n' }, errors: [{ messageId: "mismatch", line: 1 }] },
   ],
 });
