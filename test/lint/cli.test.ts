@@ -306,6 +306,14 @@ describe("skip-summary lint: robustness (nothing crashes, everything is reported
       ["self", "symlinked-folder"],
     ]);
     expect(flat.every((f) => f.ruleId === "unreadable-file" && f.severity === "warning")).toBe(true);
+    expect(flat.map((f) => [f.line, f.column, f.message])).toEqual([
+      [1, 1, "loop-a is a symlink loop; remove or fix the link"],
+      [1, 1, "loop-b is a symlink loop; remove or fix the link"],
+      [1, 1, "scripts/big.sh is 1048577 bytes, over the 1048576-byte limit; the checks did not read it"],
+      [1, 1, "scripts/blob.py is binary (it contains NUL bytes); the checks did not read it"],
+      [1, 1, "scripts/latin.sh is not valid UTF-8; save it as UTF-8 so the checks can read it"],
+      [1, 1, "self is a symlink to a folder, which the lint does not follow (links can loop); the files behind it were not checked"],
+    ]);
   });
 
   it("a folder with a line break in its name, which fast-glob cannot walk into, is reported, not skipped in silence", async () => {
