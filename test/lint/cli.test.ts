@@ -339,6 +339,10 @@ describe("skip-summary lint: robustness (nothing crashes, everything is reported
       ["rule-file-missing", "rules/no-silent-defer.md"],
       ["manifest-invalid", "tile.json"],
     ]);
+    expect(flat.map((f) => [f.line, f.column, f.message])).toEqual([
+      [1, 1, expect.stringMatching(/^the tile has no rules\/no-silent-defer\.md \(no rules\/ folder or no such file\); it was checked against the copy shipped with skip-summary/)],
+      [1, 3, expect.stringMatching(/^tile\.json \(root\): is not valid JSON \(/)],
+    ]);
     await rm(join(dir, "tile.json"));
   });
 });
