@@ -185,6 +185,12 @@ class PythonReader {
         i = j + 1;
         continue;
       }
+      // A subscript (`os.environ["WS"]`, `sys.argv[1]`) is one unknown part; its key is not part of the path.
+      if (t.text === "[") {
+        if (!out.endsWith(UNKNOWN)) out += UNKNOWN;
+        i = closeOf(tokens, i);
+        continue;
+      }
       if (t.text === "/") out += "/";
       else if (t.text !== "+" && t.text !== "(" && t.text !== ")") out += UNKNOWN;
       i++;

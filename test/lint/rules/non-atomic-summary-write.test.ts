@@ -16,6 +16,14 @@ ruleTester("non-atomic-summary-write", {
     { name: "bash redirect", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.sh": 'echo "$json" > "$WS/.skip-summary-tessl__a.json"\n' }, errors: [{ messageId: "direct", file: "skills/a/scripts/run.sh", line: 1, column: 16, message: /> writes \*\/\.skip-summary-tessl__a\.json directly/ }] },
     { name: "bash tee through a variable", files: { "skills/a/SKILL.md": SKILL, "skills/a/run.sh": 'OUT="${WS}/.skip-summary-tessl__a.json"\nprintf "%s" "$json" | tee "$OUT" >/dev/null\n' }, errors: [{ messageId: "direct", line: 2, message: /^tee writes/ }] },
     { name: "Python open(..., 'w')", files: { "skills/a/SKILL.md": SKILL, "skills/a/run.py": 'import json\npath = os.path.join(ws, ".skip-summary-tessl__a.json")\nwith open(path, "w") as f:\n    json.dump(data, f)\n' }, errors: [{ messageId: "direct", line: 3, column: 6 }] },
+    {
+      name: "Python: a subscript in the path is one unknown part, not its key",
+      files: { "skills/a/SKILL.md": SKILL, "skills/a/run.py": 'p = os.path.join(os.environ["WS"], ".skip-summary-tessl__a.json")\nopen(p, "w").write(text)\nopen(os.path.join(sys.argv[1], ".skip-summary-tessl__a.json"), "a")\n' },
+      errors: [
+        { messageId: "direct", line: 2, column: 1, message: /^open writes \*\/\.skip-summary-tessl__a\.json directly/ },
+        { messageId: "direct", line: 3, column: 1, message: /^open writes \*\/\.skip-summary-tessl__a\.json directly/ },
+      ],
+    },
     { name: "Python Path.write_text", files: { "skills/a/SKILL.md": SKILL, "skills/a/run.py": 'Path(ws, ".skip-summary-tessl__a.json").write_text(text)\n' }, errors: [{ messageId: "direct", line: 1 }] },
     {
       name: "a bash block in SKILL.md is code the agent runs",
