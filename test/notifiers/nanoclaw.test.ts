@@ -50,6 +50,20 @@ describe("nanoclaw notifier", () => {
     ]);
   });
 
+  it("takes dir and sender from env when the config file does not set them, and the config file wins when it does", async () => {
+    const root = await tempDir();
+    const envDir = join(root, "env-messages");
+    const configDir = join(root, "config-messages");
+    const env = { SKIP_SUMMARY_NANOCLAW_DIR: envDir, SKIP_SUMMARY_NANOCLAW_SENDER: "from-env" };
+    const fromEnv = await loadNotifiers({ config: { path: undefined, data: {} }, env: { NANOCLAW_CHAT_JID: "tg:1", NANOCLAW_GROUP_FOLDER: "g", ...env }, cwd: root, names: ["nanoclaw"], stdout: { write: () => undefined } });
+    await deliver(deliveryRequest(), { ...fromEnv, timeoutMs: 5000, retries: 0, log: () => undefined });
+    expect((await hostReads(envDir)).map((m) => m.sender)).toEqual(["from-env"]);
+    const fromConfig = await nanoclaw(configDir, env, { sender: "from-config" });
+    await deliver(deliveryRequest(), { ...fromConfig, timeoutMs: 5000, retries: 0, log: () => undefined });
+    expect((await hostReads(configDir)).map((m) => m.sender)).toEqual(["from-config"]);
+    expect(await hostReads(envDir)).toHaveLength(1);
+  });
+
   it("leaves sender out when it is not set, as the tool does", async () => {
     const dir = await tempDir();
     const loaded = await nanoclaw(dir);

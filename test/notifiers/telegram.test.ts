@@ -63,6 +63,18 @@ describe("telegram notifier", () => {
     expect(sent).toEqual([["-1001", 7], ["-1001", 7], [-1002, undefined], ["-1002", undefined]]);
   });
 
+  it("a token, chat, thread and API URL in the config file win over the env vars", async () => {
+    const server = await startServer(botApi());
+    const elsewhere = await startServer(() => ({ status: 500 }));
+    const env = { SKIP_SUMMARY_TELEGRAM_TOKEN: "999:env-token-not-this-one", SKIP_SUMMARY_TELEGRAM_CHAT_ID: "-9", SKIP_SUMMARY_TELEGRAM_THREAD_ID: "99", SKIP_SUMMARY_TELEGRAM_API_URL: elsewhere.url };
+    const config = { path: undefined, data: { notify: { notifiers: { tg: { type: "telegram", token: TOKEN, chat_id: "-1001", thread_id: 7, api_base_url: server.url } } } } };
+    const loaded = await loadNotifiers({ config, env, cwd: "/tmp", names: undefined, stdout: { write: () => undefined } });
+    const report = await deliver(deliveryRequest(), { ...loaded, timeoutMs: 5000, retries: 0, log: () => undefined });
+    expect(report.ok).toBe(true);
+    expect(JSON.parse(server.requests[0]!.body)).toMatchObject({ chat_id: "-1001", message_thread_id: 7 });
+    expect(elsewhere.requests).toHaveLength(0);
+  });
+
   it("takes chat, thread and silence for technical notices from env", async () => {
     const server = await startServer(botApi());
     const config = { path: undefined, data: {} };

@@ -91,6 +91,17 @@ describe("webhook notifier", () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it("a url and secret in the config file win over the env vars", async () => {
+    const server = await startServer((req) => ({ status: verified(req, SECRET) ? 200 : 401 }));
+    const other = await startServer(() => ({ status: 200 }));
+    const env = { SKIP_SUMMARY_WEBHOOK_URL: `${other.url}/env`, SKIP_SUMMARY_WEBHOOK_SECRET: "env-secret-not-this-one" };
+    const loaded = await webhook(`${server.url}/config`, { secret: SECRET }, env);
+    const report = await deliver(deliveryRequest(), { ...loaded, timeoutMs: 5000, retries: 0, log: () => undefined });
+    expect(report.ok).toBe(true);
+    expect(server.requests.map((r) => r.url)).toEqual(["/config"]);
+    expect(other.requests).toHaveLength(0);
+  });
+
   it("reads url and secret from env", async () => {
     const server = await startServer((req) => ({ status: verified(req, SECRET) ? 200 : 401 }));
     const env = { SKIP_SUMMARY_WEBHOOK_URL: server.url, SKIP_SUMMARY_WEBHOOK_SECRET: SECRET };
