@@ -1,5 +1,6 @@
 // A user's own ESM module as a notifier. It is checked when loaded (a wrong export is a config error, found before
 // any skip is claimed) and on every call (a wrong result is a permanent failure with words, never a crash).
+import { stat } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import { permanentFailure, resultProblem, transientFailure } from "./failure.js";
 import { describeError } from "./redact.js";
@@ -23,6 +24,13 @@ export class ModuleNotifierError extends Error {
 }
 
 export async function loadModuleNotifier(name: string, path: string, options: Record<string, unknown>): Promise<Notifier> {
+  // Checked first, because import()'s own words for a missing file name our bundle's chunk as the importer.
+  const found = await stat(path).catch((error: NodeJS.ErrnoException) => error);
+  if (found instanceof Error) {
+    const why = found.code === "ENOENT" ? "does not exist" : `cannot be read (${found.code ?? found.message})`;
+    throw new ModuleNotifierError(path, `${why}: set path to your module's file; a relative path is resolved against the config file's folder`);
+  }
+  if (!found.isFile()) throw new ModuleNotifierError(path, "is not a file: set path to your module's .mjs or .js file");
   let mod: NotifierModule;
   try {
     mod = (await import(pathToFileURL(path).href)) as NotifierModule;

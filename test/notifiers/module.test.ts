@@ -66,6 +66,12 @@ describe("module notifier", () => {
 
   it("a module that cannot be imported, or whose factory throws, is a config error", async () => {
     const dir = await tempDir();
+    const missing = { path: join(dir, "skip-summary.config.json"), data: { notify: { notifiers: { mine: { type: "module", path: "./nope.mjs" } } } } };
+    const error = await loadNotifiers({ config: missing, env: {}, cwd: "/", names: undefined, stdout: { write: () => undefined } }).catch((e: Error) => e.message);
+    expect(error).toContain(`notify.notifiers.mine.path: ${join(dir, "nope.mjs")} does not exist: set path to your module's file; a relative path is resolved against the config file's folder`);
+    expect(error).not.toMatch(/imported from|chunks/);
+    const folder = { ...missing, data: { notify: { notifiers: { mine: { type: "module", path: "." } } } } };
+    await expect(loadNotifiers({ config: folder, env: {}, cwd: "/", names: undefined, stdout: { write: () => undefined } })).rejects.toThrow(/is not a file/);
     await expect(load(dir, "syntax.mjs", "export default {")).rejects.toThrow(/syntax\.mjs cannot be imported/);
     await expect(load(dir, "empty.mjs", "")).rejects.toThrow(/it exports nothing/);
     await expect(load(dir, "throws.mjs", `export function createNotifier() { throw new Error("no API key"); }`)).rejects.toThrow(
