@@ -91,6 +91,19 @@ describe("webhook notifier", () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it("keeps the secret and header values out of errors and logs, even when the receiver echoes them", async () => {
+    const bearer = "Bearer sk_live_4c1d2e3b5a697887";
+    const server = await startServer((req) => ({ status: 400, body: `rejected: auth=${String(req.headers.authorization)} signed-with=${SECRET} sig=${String(req.headers[SIGNATURE_HEADER])}` }));
+    const loaded = await webhook(`${server.url}/in`, { secret: SECRET, headers: { authorization: bearer } });
+    const { log, entries } = recordingLogger();
+    const report = await deliver(deliveryRequest(), { ...loaded, timeoutMs: 5000, retries: 2, log });
+    expect(report.results[0]).toMatchObject({ ok: false, permanent: true });
+    const everything = JSON.stringify({ report, entries });
+    expect(everything).toContain("rejected: auth=[redacted]");
+    expect(everything).not.toContain("sk_live_4c1d2e3b5a697887");
+    expect(everything).not.toContain(SECRET);
+  });
+
   it("a url and secret in the config file win over the env vars", async () => {
     const server = await startServer((req) => ({ status: verified(req, SECRET) ? 200 : 401 }));
     const other = await startServer(() => ({ status: 200 }));
