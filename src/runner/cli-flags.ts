@@ -72,8 +72,15 @@ export function parseRunFlags(flags: RunFlags): ParsedRunFlags {
     if (flags.healArg[0]!.trim() === "") throw new UsageError("--heal-arg: the first --heal-arg is the program to run, and it is empty");
     parsed.heal = [...flags.healArg];
   }
-  if (parsed.retries === 0 && (flags.heal !== undefined || flags.healArg !== undefined)) {
-    throw new UsageError("--heal runs before each retry, so it needs --retry N (N >= 1)");
+  if (parsed.retries === 0) {
+    const given = [
+      [flags.heal ?? flags.healArg, "--heal"],
+      [flags.retryOn, "--retry-on"],
+      [flags.backoff, "--backoff"],
+      [flags.initialDelay, "--initial-delay"],
+      [flags.maxDelay, "--max-delay"],
+    ].find(([value]) => value !== undefined);
+    if (given) throw new UsageError(`${given[1]} only applies to retries, so it needs --retry N (N >= 1)`);
   }
   if ((flags.notify !== undefined || flags.config !== undefined) && !flags.surface) {
     throw new UsageError(`${flags.notify !== undefined ? "--notify" : "--config"} only applies with --surface`);

@@ -8,14 +8,15 @@ import { UsageError } from "../cli/usage-error.js";
 import { createLogger } from "../log/logger.js";
 import { parseRunFlags, type RunFlags } from "./cli-flags.js";
 import type { RunEvent } from "./events.js";
-import { killGroup } from "./kill-group.js";
+import { killGroup, signalNumber } from "./kill-group.js";
 import { renderClosingBlock, renderHeader, renderHeal, renderHealFailure, renderRetry, renderStatusLine, type RenderStyle } from "./render.js";
 import { finalExitCode, resultToJson } from "./run-result.js";
 import { runSkill } from "./run-skill.js";
 import { RunOptionsError } from "./run-options.js";
 import type { SurfaceResult } from "./surface-after.js";
 
-const FORWARDED: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM"];
+// SIGHUP too: the skill leads its own session, so a closed terminal would otherwise orphan it.
+const FORWARDED: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
 export async function runFromCli(command: readonly string[], flags: RunFlags, io: CliIo): Promise<number> {
   const parsed = parseRunFlags(flags);
@@ -97,6 +98,8 @@ export async function runFromCli(command: readonly string[], flags: RunFlags, io
         ),
       );
     }
+    // Interrupted while waiting to retry: the user stopped the run, so exit as a process stopped by that signal.
+    if (interruptedBetween) return 128 + signalNumber(controller.signal.reason as NodeJS.Signals);
     return finalExitCode(result);
   } catch (error) {
     if (error instanceof RunOptionsError) throw new UsageError(error.message);

@@ -106,6 +106,17 @@ describe("skip-summary run: --heal", () => {
     expect(piped.stderr).toContain('--heal cannot split "./login.sh | tee log" into arguments: "|" is shell syntax');
     const alone = await runCli(["run", "--skill", "tessl__a", "--heal", "./login.sh", "--", "true"]);
     expect(alone.code).toBe(64);
-    expect(alone.stderr).toContain("--heal runs before each retry, so it needs --retry N");
+    expect(alone.stderr).toContain("--heal only applies to retries, so it needs --retry N");
+  });
+
+  it.each([
+    ["--retry-on", "1"],
+    ["--backoff", "fixed"],
+    ["--initial-delay", "1s"],
+    ["--max-delay", "1s"],
+  ])("refuses %s without --retry instead of ignoring it", async (flag, value) => {
+    const r = await runCli(["run", "--skill", "tessl__a", flag, value, "--", "true"]);
+    expect(r.code).toBe(64);
+    expect(r.stderr).toContain(`${flag} only applies to retries, so it needs --retry N (N >= 1)`);
   });
 });

@@ -34,14 +34,14 @@ describe("skip-summary run: output order", () => {
 });
 
 describe("skip-summary run: signals", () => {
-  it.each(["SIGTERM", "SIGINT"] as const)("forwards %s to the skill and exits after it, with its code", async (signal) => {
+  it.each(["SIGTERM", "SIGINT", "SIGHUP"] as const)("forwards %s to the skill and exits after it, with its code", async (signal) => {
     const dir = await tempDir();
     const pidFile = join(dir, "pid");
-    const cli = startCli(["run", "--skill", "tessl__a", "--workspace", dir, "--retry", "3", "--retry-on", "130,143", "--", fixture("wait-for-signal.sh"), pidFile]);
+    const cli = startCli(["run", "--skill", "tessl__a", "--workspace", dir, "--retry", "3", "--retry-on", "129,130,143", "--", fixture("wait-for-signal.sh"), pidFile]);
     const pid = Number(await waitFor(() => readFile(pidFile, "utf8").catch(() => ""), 15_000));
     cli.child.kill(signal);
     const end = await cli.done;
-    const code = signal === "SIGTERM" ? 143 : 130;
+    const code = { SIGTERM: 143, SIGINT: 130, SIGHUP: 129 }[signal];
     expect(end).toEqual({ code, signal: null });
     expect(isAlive(pid)).toBe(false);
     // The skill's own last words are in the runner's closing block, and no retry followed the signal.
@@ -62,12 +62,12 @@ describe("skip-summary run: signals", () => {
     expect(withoutLogLines(cli.stderr)).toMatch(/\n\ncleaned up after SIGINT\n$/);
   });
 
-  it("a signal while waiting to retry calls the retries off, says so, and exits with the last attempt's code", async () => {
+  it("a signal while waiting to retry calls the retries off, says so, and exits 128+N", async () => {
     const dir = await tempDir();
     const cli = startCli(["run", "--skill", "tessl__a", "--workspace", dir, "--retry", "3", "--initial-delay", "20s", "--no-jitter", "--", fixture("exit-with.sh"), "1", "flaky network"]);
     await waitFor(() => cli.stderr.includes("retry 1/3 in 20s"), 15_000);
     cli.child.kill("SIGINT");
-    expect(await cli.done).toEqual({ code: 1, signal: null });
+    expect(await cli.done).toEqual({ code: 130, signal: null });
     expect(withoutLogLines(cli.stderr)).toMatch(/🪨 run skill tessl__a\n   └─ 💥 failed with an error\n   └─ ⚠️ interrupted by SIGINT: no further retries\n\nflaky network\n$/);
   });
 
