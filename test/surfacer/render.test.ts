@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { SkipSummary } from "../../src/contract/index.js";
+import { REASON_MAX_LENGTH, type SkipSummary } from "../../src/contract/index.js";
 import { renderQuarantineNotice, renderSummary, TELEGRAM_MESSAGE_LIMIT } from "../../src/surfacer/index.js";
 import { summary } from "./helpers.js";
 
@@ -46,6 +46,42 @@ describe("renderSummary", () => {
         },
       ),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe("the 4,096-character limit at worst (every character escapes to the longest entity)", () => {
+  // All `"` (six characters once escaped), or specials mixed at random.
+  const worst = (max: number) =>
+    fc.oneof(fc.constant('"'.repeat(max)), fc.string({ unit: fc.constantFrom('"', "&", "<", ">", "x"), minLength: max, maxLength: max }));
+  const longId = fc.stringMatching(/^[a-z0-9][a-z0-9-]{100,119}$/).map((n) => `tessl__${n}`);
+
+  it("renderSummary keeps the whole layout (not the last-resort fallback) and fits, in both formats", () => {
+    fc.assert(
+      fc.property(longId, worst(400), worst(REASON_MAX_LENGTH), fc.array(worst(250), { minLength: 1, maxLength: 60 }), fc.boolean(), (skill, step, reason, items, technical) => {
+        const m = renderSummary({ ...s({ step, reason, items: [...new Set(items)], technical_failure: technical }), skill } as SkipSummary);
+        expect(m.text.length).toBeLessThanOrEqual(TELEGRAM_MESSAGE_LIMIT);
+        expect(m.html.length).toBeLessThanOrEqual(TELEGRAM_MESSAGE_LIMIT);
+        expect(m.html).toContain("<b>Step:</b> ");
+        expect(m.html).toContain("<b>Reason:</b> ");
+        expect(m.html).toMatch(/<i>2026-11-22 18:04:05 UTC<\/i>$/);
+        expect(m.html).not.toMatch(/<(?!\/?[bi]>)/);
+        expect(m.html).not.toMatch(/&(?!(amp|lt|gt|quot);)/); // never an entity cut in half
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("renderQuarantineNotice fits too, however long the reason and the path", () => {
+    fc.assert(
+      fc.property(longId, worst(3000), worst(3000), (skill, reason, movedTo) => {
+        const m = renderQuarantineNotice({ skill, reason, movedTo });
+        expect(m.html.length).toBeLessThanOrEqual(TELEGRAM_MESSAGE_LIMIT);
+        expect(m.text.length).toBeLessThanOrEqual(TELEGRAM_MESSAGE_LIMIT);
+        expect(m.html).toContain("<b>Kept in:</b> ");
+        expect(m.html).not.toMatch(/&(?!(amp|lt|gt|quot);)/);
+      }),
+      { numRuns: 50 },
     );
   });
 });
