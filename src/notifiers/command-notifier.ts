@@ -1,6 +1,7 @@
 // Runs a program (argv, no shell) with the notice on stdin and the summary's fields in env: the way to reach an
 // agent's own send_message tool or any CLI. Which exit codes are worth a retry is decided in command-outcome.ts.
 import { spawn } from "node:child_process";
+import { stat } from "node:fs/promises";
 import { commandOutcome, type CommandExit } from "./command-outcome.js";
 import { abortWords } from "./deadline.js";
 import { transientFailure } from "./failure.js";
@@ -100,9 +101,22 @@ function runOnce(program: string, args: string[], options: RunOptions): Promise<
     // A program that does not read its stdin closes the pipe early; that is its choice, not a failure.
     child.stdin!.on("error", () => undefined);
     child.stdin!.end(options.input);
-    child.on("error", (error: NodeJS.ErrnoException) =>
-      finish({ exitCode: null, signal: null, timedOut, aborted, stderr, spawnError: error.code ?? error.message }),
-    );
-    child.on("close", (exitCode, signal) => finish({ exitCode, signal, timedOut, aborted, stderr }));
+    // A failed start also emits "close" (with a negative errno as the code); the "error" words are the ones to keep.
+    let startFailed = false;
+    child.on("error", (error: NodeJS.ErrnoException) => {
+      startFailed = true;
+      const spawnError = error.code ?? error.message;
+      const base = { exitCode: null, signal: null, timedOut, aborted, stderr, spawnError };
+      // spawn says ENOENT both for a missing program and for a missing working folder; tell the user which.
+      if (spawnError !== "ENOENT" || options.cwd === undefined) return finish(base);
+      const cwd = options.cwd;
+      void stat(cwd).then(
+        (found) => finish(found.isDirectory() ? base : { ...base, missingCwd: cwd }),
+        () => finish({ ...base, missingCwd: cwd }),
+      );
+    });
+    child.on("close", (exitCode, signal) => {
+      if (!startFailed) finish({ exitCode, signal, timedOut, aborted, stderr });
+    });
   });
 }

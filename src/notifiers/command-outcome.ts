@@ -13,6 +13,8 @@ export interface CommandExit {
   readonly stderr: string;
   /** The errno code when the program could not be started at all (ENOENT, EACCES). */
   readonly spawnError?: string;
+  /** Set when the start failed because the working folder is missing (spawn reports that as ENOENT too). */
+  readonly missingCwd?: string;
 }
 
 export const EX_TEMPFAIL = 75;
@@ -25,6 +27,9 @@ export function commandOutcome(argv: readonly string[], exit: CommandExit): Noti
   const program = argv[0] ?? "";
   const tail = lastLine(exit.stderr);
   const said = tail ? `: ${tail}` : "";
+  if (exit.spawnError !== undefined && exit.missingCwd !== undefined) {
+    return permanentFailure(`command ${JSON.stringify(program)} could not be started: its working folder ${exit.missingCwd} does not exist; check cwd in the config`);
+  }
   if (exit.spawnError !== undefined) {
     const words = `command ${JSON.stringify(program)} could not be started (${exit.spawnError})`;
     return exit.spawnError === "ENOENT" || exit.spawnError === "EACCES"

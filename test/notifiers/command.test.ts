@@ -84,6 +84,15 @@ describe("command notifier", () => {
     expect(report.results[0]!.error).toMatch(/"\/nonexistent\/send-message" could not be started \(ENOENT\)/);
   });
 
+  it("a missing working folder is named as such, not blamed on argv[0]", async () => {
+    const dir = await tempDir();
+    const config = { path: join(dir, "skip-summary.config.json"), data: { notify: { notifiers: { x: { type: "command", argv: [process.execPath, "-e", "0"], cwd: "./nope" } } } } };
+    const loaded = await loadNotifiers({ config, env: {}, cwd: "/", names: undefined, stdout: { write: () => undefined } });
+    const report = await deliver(deliveryRequest(), { ...loaded, timeoutMs: 10_000, retries: 3, log: () => undefined, sleep: async () => undefined });
+    expect(report.results[0]).toMatchObject({ ok: false, permanent: true, attempts: 1 });
+    expect(report.results[0]!.error).toBe(`command ${JSON.stringify(process.execPath)} could not be started: its working folder ${join(dir, "nope")} does not exist; check cwd in the config`);
+  });
+
   it("kills a program that runs past the timeout, and its children", async () => {
     const dir = await tempDir();
     const pidFile = join(dir, "child.pid");
