@@ -45,6 +45,8 @@ const RETRY_MIN_MS = 1_000;
 const RETRY_MAX_MS = 300_000;
 /** A workspace with at least this many summaries waiting is unwatched while it drains. */
 const PAUSE_WATCH_AT = 100;
+/** How long a watch added after start-up is given to be in place before the scan that follows. */
+const WATCH_SETTLE_MS = 100;
 
 export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
   const log = options.log ?? silentLogger;
@@ -140,12 +142,22 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
     options.onOutcome?.(outcome);
   }
 
-  // The scan that follows must start after chokidar's watch is in place, or a file landing in between rings no bell.
+  // The scan that follows should start after chokidar's watch is in place, or a file landing in between rings no
+  // bell. chokidar emits "ready" once per watcher (after the first add), so later adds cannot be awaited: they get
+  // a short settle instead (waiting for a second "ready" stalled every drain by the whole fallback), and a file
+  // that still lands in the gap is found by the next rescan.
+  let readyOnce = false;
   async function rewatch(dirs: readonly string[]): Promise<void> {
     if (dirs.length === 0) return;
+    if (readyOnce) {
+      watcher.add([...dirs]);
+      await new Promise((resolve) => setTimeout(resolve, WATCH_SETTLE_MS));
+      return;
+    }
     const ready = new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
     watcher.add([...dirs]);
     await Promise.race([ready, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+    readyOnce = true;
   }
 
   // A file another surfacer sent, or the owner removed, is no longer tracked.

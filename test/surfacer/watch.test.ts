@@ -87,18 +87,41 @@ describe("watch mode (chokidar on a real folder)", () => {
     expect(await readdir(ws)).toEqual([]);
   });
 
-  it("does not spin on a backlog that is waiting for a notifier to come back", async () => {
+  it("does not spin on a backlog whose notifier is down: nothing is tried again before its time, then the delay doubles", async () => {
     const ws = await tempDir();
     const flaky = flakyNotifier(1_000_000);
     const outcomes: SurfaceOutcome[] = [];
     let scans = 0;
+    // The watcher's clock is ours: it stands still unless the test moves it, so real time can only add rescans.
+    let clock = Date.parse("2026-11-22T18:00:00.000Z");
     await Promise.all(Array.from({ length: 150 }, (_, i) => putSummary(ws, `tessl__down-${i}`)));
-    const h = await startWatch({ patterns: [ws], cwd: "/", deliver: deliverTo([flaky]), leaseMs: 600_000, rescanMs: 100, onOutcome: (o) => outcomes.push(o), log: (e) => void (e.event === "scan" && scans++) });
+    const h = await startWatch({
+      patterns: [ws],
+      cwd: "/",
+      deliver: deliverTo([flaky]),
+      leaseMs: 600_000,
+      rescanMs: 50,
+      now: () => new Date(clock),
+      onOutcome: (o) => outcomes.push(o),
+      log: (e) => void (e.event === "scan" && scans++),
+    });
     handles.push(h);
     await waitFor(() => outcomes.length >= 150, 20_000);
-    const before = scans;
-    await new Promise((r) => setTimeout(r, 400)); // inside the 1 s retry delay: only rescans (every 100 ms) may scan
-    expect(scans - before).toBeLessThan(20);
+    // Each failed file went back under its name (a doorbell of its own) and many rescans pass: none is sent again.
+    const scansBefore = scans;
+    await new Promise((r) => setTimeout(r, 600));
+    expect(flaky.calls).toBe(150);
+    expect(scans - scansBefore, "rescans every 50 ms, not a scan loop").toBeLessThan(60);
+    clock += 1_001; // past the first delay (1 s): each file is tried once more
+    await waitFor(() => flaky.calls >= 300, 10_000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(flaky.calls).toBe(300);
+    clock += 1_001; // the delay is now 2 s: not yet
+    await new Promise((r) => setTimeout(r, 300));
+    expect(flaky.calls).toBe(300);
+    clock += 1_000;
+    await waitFor(() => flaky.calls >= 450, 10_000);
+    expect(outcomes.every((o) => o.kind === "failed")).toBe(true);
     expect((await readdir(ws)).filter((n) => n.endsWith(".json"))).toHaveLength(150);
   });
 
