@@ -39,7 +39,8 @@ export async function buildNotifier(name: string, entry: NotifierEntry, ctx: Bui
       if (missing.length > 0) {
         return problem(
           "type",
-          `the nanoclaw notifier needs ${missing.join(" and ")}, which NanoClaw's agent runner sets inside its containers; ` +
+          `the nanoclaw notifier needs ${missing.join(" and ")}, which NanoClaw's agent runner sets inside its containers ` +
+            "(some versions only for its MCP server: export them for the hook or sidecar too); " +
             "outside one, choose another notifier (for example --notify stdout)",
         );
       }
