@@ -69,6 +69,9 @@ function interpretReply(status: number, body: string) {
     const id = reply.result?.message_id;
     return { ok: true as const, ...(id !== undefined ? { detail: `message_id ${String(id)}` } : {}) };
   }
+  if (status >= 300 && status < 400) {
+    return permanentFailure(`Telegram sendMessage answered HTTP ${status}; redirects are not followed, set api_base_url to the final address`);
+  }
   if (reply === undefined || typeof reply !== "object") {
     const words = `Telegram sendMessage answered HTTP ${status} without a Bot API reply: ${bodySnippet(body) || "(empty body)"}`;
     return status >= 400 && !isRetryableStatus(status) ? permanentFailure(words) : transientFailure(words);

@@ -106,11 +106,12 @@ describe("telegram notifier", () => {
     expect(entries.map((e) => e.event)).toEqual(["notify_attempt_failed", "notify_failed"]);
   });
 
-  it("retries 5xx replies (a Bot API error or a proxy's HTML page); 401, 403 and a migrated group are permanent, with a hint", async () => {
+  it("retries 5xx replies (a Bot API error or a proxy's HTML page); 401, 403, a redirect and a migrated group are permanent, with a hint", async () => {
     const cases = [
       { status: 500, body: { ok: false, error_code: 500, description: "Internal Server Error" }, permanent: false, words: /500 Internal Server Error/ },
       { status: 502, body: "<html><body>502 Bad Gateway</body></html>", permanent: false, words: /HTTP 502 without a Bot API reply: <html>/ },
       { status: 401, body: { ok: false, error_code: 401, description: "Unauthorized" }, permanent: true, words: /401 Unauthorized \(check the bot token\)$/ },
+      { status: 301, body: "", permanent: true, words: /HTTP 301; redirects are not followed, set api_base_url to the final address$/ },
       { status: 403, body: { ok: false, error_code: 403, description: "Forbidden: bot was blocked by the user" }, permanent: true, words: /403 Forbidden: bot was blocked by the user$/ },
       {
         status: 400,
