@@ -61,6 +61,8 @@ export async function buildNotifier(name: string, entry: NotifierEntry, ctx: Bui
       const techThread = entry.technical?.thread_id ?? envInt(env, E.telegramTechnicalThreadId);
       if (Number.isNaN(thread)) return problem("thread_id", `${E.telegramThreadId} must be an integer >= 1 (the forum topic's message_thread_id)`);
       if (Number.isNaN(techThread)) return problem("technical.thread_id", `${E.telegramTechnicalThreadId} must be an integer >= 1 (the forum topic's message_thread_id)`);
+      const techSilent = envFlag(env, E.telegramTechnicalSilent);
+      if (typeof techSilent === "number") return problem("technical.silent", `${E.telegramTechnicalSilent} must be 1, true or yes (or 0, false or no)`);
       const policyChat = entry.policy?.chat_id ?? chat;
       const techChat = entry.technical?.chat_id ?? envValue(env, E.telegramTechnicalChatId) ?? chat;
       if (policyChat === undefined) return problem("chat_id", `is not set: set chat_id in the config file or ${E.telegramChatId}`);
@@ -76,7 +78,7 @@ export async function buildNotifier(name: string, entry: NotifierEntry, ctx: Bui
       const technical: TelegramTarget = {
         chatId: techChat,
         threadId: techThread ?? (sameChat(techChat) ? thread : undefined),
-        silent: entry.technical?.silent ?? envFlag(env, E.telegramTechnicalSilent) ?? entry.silent ?? false,
+        silent: entry.technical?.silent ?? techSilent ?? entry.silent ?? false,
       };
       return { notifier: createTelegramNotifier(name, { token, apiBaseUrl, policy, technical }), secrets: [token] };
     }

@@ -24,8 +24,10 @@ export function envValue(env: Env, name: string): string | undefined {
   return value === undefined || value.trim() === "" ? undefined : value.trim();
 }
 
-/** `1`, `true`, `yes` (any case) are true; anything else set is false; unset is `undefined`. */
-export function envFlag(env: Env, name: string): boolean | undefined {
+/** `1`, `true`, `yes` are true and `0`, `false`, `no` false (any case); unset is `undefined`; anything else `NaN`. */
+export function envFlag(env: Env, name: string): boolean | undefined | typeof Number.NaN {
   const value = envValue(env, name);
-  return value === undefined ? undefined : /^(1|true|yes)$/i.test(value);
+  if (value === undefined) return undefined;
+  if (/^(1|true|yes)$/i.test(value)) return true;
+  return /^(0|false|no)$/i.test(value) ? false : Number.NaN;
 }

@@ -105,7 +105,7 @@ describe("loadNotifiers", () => {
     expect(loaded.notifiers.map((n) => n.name)).toEqual(["hook"]);
   });
 
-  it("an empty --notify, or a thread id from env that is not a positive integer, is an error, not a quiet fallback", async () => {
+  it("an empty --notify, a thread id from env that is not a positive integer, or a silent flag that is not yes/no, is an error, not a quiet fallback", async () => {
     for (const names of [[""], [","], [" , "]]) {
       expect(await problems({ notifiers: { ops: { type: "stdout" } } }, { names })).toEqual([
         "--notify: names no notifier: give one or more names, for example --notify stdout or --notify telegram,webhook",
@@ -114,6 +114,10 @@ describe("loadNotifiers", () => {
     const env = { SKIP_SUMMARY_TELEGRAM_TOKEN: "123:abcdefghij", SKIP_SUMMARY_TELEGRAM_CHAT_ID: "1", SKIP_SUMMARY_TELEGRAM_THREAD_ID: "0" };
     expect(await problems(undefined, { names: ["telegram"], env })).toEqual([
       "notify.notifiers.telegram.thread_id: SKIP_SUMMARY_TELEGRAM_THREAD_ID must be an integer >= 1 (the forum topic's message_thread_id)",
+    ]);
+    const silent = { SKIP_SUMMARY_TELEGRAM_TOKEN: "123:abcdefghij", SKIP_SUMMARY_TELEGRAM_CHAT_ID: "1", SKIP_SUMMARY_TELEGRAM_TECHNICAL_SILENT: "quiet" };
+    expect(await problems(undefined, { names: ["telegram"], env: silent })).toEqual([
+      "notify.notifiers.telegram.technical.silent: SKIP_SUMMARY_TELEGRAM_TECHNICAL_SILENT must be 1, true or yes (or 0, false or no)",
     ]);
   });
 
