@@ -4,7 +4,8 @@
 // partly succeeded writes `<summary>~<delivery-id>.partial`, listing the notifiers that already have it.
 import { createHash } from "node:crypto";
 import { readFile, rename, unlink } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fsyncDirectory } from "../owner/atomic-write.js";
 import { partialName, sentName } from "./claim-name.js";
 
 /** Stable for the same bytes of the same skill, across retries, takeovers and re-runs. */
@@ -12,10 +13,15 @@ export function deliveryIdOf(skill: string, bytes: Uint8Array | string): string 
   return createHash("sha256").update(skill).update("\0").update(bytes).digest("hex").slice(0, 32);
 }
 
-/** Records that the notice for this claim went out; returns the record's path. */
+/**
+ * Records that the notice for this claim went out; returns the record's path. The folder is fsynced before
+ * anything is deleted, so that after a power cut the record (and the claim rename before it) is on disk: without
+ * it the folder could come back with the summary under an earlier name, and its notice would go out again.
+ */
 export async function recordSent(claimPath: string): Promise<string> {
   const target = sentName(claimPath);
   await rename(claimPath, target);
+  await fsyncDirectory(dirname(target));
   return target;
 }
 
