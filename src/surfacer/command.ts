@@ -27,6 +27,8 @@ export async function runSurfaceCommand(flags: SurfaceFlags, context: CommandCon
   let skill: string | undefined;
   let hookCwd: string | undefined;
   if (flags.skill !== undefined) {
+    // Without this check an empty value would become the bare prefix `tessl__`, a valid id that no skill uses.
+    if (flags.skill.trim() === "") throw new UsageError("--skill is empty; give a skill id such as tessl__check-cfps, or its name, check-cfps");
     const problem = skillIdProblem(toFullSkillId(flags.skill));
     if (problem) throw new UsageError(`--skill ${JSON.stringify(flags.skill)}: ${problem}`);
     skill = assertSkillId(toFullSkillId(flags.skill));

@@ -40,6 +40,10 @@ describe("skip-summary surface, once mode (built CLI)", () => {
     expect(r.code).toBe(0);
     expect((await readDelivered(out)).map((d) => d.skill)).toEqual(["tessl__a"]);
     expect(await readdir(ws)).toEqual([".skip-summary-tessl__b.json"]);
+    const full = await runCli(["surface", "--workspace", ws, "--skill", "tessl__b", "--config", config]);
+    expect(full.code).toBe(0);
+    expect((await readDelivered(out)).map((d) => d.skill)).toEqual(["tessl__a", "tessl__b"]);
+    expect(await readdir(ws)).toEqual([]);
   });
 
   it("--json prints one report on stdout, with the stdout notifier moved to stderr", async () => {
@@ -100,6 +104,11 @@ describe("skip-summary surface, once mode (built CLI)", () => {
     const bad = await runCli(["surface", "--workspace", ws, "--skill", "../x"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--skill");
+    await putSummary(ws, "tessl__a");
+    const empty = await runCli(["surface", "--workspace", ws, "--skill", ""]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain("--skill is empty");
+    expect(await readdir(ws)).toEqual([".skip-summary-tessl__a.json"]);
     const fmt = await runCli(["surface", "--workspace", ws, "--log-format", "xml"]);
     expect(fmt.code).toBe(2);
     expect(fmt.stderr).toContain("--log-format must be json or pretty");
