@@ -16,6 +16,20 @@ import { setUpSurfacer } from "./setup.js";
 import { expandWorkspaces } from "./workspaces.js";
 
 export async function runSurfaceCommand(flags: SurfaceFlags, context: CommandContext): Promise<number> {
+  if (!flags.hookInput) return runSurface(flags, context);
+  // As a hook, exit 2 is fed back to the model as an error it must act on, and a surfacer must never steer the
+  // agent: a bad flag value, workspace or config is exit 1 there, which Claude Code shows to the user instead.
+  try {
+    const code = await runSurface(flags, context);
+    return code === 2 ? 1 : code;
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    context.io.stderr.write(`skip-summary: ${error.message}\n`);
+    return 1;
+  }
+}
+
+async function runSurface(flags: SurfaceFlags, context: CommandContext): Promise<number> {
   const { io } = context;
   const format = flags.logFormat ?? "pretty";
   if (format !== "json" && format !== "pretty") throw new UsageError(`--log-format must be json or pretty, got ${JSON.stringify(format)}`);

@@ -201,6 +201,20 @@ describe("skip-summary surface --hook-input (Claude Code PostToolUse on the Skil
     expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
   });
 
+  it("exits 1, not 2, for a bad config or a missing workspace under --hook-input, naming what is wrong", async () => {
+    const ws = await tempDir();
+    await putSummary(ws, "tessl__a");
+    const config = join(await tempDir(), "c.json");
+    await writeFile(config, JSON.stringify({ surface: { lease_ms: "soon" } }));
+    const bad = await runCli(["surface", "--hook-input", "--workspace", ws, "--config", config], { input: event("Skill", { skill: "a" }) });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("surface.lease_ms");
+    const missing = await runCli(["surface", "--hook-input", "--workspace", join(ws, "nope")], { input: event("Skill", { skill: "a" }) });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("no such folder");
+    expect(await readdir(ws)).toEqual([".skip-summary-tessl__a.json"]);
+  });
+
   it("falls back to the event's cwd when no workspace is configured", async () => {
     const { ws, out, config } = await setup();
     await putSummary(ws, "tessl__a");

@@ -36,7 +36,7 @@ export const surfaceCommand: CommandDefinition = {
         `
 Exit codes: 0 everything found was sent (or nothing waited; a hook event for another tool);
 1 a summary was left, quarantined or could not be sent (each is logged with why), or --hook-input was unreadable;
-2 bad usage or config. Watch mode exits 0 after SIGINT/SIGTERM once the files in flight are done.
+2 bad usage or config (1 under --hook-input: a hook's exit 2 would be fed to the model). Watch mode exits 0 after SIGINT/SIGTERM once the files in flight are done.
 
 Examples:
   $ skip-summary surface --workspace /workspace/group
