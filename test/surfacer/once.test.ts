@@ -1,4 +1,4 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { surfaceOnce, surfaceExitCode, QUARANTINE_DIR_NAME } from "../../src/surfacer/index.js";
@@ -34,6 +34,18 @@ describe("surfaceOnce (library, real folders)", () => {
     const second = await surfaceOnce({ workspaces: [ws], deliver: deliverTo([flaky]), leaseMs: LEASE });
     expect(second.outcomes[0]).toMatchObject({ kind: "sent" });
     expect(await readdir(ws)).toEqual([]);
+  });
+
+  it("starts with the oldest summary (by modification time), whatever the names and the folder order", async () => {
+    const ws = await tempDir();
+    const out = join(await tempDir(), "delivered.jsonl");
+    const base = Date.parse("2026-11-22T10:00:00Z") / 1000;
+    for (let i = 0; i < 8; i++) {
+      const path = await putSummary(ws, `tessl__s${i}`);
+      await utimes(path, base - i * 60, base - i * 60); // s7 is the oldest, s0 the newest
+    }
+    await surfaceOnce({ workspaces: [ws], deliver: deliverTo([fileNotifier(out)]), leaseMs: LEASE, concurrency: 1 });
+    expect((await readDelivered(out)).map((d) => d.skill)).toEqual(Array.from({ length: 8 }, (_, i) => `tessl__s${7 - i}`));
   });
 
   it("does not resend to a notifier that already took a partly failed delivery", async () => {
