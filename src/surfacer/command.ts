@@ -51,6 +51,8 @@ async function runSurface(flags: SurfaceFlags, context: CommandContext): Promise
     // Whatever goes wrong with the event, the agent is never blocked: a clear line on stderr and exit 1 (not 2,
     // which Claude Code feeds back to the model as a hook failure it must react to).
     try {
+      // Run by hand in a terminal, reading stdin would wait for a Ctrl-D that nobody knows to type.
+      if (io.stdin.isTTY) throw new HookInputError("stdin is a terminal, not a piped event (Claude Code pipes it in; by hand, pipe one in too)");
       const target = parseHookInput(await readAll(io.stdin));
       if (target.kind === "ignore") {
         log({ level: "debug", event: "hook_ignored", why: target.why });

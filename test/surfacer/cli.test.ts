@@ -1,7 +1,8 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, tempDir } from "../helpers/cli.js";
+import { spawnSync } from "node:child_process";
+import { CLI, runCli, tempDir } from "../helpers/cli.js";
 import { fileNotifierConfig, putSummary, readDelivered } from "./helpers.js";
 
 async function setup() {
@@ -199,6 +200,15 @@ describe("skip-summary surface --hook-input (Claude Code PostToolUse on the Skil
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(words);
     expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
+  });
+
+  it("does not wait on a terminal: stdin that is a TTY is a clear error with exit 1 (run under script(1) for a pty)", async () => {
+    const ws = await tempDir();
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} surface --hook-input --workspace ${JSON.stringify(ws)}`;
+    const r = spawnSync("script", ["-qec", command, "/dev/null"], { encoding: "utf8", timeout: 20_000, env: { PATH: process.env.PATH ?? "" } });
+    expect(r.signal, "it waited on the terminal").toBeNull();
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain("--hook-input: stdin is a terminal");
   });
 
   it("exits 1, not 2, for a bad config or a missing workspace under --hook-input, naming what is wrong", async () => {
