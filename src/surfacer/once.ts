@@ -60,8 +60,10 @@ export async function surfaceOnce(options: SurfaceOnceOptions): Promise<SurfaceR
   }
   const ready: WaitingEntry[] = [];
   for (const scan of scans) {
-    for (const entry of scan.summaries) {
-      if (await ownerStillWriting(entry, scan, options.lockWaitMs ?? 2000)) {
+    // The owners' locks are waited for side by side: one after another, a few merges would add up past a hook's timeout.
+    const writing = await Promise.all(scan.summaries.map((entry) => ownerStillWriting(entry, scan, options.lockWaitMs ?? 2000)));
+    for (const [i, entry] of scan.summaries.entries()) {
+      if (writing[i]) {
         outcomes.push({ kind: "left", code: "owner-writing", workspace: entry.workspace, file: entry.path, skill: entry.skill, detail: `its owner holds ${entry.path}.lock (merging a new skip into it); the next run surfaces it` });
         log({ level: "warn", event: "left", ...outcomes.at(-1)! });
       } else ready.push(entry);

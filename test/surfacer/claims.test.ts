@@ -104,6 +104,18 @@ describe("the owner's lock", () => {
     expect((await readdir(ws)).sort()).toEqual([".skip-summary-tessl__a.json", ".skip-summary-tessl__a.json.lock"]);
   });
 
+  it("waits for several owners' locks side by side, not one after another", async () => {
+    const ws = await tempDir();
+    for (const skill of ["tessl__a", "tessl__b", "tessl__c", "tessl__d"]) {
+      await putSummary(ws, skill);
+      await writeFile(join(ws, `.skip-summary-${skill}.json.lock`), "{}");
+    }
+    const started = Date.now();
+    const r = await surfaceOnce({ workspaces: [ws], deliver: deliverTo([]), leaseMs: LEASE, lockWaitMs: 1_500 });
+    expect(r.outcomes.map((o) => o.code)).toEqual(["owner-writing", "owner-writing", "owner-writing", "owner-writing"]);
+    expect(Date.now() - started, "four 1.5 s waits in a row take 6 s").toBeLessThan(4_500);
+  });
+
   it("waits for a lock that goes away within lock_wait_ms, then sends", async () => {
     const ws = await tempDir();
     const out = join(await tempDir(), "d.jsonl");
