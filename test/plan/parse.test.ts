@@ -97,6 +97,18 @@ describe("parsePlan", () => {
     expect(found[3]!.message).toContain("never retried");
   });
 
+  it("says what a plan is when the file is empty or not a mapping, at line 1, column 1", () => {
+    for (const text of ["", "- a\n- b\n", "just words\n"]) {
+      expect(problems(text)).toEqual([{ path: "(root)", line: 1, column: 1, message: expect.stringContaining("must be a mapping with skill") }]);
+    }
+  });
+
+  it("asks to quote an argument YAML reads as another type", () => {
+    expect(problems("skill: tessl__x\nsteps:\n  - { name: a, run: [true] }\n")).toEqual([
+      { path: "steps[0].run[0]", line: 3, column: 22, message: expect.stringContaining('quote it ("true", "7")') },
+    ]);
+  });
+
   it("reads JSON plans too, with positions", () => {
     const found = problems('{\n  "skill": "tessl__x",\n  "steps": [\n    { "name": "a", "run": [] }\n  ]\n}\n');
     expect(found).toEqual([{ path: "steps[0].run", line: 4, column: 27, message: "must name a command: it is empty" }]);
@@ -115,11 +127,14 @@ describe("run --plan with an invalid plan", () => {
     expect(await s.lines()).toEqual([]);
   });
 
-  it("says so when the file cannot be read", async () => {
+  it("says so when the file cannot be read, and how to fix it", async () => {
     const s = await sandbox();
     const r = await s.run(["--plan", "missing.yaml"]);
     expect(r.code).toBe(65);
-    expect(r.stderr).toContain("missing.yaml: (file): cannot read the plan file (ENOENT)");
+    expect(r.stderr).toContain("missing.yaml: (file): cannot read the plan file (ENOENT): there is no such file; check the path");
+    const folder = await s.run(["--plan", "."]);
+    expect(folder.code).toBe(65);
+    expect(folder.stderr).toContain(".: (file): cannot read the plan file (EISDIR): it is a folder; give the plan file inside it");
   });
 
   it("refuses a command after -- and --skill (the plan names both)", async () => {
@@ -128,6 +143,28 @@ describe("run --plan with an invalid plan", () => {
     expect((await s.run(["--plan", "plan.yaml", "--", "true"])).code).toBe(64);
     expect((await s.run(["--plan", "plan.yaml", "--skill", "tessl__x"])).code).toBe(64);
     expect((await s.run(["--plan", "plan.yaml", "--events", "xml"])).code).toBe(64);
+    expect(await s.lines()).toEqual([]);
+  });
+});
+
+describe("single-command flags with --plan", () => {
+  it("are refused rather than ignored, naming each flag and what the plan uses instead", async () => {
+    const s = await sandbox();
+    await s.write(`skill: tessl__plan-test\nsteps:\n  - ${stepYaml("first", "step.sh")}\n`);
+    const steps = await s.run(["--plan", "plan.yaml", "--retry", "3", "--timeout", "1s", "--no-jitter"]);
+    expect(steps.code).toBe(64);
+    expect(steps.stderr).toContain("--retry, --no-jitter, --timeout apply to a single command, not to --plan: set each step's on_error, retry, heal, timeout or kill_grace in the plan file");
+    for (const flags of [["--step", "x"], ["--retry-on", "1"], ["--backoff", "fixed"], ["--initial-delay", "1s"], ["--max-delay", "1s"], ["--heal", "./login.sh"], ["--heal-arg", "x"], ["--kill-grace", "1s"]]) {
+      const r = await s.run(["--plan", "plan.yaml", ...flags]);
+      expect(r.code, flags[0]).toBe(64);
+      expect(r.stderr, flags[0]).toContain(`${flags[0]} applies to a single command, not to --plan`);
+    }
+    const logs = await s.run(["--plan", "plan.yaml", "--log-format", "json", "--log-file", "x.log"]);
+    expect(logs.code).toBe(64);
+    expect(logs.stderr).toContain("--log-format, --log-file apply to a single command, not to --plan: a plan logs every failure to --failures-log PATH, and --events json streams its progress");
+    const notify = await s.run(["--plan", "plan.yaml", "--notify", "slack"]);
+    expect(notify.code).toBe(64);
+    expect(notify.stderr).toContain("--notify and --config only choose how --surface sends the summary");
     expect(await s.lines()).toEqual([]);
   });
 });

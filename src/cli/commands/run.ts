@@ -80,8 +80,35 @@ export async function runSingleCommand(commandArgs: readonly string[], opts: Run
 async function runPlanFile(commandArgs: readonly string[], opts: RunCommandFlags, io: CliIo): Promise<number> {
   if (commandArgs.length > 0) throw new UsageError("--plan runs the plan's own steps: give no command after --");
   if (opts.skill !== undefined) throw new UsageError("--plan reads the skill id from the plan file's skill field: drop --skill");
+  const given = singleCommandFlags(opts);
+  const logFlags = given.filter((flag) => flag.startsWith("--log-"));
+  const stepFlags = given.filter((flag) => !flag.startsWith("--log-"));
+  const list = (flags: string[]) => `${flags.join(", ")} ${flags.length === 1 ? "applies" : "apply"} to a single command, not to --plan`;
+  if (stepFlags.length > 0) throw new UsageError(`${list(stepFlags)}: set each step's on_error, retry, heal, timeout or kill_grace in the plan file instead (see docs/plans.md)`);
+  if (logFlags.length > 0) throw new UsageError(`${list(logFlags)}: a plan logs every failure to --failures-log PATH, and --events json streams its progress`);
+  if ((opts.notify || opts.config !== undefined) && !opts.surface) throw new UsageError("--notify and --config only choose how --surface sends the summary: add --surface, or drop them");
   const { runPlanCli } = await import("../../runner/plan/cli.js");
   return runPlanCli(opts as RunCommandFlags & { plan: string }, io);
+}
+
+/** The single-command flags given: a plan sets these per step, so passing one with --plan is refused, never ignored. */
+function singleCommandFlags(opts: RunCommandFlags): string[] {
+  const given: [boolean, string][] = [
+    [opts.step !== undefined, "--step"],
+    [opts.retry !== undefined, "--retry"],
+    [opts.retryOn !== undefined, "--retry-on"],
+    [opts.backoff !== undefined, "--backoff"],
+    [opts.initialDelay !== undefined, "--initial-delay"],
+    [opts.maxDelay !== undefined, "--max-delay"],
+    [opts.jitter === false, "--no-jitter"],
+    [opts.heal !== undefined, "--heal"],
+    [opts.healArg !== undefined, "--heal-arg"],
+    [opts.timeout !== undefined, "--timeout"],
+    [opts.killGrace !== undefined, "--kill-grace"],
+    [opts.logFormat !== undefined, "--log-format"],
+    [opts.logFile !== undefined, "--log-file"],
+  ];
+  return given.filter(([set]) => set).map(([, flag]) => flag);
 }
 
 function declareRunFlags(command: Command): Command {

@@ -4,7 +4,7 @@ import type { CliIo } from "../../cli/io.js";
 import { useColor } from "../../cli/io.js";
 import { renderHeader } from "../render.js";
 import { formatEventLine } from "./events.js";
-import { parseInputFlags } from "./inputs.js";
+import { parseInputFlags, resolveInputs } from "./inputs.js";
 import { formatPlanProblems, loadPlan } from "./parse.js";
 import { renderInputProblems, renderPlanClosingBlock } from "./render.js";
 import { runPlan, type PlanResult } from "./run-plan.js";
@@ -42,6 +42,12 @@ export async function runPlanCli(flags: PlanCliFlags, io: CliIo): Promise<number
   if (!loaded.ok) {
     io.stderr.write(`skip-summary run: invalid plan, nothing was run:\n${formatPlanProblems(flags.plan, loaded.problems)}\n`);
     return PLAN_INVALID_EXIT;
+  }
+  // Inputs are checked before the header, so a plan that cannot start does not look as if it started.
+  const resolved = resolveInputs(loaded.plan, inputs.values);
+  if (!resolved.ok) {
+    io.stderr.write(`skip-summary run: nothing was run:\n${formatPlanProblems(flags.plan, resolved.problems)}\n`);
+    return PLAN_USAGE_EXIT;
   }
   const style = { color: useColor(io.stderr, io.env) };
   const events = flags.events === "json";

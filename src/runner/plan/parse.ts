@@ -42,9 +42,18 @@ export async function loadPlan(file: string, options: { readonly cwd?: string } 
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    return { ok: false, file, problems: [{ path: "(file)", message: `cannot read the plan file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` }] };
+    return { ok: false, file, problems: [{ path: "(file)", message: unreadable(error as NodeJS.ErrnoException) }] };
   }
   return parsePlan(text, { file: path });
+}
+
+/** Why the plan file could not be read, and what to do about it. */
+function unreadable(error: NodeJS.ErrnoException): string {
+  const code = error.code ?? error.message;
+  if (code === "ENOENT") return "cannot read the plan file (ENOENT): there is no such file; check the path (relative paths start at the current folder)";
+  if (code === "EISDIR") return "cannot read the plan file (EISDIR): it is a folder; give the plan file inside it";
+  if (code === "EACCES" || code === "EPERM") return `cannot read the plan file (${code}): permission denied; make it readable`;
+  return `cannot read the plan file (${code})`;
 }
 
 // A missing field has no node of its own, so the nearest existing ancestor (the mapping that lacks it) is shown.
@@ -56,7 +65,8 @@ function position(doc: Document, lineCounter: LineCounter, path: RawPath): { lin
       return { line: at.line, column: at.col };
     }
   }
-  return {};
+  // An empty file has no node at all: its problem is at its start.
+  return { line: 1, column: 1 };
 }
 
 /** `plan.yaml:12:5: steps[2].retry.max_attempts: must be >= 1`, one line per problem. */

@@ -23,7 +23,7 @@ const exitCode = z.int({ error: "must be an integer exit code (0-255)" }).check(
 const exitCodes = z.array(exitCode, { error: "must be a list of exit codes, for example [1, 75]" });
 
 export const argv = z
-  .array(z.string({ error: "must be a string (each argument is one string; there is no shell)" }), {
+  .array(z.string({ error: 'must be a string: quote it ("true", "7"), as YAML reads an unquoted true, number or null as another type; each argument is one string, there is no shell' }), {
     error: 'must be an argv array such as ["./fetch.sh", "--since", "{{ inputs.since }}"] (no shell is used)',
   })
   .check(z.minLength(1, "must name a command: it is empty"), z.refine((list) => list.length === 0 || list[0] !== "", "the command (first element) must not be empty"));
@@ -119,14 +119,17 @@ export const InputSchema = z.strictObject(
   { error: 'must be a mapping such as { default: "7d" } (an input without a default is required)' },
 );
 
-export const PlanHeadSchema = z.strictObject({
-  skill: z.string({ error: "must be the full skill id, for example tessl__check-cfps" }).check(
-    z.refine((id) => skillIdProblem(id) === undefined, { error: (issue) => `is not a valid skill id: ${skillIdProblem(issue.input)}` }),
-  ),
-  description: z.optional(z.string({ error: "must be a string" })),
-  inputs: z.optional(z.record(z.string(), z.unknown(), { error: "must be a mapping of input names" })),
-  steps: z.array(z.unknown(), { error: "must be a list of steps" }).check(z.minLength(1, "must hold at least one step")),
-});
+export const PlanHeadSchema = z.strictObject(
+  {
+    skill: z.string({ error: "must be the full skill id, for example tessl__check-cfps" }).check(
+      z.refine((id) => skillIdProblem(id) === undefined, { error: (issue) => `is not a valid skill id: ${skillIdProblem(issue.input)}` }),
+    ),
+    description: z.optional(z.string({ error: "must be a string" })),
+    inputs: z.optional(z.record(z.string(), z.unknown(), { error: "must be a mapping of input names" })),
+    steps: z.array(z.unknown(), { error: "must be a list of steps" }).check(z.minLength(1, "must hold at least one step")),
+  },
+  { error: "must be a mapping with skill (the full skill id, such as tessl__check-cfps) and steps (a list of steps); see docs/plans.md" },
+);
 
 function regexProblem(source: string): string | undefined {
   try {
