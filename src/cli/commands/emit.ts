@@ -1,5 +1,4 @@
 // `skip-summary emit`: the owner side for skills written in bash or Python. Exit codes follow BSD sysexits.
-import { readFile } from "node:fs/promises";
 import type { CommandDefinition } from "../program.js";
 import { action } from "../program.js";
 import { readAll } from "../io.js";
@@ -73,6 +72,7 @@ interface EmitFlags {
 async function readItems(source: string, stdin: NodeJS.ReadableStream, cwd: string): Promise<string[]> {
   let text: string;
   try {
+    const { readFile } = await import("node:fs/promises");
     text = source === "-" ? await readAll(stdin as never) : await readFile(source.startsWith("/") ? source : `${cwd}/${source}`, "utf8");
   } catch (error) {
     throw new UsageError(`--items-from ${source}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
