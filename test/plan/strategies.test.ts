@@ -152,6 +152,20 @@ describe("timeout", () => {
     expect(await s.failures()).toMatchObject([{ step: "slow", timed_out: true }]);
   });
 
+  it("is retried by on_error: retry (timeout is in retry_on by default), and not when retry_on leaves it out", async () => {
+    const s = await sandbox();
+    const retry = (extra: string) => `timeout: 200ms, on_error: retry, retry: { max_attempts: 2, initial_delay: 10ms, on_exhausted: continue${extra} }`;
+    await s.write(`${head}  - ${stepYaml("slow", "slow.sh", ["30"], retry(""))}\n  - ${stepYaml("once", "slow.sh", ["30"], retry(", retry_on: [1]"))}\n`);
+    const r = await s.run(["--plan", "plan.yaml"]);
+    expect(r.code).toBe(0);
+    expect(await s.lines()).toEqual(["slow:start", "slow:TERM", "slow:start", "slow:TERM", "once:start", "once:TERM"]);
+    expect((await s.failures()).map((e) => [e.step, e.attempt, e.timed_out, e.disposition])).toEqual([
+      ["slow", 1, true, "retried"],
+      ["slow", 2, true, "continued"],
+      ["once", 1, true, "continued"],
+    ]);
+  });
+
   it("sends SIGKILL after the grace period to a step that ignores SIGTERM, and exits 75", async () => {
     const s = await sandbox();
     await s.write(`${head}  - ${stepYaml("stuck", "stubborn.sh", [], "timeout: 200ms, kill_grace: 200ms")}\n`);

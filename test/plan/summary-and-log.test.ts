@@ -46,6 +46,28 @@ describe("the skip summary", () => {
     expect(r.stderr).toContain("└─ ⏭️ scan reported 2 skipped items");
   });
 
+  it("counts only the items of a step's last attempt: a retry starts over", async () => {
+    const s = await sandbox();
+    const script = 'echo "item-of-attempt-$SKIP_SUMMARY_ATTEMPT" >> "$SKIP_SUMMARY_ITEMS_FILE"; [ "$SKIP_SUMMARY_ATTEMPT" -ge 2 ] || exit 75';
+    await s.write(`${head}  - { name: scan, run: ["bash", "-c", ${JSON.stringify(script)}], on_error: retry, retry: { initial_delay: 10ms } }\n`);
+    const r = await s.run(["--plan", "plan.yaml"]);
+    expect(r.code).toBe(0);
+    expect(await s.summary()).toMatchObject({ step: "scan", items: ["item-of-attempt-2"] });
+  });
+
+  it("leaves out a step whose catch block failed: only a completed catch makes it a skipped item", async () => {
+    const s = await sandbox();
+    await s.write(`${head}  - try:\n      - ${stepYaml("work", "step.sh", ["3", "work broke"])}\n    catch:\n      - ${stepYaml("handler", "step.sh", ["75", "handler broke"])}\n`);
+    const r = await s.run(["--plan", "plan.yaml"]);
+    expect(r.code).toBe(75);
+    expect(r.stderr).toContain("(step handler)");
+    expect(await s.summary()).toMatchObject({ step: "handler", items: ["handler"], technical_failure: true });
+    expect((await s.failures()).map((e) => [e.step, e.disposition, e.recovered])).toEqual([
+      ["work", "caught", false],
+      ["handler", "failed", false],
+    ]);
+  });
+
   it("is not written when nothing was skipped", async () => {
     const s = await sandbox();
     await s.write(`${head}  - ${stepYaml("one", "step.sh")}\n`);
@@ -78,6 +100,15 @@ describe("the failures log", () => {
     ]);
     expect(entries[3]).toMatchObject({ skill: "tessl__plan-test", attempt: 1, exit_code: 3, signal: null, stderr_tail: "risky broke\n" });
     expect(Date.parse(entries[3].time)).not.toBeNaN();
+  });
+
+  it("records a step killed by a signal with its signal and a null exit code", async () => {
+    const s = await sandbox();
+    await s.write(`${head}  - { name: killed, run: ["bash", "-c", "echo dying >&2; kill -KILL $$"], on_error: continue }\n`);
+    const r = await s.run(["--plan", "plan.yaml"]);
+    expect(r.code).toBe(0);
+    expect(await s.failures()).toMatchObject([{ step: "killed", attempt: 1, exit_code: null, signal: "SIGKILL", timed_out: false, strategy: "continue", disposition: "continued", recovered: true, stderr_tail: "dying\n" }]);
+    expect(await s.summary()).toMatchObject({ items: ["killed"], reason: "skipped 1 step: killed (continued, killed by SIGKILL)" });
   });
 });
 
