@@ -1,6 +1,18 @@
 // parallel blocks: fail-fast cancels siblings' process groups, continue names every failure, ignore succeeds.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { waitFor } from "../helpers/cli.js";
 import { sandbox, stepYaml } from "./helpers.js";
+
+/** True once `pid` is gone or a zombie (an orphan's reaper may be slow in a container). */
+async function isDead(pid: number): Promise<boolean> {
+  try {
+    return /^\d+ \(.*\) Z/.test(await readFile(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return true;
+  }
+}
 
 const head = "skill: tessl__plan-test\nsteps:\n";
 const parallel = (policy: string, steps: string[], extra = "") =>
@@ -30,6 +42,22 @@ describe("parallel", () => {
     const log = await s.failures();
     expect(log.find((e) => e.step === "slow")).toMatchObject({ disposition: "cancelled", recovered: false });
     expect(log.find((e) => e.step === "breaks")).toMatchObject({ disposition: "failed", exit_code: 3 });
+  });
+
+  it("fail-fast cancels a sibling's whole process group, not only its first process", async () => {
+    const s = await sandbox();
+    // The sibling's background grandchild would outlive a kill aimed at the sibling's pid alone.
+    const spawner = 'sleep 30 & echo $! > "$STATE_DIR/grandchild.pid"; echo spawned >> "$TRACE"; wait';
+    await s.write(
+      `${head}  - parallel:\n      steps:\n        - { name: spawner, run: ["bash", "-c", ${JSON.stringify(spawner)}] }\n` +
+        `        - { name: breaks, run: ["bash", "-c", "until grep -q spawned \\"$TRACE\\"; do sleep 0.05; done; exit 4"] }\n`,
+    );
+    const r = await s.run(["--plan", "plan.yaml"]);
+    expect(r.code).toBe(4);
+    const pid = Number((await readFile(join(s.dir, "state", "grandchild.pid"), "utf8")).trim());
+    expect(pid).toBeGreaterThan(0);
+    await waitFor(() => isDead(pid), 10_000);
+    expect((await s.failures()).find((e) => e.step === "spawner")).toMatchObject({ disposition: "cancelled", signal: "SIGTERM" });
   });
 
   it("fail-fast does not start queued steps beyond max_concurrency", async () => {
