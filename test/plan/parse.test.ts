@@ -127,6 +127,15 @@ describe("run --plan with an invalid plan", () => {
     expect(await s.lines()).toEqual([]);
   });
 
+  it("reports a step cwd that is not a folder before anything runs", async () => {
+    const s = await sandbox();
+    await s.write(`skill: tessl__plan-test\nsteps:\n  - ${stepYaml("first", "step.sh")}\n  - name: second\n    run: ["true"]\n    cwd: no-such-dir\n`);
+    const r = await s.run(["--plan", "plan.yaml"]);
+    expect(r.code).toBe(65);
+    expect(r.stderr).toContain(`plan.yaml:6:10: steps[1].cwd: there is no folder ${s.dir}/no-such-dir: a relative cwd starts at the plan file's folder`);
+    expect(await s.lines()).toEqual([]);
+  });
+
   it("says so when the file cannot be read, and how to fix it", async () => {
     const s = await sandbox();
     const r = await s.run(["--plan", "missing.yaml"]);

@@ -15,6 +15,8 @@ export interface ParsePlanOptions {
   readonly file?: string;
   /** Relative `cwd`s resolve against this folder. @default the file's folder, else process.cwd() */
   readonly dir?: string;
+  /** Check that every step's `cwd` is a folder, so a typo is reported before anything runs. @default false (loadPlan: true) */
+  readonly checkFolders?: boolean;
 }
 
 /** Parses and validates plan text. YAML 1.2 is a superset of JSON, so one parser serves both. */
@@ -30,7 +32,7 @@ export function parsePlan(text: string, options: ParsePlanOptions = {}): PlanLoa
     return { ok: false, ...(file ? { file } : {}), problems };
   }
   const dir = options.dir ?? (file ? dirname(resolve(file)) : process.cwd());
-  const { plan, problems } = validatePlan(doc.toJS(), dir);
+  const { plan, problems } = validatePlan(doc.toJS(), dir, options.checkFolders ?? false);
   if (plan) return { ok: true, plan: { ...plan, ...(file ? { file: resolve(file) } : {}) } };
   return { ok: false, ...(file ? { file } : {}), problems: problems.map((p) => ({ path: formatPath(p.path), ...position(doc, lineCounter, p.path), message: p.message })) };
 }
@@ -44,7 +46,7 @@ export async function loadPlan(file: string, options: { readonly cwd?: string } 
   } catch (error) {
     return { ok: false, file, problems: [{ path: "(file)", message: unreadable(error as NodeJS.ErrnoException) }] };
   }
-  return parsePlan(text, { file: path });
+  return parsePlan(text, { file: path, checkFolders: true });
 }
 
 /** Why the plan file could not be read, and what to do about it. */

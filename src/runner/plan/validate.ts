@@ -1,4 +1,5 @@
 // Turns the parsed YAML/JSON value into a typed plan, node by node, so every problem carries its exact path.
+import { statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type * as z from "zod/mini";
 import { check, type RawPath, type RawProblem } from "./zod-problems.js";
@@ -12,6 +13,7 @@ export type { RawPath, RawProblem } from "./zod-problems.js";
 
 interface Context {
   readonly dir: string;
+  readonly checkFolders: boolean;
   readonly inputs: ReadonlySet<string>;
   readonly problems: RawProblem[];
   readonly names: Map<string, RawPath>;
@@ -19,7 +21,7 @@ interface Context {
 }
 
 /** The typed plan, or every problem found (all of them, not just the first). */
-export function validatePlan(raw: unknown, dir: string): { plan?: Plan; problems: RawProblem[] } {
+export function validatePlan(raw: unknown, dir: string, checkFolders = false): { plan?: Plan; problems: RawProblem[] } {
   const problems: RawProblem[] = [];
   // A bad head field (say, the skill id) must not hide the problems in the steps: walk whatever has the right shape.
   const head = check(PlanHeadSchema, raw, [], problems) ?? salvageHead(raw);
@@ -30,7 +32,7 @@ export function validatePlan(raw: unknown, dir: string): { plan?: Plan; problems
     const parsed = check(InputSchema, spec ?? {}, ["inputs", name], problems);
     if (parsed) inputs[name] = parsed;
   }
-  const context: Context = { dir, inputs: new Set(Object.keys(inputs)), problems, names: new Map(), parallelCount: 0 };
+  const context: Context = { dir, checkFolders, inputs: new Set(Object.keys(inputs)), problems, names: new Map(), parallelCount: 0 };
   const steps = nodes(head.steps, ["steps"], context, false);
   if (problems.length > 0) return { problems };
   return { plan: { skill: head.skill as string, ...(head.description ? { description: head.description } : {}), inputs, steps, dir }, problems };
@@ -95,6 +97,9 @@ function toStep(raw: object, path: RawPath, context: Context): StepNode | undefi
   else context.names.set(step.name, path);
   step.run.forEach((arg, i) => templateProblems(arg, context.inputs).forEach((message) => problems.push({ path: [...path, "run", i], message })));
   step.heal?.run.forEach((arg, i) => templateProblems(arg, context.inputs).forEach((message) => problems.push({ path: [...path, "heal", "run", i], message })));
+  const cwd = step.cwd ? (isAbsolute(step.cwd) ? step.cwd : resolve(context.dir, step.cwd)) : context.dir;
+  // A missing folder would only surface at spawn time, as a misleading "command not found".
+  if (context.checkFolders && step.cwd && !isFolder(cwd)) problems.push({ path: [...path, "cwd"], message: `there is no folder ${cwd}: a relative cwd starts at the plan file's folder` });
   const onError = step.on_error ?? "abort";
   if (step.retry && onError !== "retry") problems.push({ path: [...path, "retry"], message: "retry settings need on_error: retry" });
   if (step.heal && onError !== "auto_heal") problems.push({ path: [...path, "heal"], message: "heal settings need on_error: auto_heal" });
@@ -104,7 +109,7 @@ function toStep(raw: object, path: RawPath, context: Context): StepNode | undefi
     name: step.name,
     run: step.run,
     env: step.env ?? {},
-    cwd: step.cwd ? (isAbsolute(step.cwd) ? step.cwd : resolve(context.dir, step.cwd)) : context.dir,
+    cwd,
     ...(step.timeout !== undefined ? { timeoutMs: durationMs(step.timeout) } : {}),
     ...(step.kill_grace !== undefined ? { killGraceMs: durationMs(step.kill_grace) } : {}),
     onError,
@@ -141,4 +146,12 @@ function salvageHead(raw: unknown): { skill?: unknown; description?: string; inp
   if (!Array.isArray(steps)) return undefined;
   const okInputs = typeof inputs === "object" && inputs !== null && !Array.isArray(inputs) ? (inputs as Record<string, unknown>) : {};
   return { steps, inputs: okInputs };
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
