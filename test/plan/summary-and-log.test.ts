@@ -102,6 +102,15 @@ describe("the failures log", () => {
     expect(Date.parse(entries[3].time)).not.toBeNaN();
   });
 
+  it("a --failures-log folder that cannot be created is reported, never waited on (Node's recursive mkdir spins on /proc)", async () => {
+    const s = await sandbox();
+    await s.write(`${head}  - ${stepYaml("soft", "step.sh", ["1"], "on_error: continue")}\n`);
+    const r = await s.run(["--plan", "plan.yaml", "--failures-log", "/proc/no-such-folder/failures.jsonl"], { timeoutMs: 15_000 });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("└─ ⚠️ the failures log could not be written: ENOENT: no such file or directory, mkdir '/proc/no-such-folder'");
+    expect(await s.summary()).toMatchObject({ items: ["soft"] });
+  });
+
   it("records a step killed by a signal with its signal and a null exit code", async () => {
     const s = await sandbox();
     await s.write(`${head}  - { name: killed, run: ["bash", "-c", "echo dying >&2; kill -KILL $$"], on_error: continue }\n`);

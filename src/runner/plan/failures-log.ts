@@ -43,7 +43,7 @@ export function createFailuresLog(path: string | undefined, sink?: (entry: Failu
     record(entry) {
       sink?.(entry);
       if (!path) return;
-      chain ??= createDir ? mkdir(dirname(path), { recursive: true }).then(() => undefined) : Promise.resolve();
+      chain ??= createDir ? makeFolder(dirname(path)) : Promise.resolve();
       const line = `${JSON.stringify({ ...entry, stderr_tail: entry.stderr_tail.slice(-STDERR_TAIL_MAX) })}\n`;
       chain = chain.then(() => appendFile(path, line, "utf8")).catch((error: Error) => {
         failure ??= error;
@@ -54,4 +54,28 @@ export function createFailuresLog(path: string | undefined, sink?: (entry: Failu
       return failure;
     },
   };
+}
+
+/**
+ * `mkdir -p`, one level at a time. Node's `mkdir(path, { recursive: true })` spins forever when a parent exists
+ * but mkdir still answers ENOENT (a path under /proc, a dangling symlink): here that ENOENT is final.
+ */
+export async function makeFolder(dir: string): Promise<void> {
+  const missing: string[] = [];
+  for (let at = dir; ; at = dirname(at)) {
+    try {
+      await mkdir(at);
+      break;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EEXIST") break;
+      if (code !== "ENOENT" || dirname(at) === at) throw error;
+      missing.push(at);
+    }
+  }
+  for (const at of missing.reverse()) {
+    await mkdir(at).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "EEXIST") throw error;
+    });
+  }
 }
