@@ -177,6 +177,8 @@ describe("inputs", () => {
     const unknown = await s.run(["--plan", "plan.yaml", "--input", "who=x", "--input", "whom=y"]);
     expect(unknown.code).toBe(64);
     expect(unknown.stderr).toContain('the plan declares no input "whom"');
+    const twice = await s.run(["--plan", "plan.yaml", "--input", "who=x", "--input", "who=y"]);
+    expect(twice).toMatchObject({ code: 64, stderr: "skip-summary run: --input who is given twice: give each input once\n" });
     expect(await s.lines()).toEqual([]);
   });
 });

@@ -26,8 +26,10 @@ export function parseInputFlags(pairs: readonly string[]): { values: Record<stri
   const problems: string[] = [];
   for (const pair of pairs) {
     const at = pair.indexOf("=");
+    const name = pair.slice(0, at);
     if (at <= 0) problems.push(`--input ${JSON.stringify(pair)}: expected NAME=VALUE`);
-    else values[pair.slice(0, at)] = pair.slice(at + 1);
+    else if (Object.hasOwn(values, name)) problems.push(`--input ${name} is given twice: give each input once`);
+    else values[name] = pair.slice(at + 1);
   }
   return { values, problems };
 }
