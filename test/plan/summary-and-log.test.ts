@@ -173,7 +173,7 @@ describe("inputs", () => {
     const missing = await s.run(["--plan", "plan.yaml"]);
     expect(missing.code).toBe(64);
     // No header: a plan that cannot start must not look as if it started.
-    expect(missing.stderr).toBe("skip-summary run: nothing was run:\nplan.yaml: inputs.who: is required (it has no default): pass --input who=VALUE\n");
+    expect(missing.stderr).toBe("skip-summary run: nothing was run:\nplan.yaml:3:8: inputs.who: is required (it has no default): pass --input who=VALUE\n");
     const unknown = await s.run(["--plan", "plan.yaml", "--input", "who=x", "--input", "whom=y"]);
     expect(unknown.code).toBe(64);
     expect(unknown.stderr).toContain('the plan declares no input "whom"');

@@ -14,7 +14,8 @@ export function resolveInputs(plan: Plan, given: Readonly<Record<string, string>
   }
   for (const [name, spec] of Object.entries(plan.inputs)) {
     const value = given[name] ?? spec.default;
-    if (value === undefined) problems.push({ path: `inputs.${name}`, message: `is required (it has no default): pass --input ${name}=VALUE` });
+    const at = spec.line !== undefined ? { line: spec.line, ...(spec.column !== undefined ? { column: spec.column } : {}) } : {};
+    if (value === undefined) problems.push({ path: `inputs.${name}`, ...at, message: `is required (it has no default): pass --input ${name}=VALUE` });
     else values[name] = value;
   }
   return problems.length ? { ok: false, problems } : { ok: true, values };

@@ -33,7 +33,10 @@ export function parsePlan(text: string, options: ParsePlanOptions = {}): PlanLoa
   }
   const dir = options.dir ?? (file ? dirname(resolve(file)) : process.cwd());
   const { plan, problems } = validatePlan(doc.toJS(), dir, options.checkFolders ?? false);
-  if (plan) return { ok: true, plan: { ...plan, ...(file ? { file: resolve(file) } : {}) } };
+  if (plan) {
+    const inputs = Object.fromEntries(Object.entries(plan.inputs).map(([name, spec]) => [name, { ...spec, ...position(doc, lineCounter, ["inputs", name]) }]));
+    return { ok: true, plan: { ...plan, inputs, ...(file ? { file: resolve(file) } : {}) } };
+  }
   return { ok: false, ...(file ? { file } : {}), problems: problems.map((p) => ({ path: formatPath(p.path), ...position(doc, lineCounter, p.path), message: p.message })) };
 }
 

@@ -76,6 +76,9 @@ export type PlanNode = StepNode | ThrowNode | TryNode | ParallelNode;
 export interface PlanInput {
   readonly default?: string;
   readonly description?: string;
+  /** Where the input is declared in the plan file, for messages about it. */
+  readonly line?: number;
+  readonly column?: number;
 }
 
 export interface Plan {
