@@ -152,6 +152,7 @@ describe("run --plan with an invalid plan", () => {
     expect((await s.run(["--plan", "plan.yaml", "--", "true"])).code).toBe(64);
     expect((await s.run(["--plan", "plan.yaml", "--skill", "tessl__x"])).code).toBe(64);
     expect((await s.run(["--plan", "plan.yaml", "--events", "xml"])).code).toBe(64);
+    expect(await s.run(["--plan", "plan.yaml", "--events", "json", "--live-stderr"])).toMatchObject({ code: 64, stderr: expect.stringContaining("--live-stderr would mix the steps' stderr into the --events json lines") });
     expect(await s.lines()).toEqual([]);
   });
 });

@@ -33,6 +33,10 @@ export async function runPlanCli(flags: PlanCliFlags, io: CliIo): Promise<number
     io.stderr.write(`skip-summary run: --events must be json, got ${JSON.stringify(flags.events)}\n`);
     return PLAN_USAGE_EXIT;
   }
+  if (flags.events === "json" && flags.liveStderr) {
+    io.stderr.write("skip-summary run: --live-stderr would mix the steps' stderr into the --events json lines on stderr: drop one of them\n");
+    return PLAN_USAGE_EXIT;
+  }
   const inputs = parseInputFlags(flags.input ?? []);
   if (inputs.problems.length > 0) {
     io.stderr.write(inputs.problems.map((p) => `skip-summary run: ${p}\n`).join(""));
