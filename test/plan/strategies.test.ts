@@ -172,5 +172,8 @@ describe("timeout", () => {
     const r = await s.run(["--plan", "plan.yaml"]);
     expect(r.code).toBe(75);
     expect(r.stderr).toContain("└─ ⏱️ timed out after 200ms (step stuck)");
+    // A timeout that ends the plan is a temporary failure: the step lands in the summary, as a technical skip.
+    expect(await s.summary()).toMatchObject({ step: "stuck", items: ["stuck"], technical_failure: true });
+    expect(await s.failures()).toMatchObject([{ step: "stuck", timed_out: true, signal: "SIGKILL", exit_code: null, disposition: "failed", recovered: false }]);
   });
 });
