@@ -3,13 +3,7 @@ export * from "./contract/index.js";
 export { buildJsonSchema } from "./contract/json-schema.js";
 export * from "./owner/index.js";
 export * from "./surfacer/index.js";
-// Named, not `export *`: the surfacer exports its own DeliveryRequest/DeliveryReport of the same shape.
-export {
-  loadNotifiers, deliver, defaultNotifierName, NOTIFIER_ENV,
-  createStdoutNotifier, createNanoclawNotifier, createTelegramNotifier, createWebhookNotifier, createCommandNotifier, loadModuleNotifier,
-  type Notifier, type NotifyRequest, type NotifyResult, type RenderedMessage,
-  type LoadNotifiersOptions, type LoadedNotifiers, type DeliverOptions, type DeliveryResult, type NotifierRoutes,
-} from "./notifiers/index.js";
+export * from "./notifiers/index.js";
 export * from "./runner/index.js";
 export * from "./runner/plan/index.js";
 export * from "./lint/index.js";

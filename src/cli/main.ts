@@ -1,10 +1,9 @@
 // The CLI's whole life: parse, run one command, return its exit code. bin.ts sets process.exitCode from it.
+import { EX_SOFTWARE } from "../contract/exit-codes.js";
 import { COMMANDS } from "./commands/index.js";
 import type { CliIo } from "./io.js";
 import { UsageExit, buildProgram, type ExitCode } from "./program.js";
 
-/** Exit code for a bug in skip-summary itself (sysexits EX_SOFTWARE). */
-export const EX_SOFTWARE = 70;
 
 export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const debug = argv.includes("--debug") || io.env.SKIP_SUMMARY_DEBUG === "1";

@@ -8,3 +8,4 @@ export * from "./merge.js";
 export * from "./paths.js";
 export * from "./workspace.js";
 export * from "./read-file.js";
+export * from "./exit-codes.js";

@@ -2,6 +2,7 @@
 // Permanent: the program cannot run (not found, not executable) or says the request itself is wrong (sysexits
 // 64-78, except 75 EX_TEMPFAIL). Everything else (1, other codes, signals, timeouts) is retried: a skip must not be
 // dropped because a chat CLI had a bad moment.
+import { EXIT_NOT_EXECUTABLE, EXIT_NOT_FOUND, isPermanentSysexit } from "../contract/exit-codes.js";
 import { permanentFailure, transientFailure } from "./failure.js";
 import type { NotifyResult } from "./types.js";
 
@@ -17,10 +18,8 @@ export interface CommandExit {
   readonly missingCwd?: string;
 }
 
-export const EX_TEMPFAIL = 75;
-
 export function isPermanentExitCode(code: number): boolean {
-  return code === 126 || code === 127 || (code >= 64 && code <= 78 && code !== EX_TEMPFAIL);
+  return code === EXIT_NOT_EXECUTABLE || code === EXIT_NOT_FOUND || isPermanentSysexit(code);
 }
 
 export function commandOutcome(argv: readonly string[], exit: CommandExit): NotifyResult {

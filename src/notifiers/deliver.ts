@@ -2,7 +2,8 @@
 // The surfacer deletes a summary only when `ok` is true, so this function must never report success it did not see.
 import pRetry, { AbortError } from "p-retry";
 import type { Logger } from "../log/logger.js";
-import { abortableSleep, backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from "./backoff.js";
+import { sleep } from "../retry/sleep.js";
+import { DEFAULT_DELIVERY_BACKOFF, deliveryDelay, type DeliveryBackoff } from "./backoff.js";
 import { permanentFailure, resultProblem, transientFailure, type Failure } from "./failure.js";
 import { describeError } from "./redact.js";
 import type { Notifier, NotifyRequest, NotifyResult } from "./types.js";
@@ -76,7 +77,7 @@ export async function deliver(request: DeliveryRequest, options: DeliverOptions)
 
 interface Resolved extends DeliverOptions {
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  readonly backoff: BackoffOptions;
+  readonly backoff: DeliveryBackoff;
 }
 
 function resolveOptions(options: DeliverOptions): Resolved {
@@ -87,14 +88,14 @@ function resolveOptions(options: DeliverOptions): Resolved {
   };
   check("retries", options.retries, 0);
   check("timeoutMs", options.timeoutMs, 1);
-  const backoff: BackoffOptions = {
-    minDelayMs: options.minDelayMs ?? DEFAULT_BACKOFF.minDelayMs,
-    maxDelayMs: options.maxDelayMs ?? DEFAULT_BACKOFF.maxDelayMs,
-    random: options.random ?? DEFAULT_BACKOFF.random,
+  const backoff: DeliveryBackoff = {
+    minDelayMs: options.minDelayMs ?? DEFAULT_DELIVERY_BACKOFF.minDelayMs,
+    maxDelayMs: options.maxDelayMs ?? DEFAULT_DELIVERY_BACKOFF.maxDelayMs,
+    random: options.random ?? DEFAULT_DELIVERY_BACKOFF.random,
   };
   check("minDelayMs", backoff.minDelayMs, 0);
   check("maxDelayMs", backoff.maxDelayMs, 0);
-  return { ...options, sleep: options.sleep ?? abortableSleep, backoff };
+  return { ...options, sleep: options.sleep ?? sleep, backoff };
 }
 
 class RetryableAttempt extends Error {}
@@ -117,7 +118,7 @@ async function deliverOne(notifier: Notifier, request: DeliveryRequest, o: Resol
         const retriesLeft = o.retries - (attemptNumber - 1);
         const waitTooLong = result.retryAfterMs !== undefined && result.retryAfterMs > o.backoff.maxDelayMs;
         const retry = !result.permanent && retriesLeft > 0 && !waitTooLong && !o.signal?.aborted;
-        nextDelay = retry ? backoffDelay(attemptNumber, o.backoff, result.retryAfterMs) : 0;
+        nextDelay = retry ? deliveryDelay(attemptNumber, o.backoff, result.retryAfterMs) : 0;
         o.log({
           level: "warn",
           event: "notify_attempt_failed",

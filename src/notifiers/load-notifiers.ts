@@ -6,7 +6,7 @@ import { dirname, resolve } from "node:path";
 import * as z from "zod/mini";
 import type { Problem } from "../contract/problems.js";
 import { ConfigError, configProblems, type LoadedConfig } from "../config/load.js";
-import { DEFAULT_BACKOFF } from "./backoff.js";
+import { DEFAULT_DELIVERY_BACKOFF } from "./backoff.js";
 import { buildNotifier } from "./build-notifier.js";
 import { NOTIFY_SECTION, NotifySection, type NotifierEntry } from "./config-schema.js";
 import { envValue, NOTIFIER_ENV, type Env } from "./env-names.js";
@@ -47,8 +47,8 @@ export interface LoadedNotifiers {
 export const DEFAULT_DELIVERY: DeliverySettings = {
   retries: 4,
   timeoutMs: 10_000,
-  minDelayMs: DEFAULT_BACKOFF.minDelayMs,
-  maxDelayMs: DEFAULT_BACKOFF.maxDelayMs,
+  minDelayMs: DEFAULT_DELIVERY_BACKOFF.minDelayMs,
+  maxDelayMs: DEFAULT_DELIVERY_BACKOFF.maxDelayMs,
 };
 
 export async function loadNotifiers(options: LoadNotifiersOptions): Promise<LoadedNotifiers> {

@@ -1,10 +1,7 @@
 // BSD sysexits for the owner side, in one place, so `skip-summary emit` and skipAndExit agree.
-import { InvalidSkillIdError, SummaryValidationError, WorkspaceNotFoundError } from "../contract/index.js";
+import { EX_CANTCREAT, EX_DATAERR, EX_USAGE, InvalidSkillIdError, SummaryValidationError, WorkspaceNotFoundError } from "../contract/index.js";
 import { SummaryWriteError } from "./errors.js";
 
-export const EX_USAGE = 64;
-export const EX_DATAERR = 65;
-export const EX_CANTCREAT = 73;
 
 /** 65 for bad data (the message names the field), 64 for a missing workspace setting, 73 when the file cannot be written. */
 export function emitErrorExitCode(error: unknown): number {

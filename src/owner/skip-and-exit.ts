@@ -1,9 +1,8 @@
 // For a skill written in TypeScript, "record the skip and stop blocked" must be one call that cannot be half-done.
+import { EXIT_BLOCKED } from "../contract/exit-codes.js";
 import { emitSkip, type EmitOptions, type SkipInput } from "./emit.js";
 import { emitErrorExitCode } from "./exit-code.js";
 
-/** The exit code of a skill that stopped blocked, per the exit-code contract. */
-export const EXIT_BLOCKED = 2;
 
 /**
  * Writes the skip summary, then exits the process with 2 (blocked). When the summary cannot be written,

@@ -2,7 +2,7 @@
 import { skillIdProblem } from "../contract/ids.js";
 import { UsageError } from "../cli/usage-error.js";
 import { parseLogFormat, type LogFormat } from "../log/logger.js";
-import { parseBackoff, parseDuration, type BackoffKind } from "./backoff.js";
+import { parseBackoff, parseDuration, type BackoffKind } from "../retry/backoff.js";
 import { parseRetryOn, type RetryOn } from "./retry-policy.js";
 import { splitShellWords } from "./shell-words.js";
 

@@ -1,35 +1,8 @@
 // The exit-code contract for skills (docs/exit-codes.md) as one pure function, so the runner, plans and tests agree.
+import { EX_TEMPFAIL, EXIT_NOT_EXECUTABLE, EXIT_NOT_FOUND, isPermanentSysexit, sysexitName } from "../contract/exit-codes.js";
 import { signalNumber } from "./kill-group.js";
 
 export type RunOutcome = "done" | "blocked" | "tempfail" | "error" | "signal" | "timeout" | "not-found" | "not-executable";
-
-// 0 (done) and 2 (blocked) are written as literals: EXIT_BLOCKED already comes from src/owner.
-export const EX_TEMPFAIL = 75;
-export const EXIT_NOT_EXECUTABLE = 126;
-export const EXIT_NOT_FOUND = 127;
-
-/** BSD sysexits(3): the codes 64–78 and their names. */
-export const SYSEXITS: Readonly<Record<number, string>> = Object.freeze({
-  64: "EX_USAGE",
-  65: "EX_DATAERR",
-  66: "EX_NOINPUT",
-  67: "EX_NOUSER",
-  68: "EX_NOHOST",
-  69: "EX_UNAVAILABLE",
-  70: "EX_SOFTWARE",
-  71: "EX_OSERR",
-  72: "EX_OSFILE",
-  73: "EX_CANTCREAT",
-  74: "EX_IOERR",
-  75: "EX_TEMPFAIL",
-  76: "EX_PROTOCOL",
-  77: "EX_NOPERM",
-  78: "EX_CONFIG",
-});
-
-export function sysexitName(code: number): string | undefined {
-  return SYSEXITS[code];
-}
 
 export interface ExitFacts {
   readonly exitCode: number | null;
@@ -81,7 +54,7 @@ export function leavesSummary(outcome: RunOutcome): boolean {
 
 /** Codes a retry may never be asked for: 2 (a policy block) and every sysexits code except 75. */
 export function isNeverRetried(code: number): boolean {
-  return code === 0 || code === 2 || (code >= 64 && code <= 78 && code !== EX_TEMPFAIL);
+  return code === 0 || code === 2 || isPermanentSysexit(code);
 }
 
 /** 250ms, 4s, 1.5s, 2m, 1m30s: how a delay reads in a status line. */

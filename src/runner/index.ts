@@ -1,7 +1,7 @@
 // The runner's library API: run a skill under the exit-code contract, and the primitives plans build on.
 export * from "./child.js";
 export * from "./exit-contract.js";
-export * from "./backoff.js";
+export * from "../retry/backoff.js";
 export * from "./render.js";
 export { killGroup, signalNumber, isSignalName } from "./kill-group.js";
 export { DEFAULT_STDERR_CAP } from "./stderr-buffer.js";
@@ -13,4 +13,4 @@ export * from "./retry-policy.js";
 export * from "./shell-words.js";
 export { reasonFromStderr, DEFAULT_BLOCKED_REASON } from "./auto-summary.js";
 export { surfaceAfterRun as surfaceSkillAfterRun, type SurfaceResult, type SurfaceRequest } from "./surface-after.js";
-export { sleep, type Sleep } from "./sleep.js";
+export { sleep, type Sleep } from "../retry/sleep.js";

@@ -2,9 +2,9 @@
 import { assertSkillId } from "../contract/ids.js";
 import type { Logger } from "../log/logger.js";
 import { silentLogger } from "../log/logger.js";
-import { DEFAULT_BACKOFF, type BackoffKind } from "./backoff.js";
+import { DEFAULT_BACKOFF, type BackoffKind } from "../retry/backoff.js";
 import { DEFAULT_RETRY_ON, retryOnProblem, type RetryOn } from "./retry-policy.js";
-import { sleep as realSleep, type Sleep } from "./sleep.js";
+import { sleep as realSleep, type Sleep } from "../retry/sleep.js";
 
 export interface RunSkillOptions {
   /** The full skill id, e.g. `tessl__check-cfps`. */

@@ -3,7 +3,7 @@
 import { resolveWorkspace } from "../contract/workspace.js";
 import { silentLogger, type LogLevel } from "../log/logger.js";
 import { writeAutoSummary, skillWroteSummary, snapshotSummary, type SummarySnapshot } from "./auto-summary.js";
-import { backoffDelay } from "./backoff.js";
+import { backoffDelay } from "../retry/backoff.js";
 import { runChild, type ChildOutcome } from "./child.js";
 import type { AttemptFailure, HealRecord } from "./events.js";
 import { formatDelay, interpretExit, leavesSummary, type ExitInterpretation } from "./exit-contract.js";

@@ -1,6 +1,6 @@
 // deliver(): routing by technical_failure, several notifiers at once, backoff with jitter, and never a false "ok".
 import { describe, expect, it } from "vitest";
-import { backoffDelay, deliver, loadNotifiers, type Notifier, type NotifyRequest } from "../../src/notifiers/index.js";
+import { deliveryDelay, deliver, loadNotifiers, type Notifier, type NotifyRequest } from "../../src/notifiers/index.js";
 import { deliveryRequest, fakeSleep, freePort, recordingLogger, startServer } from "./helpers.js";
 
 // An in-memory notifier that answers from a script of results, for routing and retry bookkeeping.
@@ -100,13 +100,13 @@ describe("deliver", () => {
     expect(entries.at(-1)).toMatchObject({ level: "error", event: "notify_failed", attempts: 6, permanent: false });
   });
 
-  it("backoffDelay stays within [base/2, base] for any random value", () => {
+  it("deliveryDelay stays within [base/2, base] for any random value", () => {
     for (const r of [0, 0.25, 0.999, 1, -5, 7, Number.NaN]) {
-      const d = backoffDelay(3, { minDelayMs: 500, maxDelayMs: 30_000, random: () => r });
+      const d = deliveryDelay(3, { minDelayMs: 500, maxDelayMs: 30_000, random: () => r });
       expect(d).toBeGreaterThanOrEqual(1000);
       expect(d).toBeLessThanOrEqual(2000);
     }
-    expect(backoffDelay(1, { minDelayMs: 500, maxDelayMs: 30_000, random: () => 0 }, 4200)).toBe(4200);
+    expect(deliveryDelay(1, { minDelayMs: 500, maxDelayMs: 30_000, random: () => 0 }, 4200)).toBe(4200);
   });
 
   it("a notifier down, then up: delivered after retry, never lost", async () => {

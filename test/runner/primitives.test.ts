@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { backoffDelay, backoffSchedule, durationProblem, parseBackoff, parseDuration } from "../../src/runner/backoff.js";
+import { backoffDelay, backoffSchedule, durationProblem, parseBackoff, parseDuration } from "../../src/retry/backoff.js";
 import { interpretExit, isNeverRetried, formatDelay } from "../../src/runner/exit-contract.js";
 import { renderClosingBlock, renderHeader, renderRetry } from "../../src/runner/render.js";
 import { runChild } from "../../src/runner/child.js";

@@ -1,7 +1,7 @@
 // The plan file's shape, one zod/mini schema per node kind, so each error names the field and says how to fix it.
 import * as z from "zod/mini";
 import { skillIdProblem } from "../../contract/ids.js";
-import { durationProblem } from "../backoff.js";
+import { durationProblem } from "../../retry/backoff.js";
 import { retryOnProblem, type RetryOn } from "../retry-policy.js";
 
 export const STRATEGIES = ["abort", "continue", "retry", "auto_heal"] as const;

@@ -1,7 +1,7 @@
 // How a step's command runs by default: the runner's runChild, stdin closed, stdout passed through live.
 import { runChild } from "../child.js";
 import { killGroup } from "../kill-group.js";
-import { sleep } from "../sleep.js";
+import { sleep } from "../../retry/sleep.js";
 import type { StepRunner } from "./state.js";
 
 export interface DefaultRunnerOptions {

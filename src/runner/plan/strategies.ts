@@ -1,7 +1,7 @@
 // One step and its on_error strategy: abort, continue, retry (with backoff) or auto_heal (fix, then run again).
 // Every attempt starts the command afresh with the same arguments; nothing of a failed attempt is carried over.
 import { readFile } from "node:fs/promises";
-import { backoffDelay } from "../backoff.js";
+import { backoffDelay } from "../../retry/backoff.js";
 import type { ExitInterpretation } from "../exit-contract.js";
 import type { ChildOutcome } from "../child.js";
 import { isRetriable } from "../retry-policy.js";

@@ -3,7 +3,7 @@ import { statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type * as z from "zod/mini";
 import { check, type RawPath, type RawProblem } from "./zod-problems.js";
-import { parseDuration as durationMs } from "../backoff.js";
+import { parseDuration as durationMs } from "../../retry/backoff.js";
 import { HealSchema, INPUT_NAME, InputSchema, ParallelSchema, PlanHeadSchema, RetrySchema, StepSchema, ThrowSchema, TrySchema } from "./schema.js";
 import { templateProblems } from "./template.js";
 import { DEFAULT_RETRY_ON } from "../retry-policy.js";

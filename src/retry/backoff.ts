@@ -1,5 +1,5 @@
 // Retry delays as a pure function of the retry number and an injected random source, so tests assert exact
-// schedules and the runner and plans share one definition.
+// schedules and the runner, plans and notifier deliveries share one definition.
 
 export type BackoffKind = "exponential" | "linear" | "fixed";
 
