@@ -1,10 +1,13 @@
-// The executable: wires the real process into main() and sets the exit code without cutting off piped output.
+// The executable: wires the real process into the CLI and sets the exit code without cutting off piped output.
+// Well-formed emit and surface invocations take the fast path; everything else loads commander (main.ts).
+import { COMMANDS } from "./commands/index.js";
+import { runFastPath } from "./fast-path.js";
 import { processIo } from "./io.js";
-import { main, reportInternalError } from "./main.js";
+import { reportInternalError } from "./report-internal-error.js";
 
 const io = processIo();
-const debug = process.argv.includes("--debug") || process.env.SKIP_SUMMARY_DEBUG === "1";
-// A crash outside a command's own handling must still end with words and a code, never a bare stack trace.
+const argv = process.argv.slice(2);
+const debug = argv.includes("--debug") || process.env.SKIP_SUMMARY_DEBUG === "1";
 // Pipes and files are written synchronously on Linux, so exiting right after the message loses nothing.
 const fatal = (error: unknown): never => process.exit(reportInternalError(error, io, debug));
 process.on("uncaughtException", fatal);
@@ -17,6 +20,18 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 process.on("unhandledRejection", fatal);
 
-void main(process.argv.slice(2), io).then((code) => {
-  process.exitCode = code;
-});
+async function run(): Promise<number> {
+  const fast = await runFastPath(argv, COMMANDS, { io, debug });
+  if (fast !== undefined) return fast;
+  const { main } = await import("./main.js");
+  return main(argv, io);
+}
+
+run().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.exitCode = reportInternalError(error, io, debug);
+  },
+);

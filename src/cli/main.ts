@@ -1,9 +1,9 @@
-// The CLI's whole life: parse, run one command, return its exit code. bin.ts sets process.exitCode from it.
-import { EX_SOFTWARE } from "../contract/exit-codes.js";
+// The full CLI: commander parses, one command runs, its exit code comes back. bin.ts sets process.exitCode from it.
 import { COMMANDS } from "./commands/index.js";
 import type { CliIo } from "./io.js";
-import { UsageExit, buildProgram, type ExitCode } from "./program.js";
-
+import type { ExitCode } from "./action.js";
+import { UsageExit, buildProgram } from "./program.js";
+import { reportInternalError } from "./report-internal-error.js";
 
 export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const debug = argv.includes("--debug") || io.env.SKIP_SUMMARY_DEBUG === "1";
@@ -27,11 +27,4 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
     if (error instanceof UsageExit) return error.exitCode;
     return reportInternalError(error, io, debug);
   }
-}
-
-export function reportInternalError(error: unknown, io: CliIo, debug: boolean): ExitCode {
-  const message = error instanceof Error ? error.message : String(error);
-  io.stderr.write(`skip-summary: internal error: ${message}\n`);
-  io.stderr.write(debug && error instanceof Error && error.stack ? `${error.stack}\n` : "(run with --debug for the stack trace, and report it)\n");
-  return EX_SOFTWARE;
 }

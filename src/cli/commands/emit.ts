@@ -1,25 +1,27 @@
 // `skip-summary emit`: the owner side for skills written in bash or Python. Exit codes follow BSD sysexits.
-import type { CommandDefinition } from "../program.js";
-import { action } from "../program.js";
+import { action, type CommandContext, type CommandDefinition } from "../action.js";
+import { declareFlags, type FlagSpec } from "../flag-spec.js";
 import { readAll } from "../io.js";
 import { UsageError } from "../usage-error.js";
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
+const EMIT_FLAGS: readonly FlagSpec[] = [
+  { flags: "--skill <id>", description: "the full skill id, e.g. tessl__check-cfps", required: true },
+  { flags: "--step <step>", description: "the step that skipped (digits are written as an integer)", required: true },
+  { flags: "--reason <text>", description: "one line for the owner, at most 500 characters", required: true },
+  { flags: "--item <id>", description: "a skipped item's id (repeatable)", repeatable: true },
+  { flags: "--items-from <file>", description: "read item ids, one per line, from FILE or - for stdin" },
+  { flags: "--technical", description: "a transient failure: a retry would likely succeed (default: a policy skip)" },
+  { flags: "--workspace <dir>", description: "the group workspace (default: $SKIP_SUMMARY_WORKSPACE, then /workspace/group)" },
+  { flags: "--json", description: "print one JSON result instead of the path" },
+];
 
 export const emitCommand: CommandDefinition = {
   name: "emit",
   summary: "write (or merge into) the skill's skip summary, atomically",
   usageExitCode: 64,
+  fast: { flags: EMIT_FLAGS, run: (opts, context) => runEmit(opts as unknown as EmitFlags, context) },
   register(command, context, done) {
-    command
-      .requiredOption("--skill <id>", "the full skill id, e.g. tessl__check-cfps")
-      .requiredOption("--step <step>", "the step that skipped (digits are written as an integer)")
-      .requiredOption("--reason <text>", "one line for the owner, at most 500 characters")
-      .option("--item <id>", "a skipped item's id (repeatable)", collect)
-      .option("--items-from <file>", "read item ids, one per line, from FILE or - for stdin")
-      .option("--technical", "a transient failure: a retry would likely succeed (default: a policy skip)")
-      .option("--workspace <dir>", "the group workspace (default: $SKIP_SUMMARY_WORKSPACE, then /workspace/group)")
-      .option("--json", "print one JSON result instead of the path")
+    declareFlags(command, EMIT_FLAGS)
       .addHelpText(
         "after",
         `
@@ -29,34 +31,34 @@ Example:
   $ skip-summary emit --skill tessl__check-cfps --step 3 --reason "nightly budget spent" --item cfp-12 --item cfp-19
   /workspace/group/.skip-summary-tessl__check-cfps.json`,
       )
-      .action(
-        action(context, 64, done, async (opts: EmitFlags) => {
-          const { io } = context;
-          const { emitSkip, emitErrorExitCode } = await import("../../owner/index.js");
-          const items = [...(opts.item ?? []), ...(opts.itemsFrom ? await readItems(opts.itemsFrom, io.stdin, io.cwd) : [])];
-          try {
-            const result = await emitSkip(
-              {
-                skill: opts.skill,
-                step: /^\d+$/.test(opts.step) ? Number(opts.step) : opts.step,
-                reason: opts.reason,
-                items: [...new Set(items)],
-                technical_failure: Boolean(opts.technical),
-              },
-              { workspace: opts.workspace, env: io.env, cwd: io.cwd },
-            );
-            io.stdout.write(opts.json ? `${JSON.stringify({ ok: true, path: result.path, merged: result.merged, summary: result.summary })}\n` : `${result.path}\n`);
-            return 0;
-          } catch (error) {
-            const code = emitErrorExitCode(error);
-            if (opts.json) io.stdout.write(`${JSON.stringify({ ok: false, exit_code: code, error: errorData(error) })}\n`);
-            io.stderr.write(`skip-summary emit: ${(error as Error).message}\n`);
-            return code;
-          }
-        }),
-      );
+      .action(action(context, 64, done, (opts: EmitFlags) => runEmit(opts, context)));
   },
 };
+
+async function runEmit(opts: EmitFlags, context: CommandContext): Promise<number> {
+  const { io } = context;
+  const { emitSkip, emitErrorExitCode } = await import("../../owner/index.js");
+  const items = [...(opts.item ?? []), ...(opts.itemsFrom ? await readItems(opts.itemsFrom, io.stdin, io.cwd) : [])];
+  try {
+    const result = await emitSkip(
+      {
+        skill: opts.skill,
+        step: /^\d+$/.test(opts.step) ? Number(opts.step) : opts.step,
+        reason: opts.reason,
+        items: [...new Set(items)],
+        technical_failure: Boolean(opts.technical),
+      },
+      { workspace: opts.workspace, env: io.env, cwd: io.cwd },
+    );
+    io.stdout.write(opts.json ? `${JSON.stringify({ ok: true, path: result.path, merged: result.merged, summary: result.summary })}\n` : `${result.path}\n`);
+    return 0;
+  } catch (error) {
+    const code = emitErrorExitCode(error);
+    if (opts.json) io.stdout.write(`${JSON.stringify({ ok: false, exit_code: code, error: errorData(error) })}\n`);
+    io.stderr.write(`skip-summary emit: ${(error as Error).message}\n`);
+    return code;
+  }
+}
 
 interface EmitFlags {
   skill: string;

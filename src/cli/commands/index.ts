@@ -1,5 +1,5 @@
 // Every command, in the order --help lists them. A command's module only declares flags; its work is imported lazily.
-import type { CommandDefinition } from "../program.js";
+import type { CommandDefinition } from "../action.js";
 import { emitCommand } from "./emit.js";
 import { lintCommand } from "./lint.js";
 import { runCommand } from "./run.js";

@@ -1,6 +1,6 @@
 // `skip-summary lint`: the no-silent-defer check a tile's CI runs before it publishes. Exit codes follow ESLint.
-import type { CommandDefinition } from "../program.js";
-import { action } from "../program.js";
+import type { CommandDefinition } from "../action.js";
+import { action } from "../action.js";
 import { UsageError } from "../usage-error.js";
 
 interface LintFlags {

@@ -1,8 +1,8 @@
 // `skip-summary run`: wrap a skill in the exit-code contract. This module only declares flags; the runner is
 // imported inside the action so other commands never load it.
 import type { Command } from "commander";
-import type { CommandContext, CommandDefinition } from "../program.js";
-import { action } from "../program.js";
+import type { CommandContext, CommandDefinition } from "../action.js";
+import { action } from "../action.js";
 import type { CliIo } from "../io.js";
 import { UsageError } from "../usage-error.js";
 

@@ -1,6 +1,6 @@
 // `skip-summary schema`: the v1 JSON Schema, for editors and other languages' validators.
-import type { CommandDefinition } from "../program.js";
-import { action } from "../program.js";
+import type { CommandDefinition } from "../action.js";
+import { action } from "../action.js";
 
 export const schemaCommand: CommandDefinition = {
   name: "schema",

@@ -1,8 +1,6 @@
 // `skip-summary surface`: the surfacer. Flags only here; the work (and chokidar, and the notifiers) loads on use.
-import type { CommandDefinition } from "../program.js";
-import { action } from "../program.js";
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
+import { action, type CommandContext, type CommandDefinition } from "../action.js";
+import { declareFlags, type FlagSpec } from "../flag-spec.js";
 
 export interface SurfaceFlags {
   workspace?: string[];
@@ -16,21 +14,30 @@ export interface SurfaceFlags {
   logFormat?: string;
 }
 
+const SURFACE_FLAGS: readonly FlagSpec[] = [
+  { flags: "--workspace <dir>", description: "a workspace folder or glob, e.g. '/srv/groups/*/' (repeatable; default: config surface.workspaces, $SKIP_SUMMARY_WORKSPACE, /workspace/group)", repeatable: true },
+  { flags: "--skill <id>", description: "only this skill's summary (with or without the tessl__ prefix)" },
+  { flags: "--notify <name>", description: "send through this notifier instead of the configured routes (repeatable)", repeatable: true },
+  { flags: "--config <file>", description: "the config file (default: ./skip-summary.config.json when it exists)" },
+  { flags: "--json", description: "print the result as JSON on stdout (watch mode: one line per outcome)" },
+  { flags: "--dry-run", description: "render and print what would be sent; claim, send and delete nothing" },
+  { flags: "--hook-input", description: "read a Claude Code PostToolUse event on stdin and surface the Skill tool's skill" },
+  { flags: "--watch", description: "keep running: surface what waits now, then every new summary (SIGINT/SIGTERM to stop)" },
+  { flags: "--log-format <format>", description: "structured log lines on stderr: pretty or json", defaultValue: "pretty" },
+];
+
+const runSurface = async (flags: SurfaceFlags, context: CommandContext) => {
+  const { runSurfaceCommand } = await import("../../surfacer/command.js");
+  return runSurfaceCommand(flags, context);
+};
+
 export const surfaceCommand: CommandDefinition = {
   name: "surface",
   summary: "send waiting skip summaries to the owner, then delete them (once, as a hook, or --watch)",
   usageExitCode: 2,
+  fast: { flags: SURFACE_FLAGS, run: (opts, context) => runSurface(opts as SurfaceFlags, context) },
   register(command, context, done) {
-    command
-      .option("--workspace <dir>", "a workspace folder or glob, e.g. '/srv/groups/*/' (repeatable; default: config surface.workspaces, $SKIP_SUMMARY_WORKSPACE, /workspace/group)", collect)
-      .option("--skill <id>", "only this skill's summary (with or without the tessl__ prefix)")
-      .option("--notify <name>", "send through this notifier instead of the configured routes (repeatable)", collect)
-      .option("--config <file>", "the config file (default: ./skip-summary.config.json when it exists)")
-      .option("--json", "print the result as JSON on stdout (watch mode: one line per outcome)")
-      .option("--dry-run", "render and print what would be sent; claim, send and delete nothing")
-      .option("--hook-input", "read a Claude Code PostToolUse event on stdin and surface the Skill tool's skill")
-      .option("--watch", "keep running: surface what waits now, then every new summary (SIGINT/SIGTERM to stop)")
-      .option("--log-format <format>", "structured log lines on stderr: pretty or json", "pretty")
+    declareFlags(command, SURFACE_FLAGS)
       .addHelpText(
         "after",
         `
@@ -43,11 +50,6 @@ Examples:
   $ skip-summary surface --hook-input          # as a Claude Code PostToolUse hook on the Skill tool
   $ skip-summary surface --watch --workspace '/srv/groups/*/' --log-format json`,
       )
-      .action(
-        action(context, 2, done, async (flags: SurfaceFlags) => {
-          const { runSurfaceCommand } = await import("../../surfacer/command.js");
-          return runSurfaceCommand(flags, context);
-        }),
-      );
+      .action(action(context, 2, done, (flags: SurfaceFlags) => runSurface(flags, context)));
   },
 };

@@ -1,6 +1,6 @@
 // `skip-summary validate`: check summary files against the v1 contract, for people and for CI.
-import type { CommandDefinition } from "../program.js";
-import { action } from "../program.js";
+import type { CommandDefinition } from "../action.js";
+import { action } from "../action.js";
 
 export const validateCommand: CommandDefinition = {
   name: "validate",
