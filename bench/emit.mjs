@@ -2,27 +2,29 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CLI, ROOT, compareCommands, report } from "./lib.mjs";
+import { CLI, ENVIRONMENTS, ROOT, compareCommands, report } from "./lib.mjs";
 
 const ws = mkdtempSync(join(tmpdir(), "bench-emit-"));
 const emitArgs = (skill) => [CLI, "emit", "--skill", skill, "--step", "3", "--reason", "budget spent", "--item", "a", "--workspace", ws];
-const [baseline, fresh, merge, version] = compareCommands(
-  [
-    [process.execPath, ["-e", "0"]],
-    // A new summary each time: the common case after a skill skips once.
-    [process.execPath, emitArgs("tessl__bench-fresh")],
-    // Merging into a waiting summary: read + validate + merge + write.
-    [process.execPath, emitArgs("tessl__bench-merge")],
-    [process.execPath, [CLI, "--version"]],
-  ],
-  { runs: Number(process.env.BENCH_RUNS ?? 30) },
-);
-report("skip-summary emit start-up (median of interleaved runs)", [
-  ["node -e 0 (baseline)", `${baseline.median.toFixed(1)} ms`],
-  ["skip-summary --version", `${version.median.toFixed(1)} ms (${(version.median / baseline.median).toFixed(2)}x)`],
-  ["skip-summary emit (merge into waiting summary)", `${merge.median.toFixed(1)} ms (${(merge.median / baseline.median).toFixed(2)}x, target <= 1.5x)`],
-  ["skip-summary emit (same skill again)", `${fresh.median.toFixed(1)} ms (${(fresh.median / baseline.median).toFixed(2)}x)`],
-]);
+for (const { label, env } of ENVIRONMENTS) {
+  const [baseline, fresh, merge, version] = compareCommands(
+    [
+      [process.execPath, ["-e", "0"], { env }],
+      // A new summary each time: the common case after a skill skips once.
+      [process.execPath, emitArgs("tessl__bench-fresh"), { env }],
+      // Merging into a waiting summary: read + validate + merge + write.
+      [process.execPath, emitArgs("tessl__bench-merge"), { env }],
+      [process.execPath, [CLI, "--version"], { env }],
+    ],
+    { runs: Number(process.env.BENCH_RUNS ?? 30) },
+  );
+  report(`skip-summary emit start-up (median of interleaved runs), ${label}`, [
+    ["node -e 0 (baseline)", `${baseline.median.toFixed(1)} ms`],
+    ["skip-summary --version", `${version.median.toFixed(1)} ms (${(version.median / baseline.median).toFixed(2)}x)`],
+    ["skip-summary emit (merge into waiting summary)", `${merge.median.toFixed(1)} ms (${(merge.median / baseline.median).toFixed(2)}x, target <= 1.5x)`],
+    ["skip-summary emit (same skill again)", `${fresh.median.toFixed(1)} ms (${(fresh.median / baseline.median).toFixed(2)}x)`],
+  ]);
+}
 
 const { emitSkip } = await import(join(ROOT, "dist", "lib", "index.js"));
 const count = Number(process.env.BENCH_WRITES ?? 500);
