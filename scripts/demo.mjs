@@ -1,5 +1,5 @@
-// `npm run demo`: the main job end to end on built-in defaults. A skill skips work in a fresh demo workspace,
-// its summary is written and validated, and the surfacer shows the owner's notice on this terminal.
+// `npm run demo`: the main job end to end on built-in defaults. A skill run under `skip-summary run` skips work in
+// a fresh demo workspace, its summary is written and validated, and the surfacer shows the owner's notice here.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,8 +19,12 @@ function step(title, command, args) {
 }
 
 console.log(`demo workspace: ${workspace}`);
-const skillExit = step("bash examples/demo-skill/skill.sh   # a skill that runs out of budget", "bash", [join(root, "examples/demo-skill/skill.sh")]);
-console.log(`(the skill exited ${skillExit}: blocked)`);
+const skillExit = step(
+  "skip-summary run --skill tessl__check-cfps -- bash examples/demo-skill/skill.sh   # a skill that runs out of budget",
+  process.execPath,
+  [cli, "run", "--skill", "tessl__check-cfps", "--", "bash", join(root, "examples/demo-skill/skill.sh")],
+);
+console.log(`(the run exited ${skillExit}: blocked by constraints)`);
 const [file] = readdirSync(workspace);
 console.log(`\nthe skill left ${file}:\n${readFileSync(join(workspace, file), "utf8")}`);
 const valid = step(`skip-summary validate ${file}`, process.execPath, [cli, "validate", join(workspace, file)]);
