@@ -4,7 +4,7 @@ import { ConfigError } from "../config/load.js";
 import { assertSkillId, skillIdProblem, toFullSkillId } from "../contract/ids.js";
 import { resolveWorkspace, WorkspaceNotFoundError } from "../contract/workspace.js";
 import { createLogger, type LogFormat, type Logger } from "../log/logger.js";
-import type { CommandContext } from "../cli/program.js";
+import type { CommandContext } from "../cli/action.js";
 import type { SurfaceFlags } from "../cli/commands/surface.js";
 import { readAll } from "../cli/io.js";
 import { UsageError } from "../cli/usage-error.js";
