@@ -1,7 +1,7 @@
 // `npm run demo`: the main job end to end on built-in defaults. A skill run under `skip-summary run` skips work in
 // a fresh demo workspace, its summary is written and validated, and the surfacer shows the owner's notice here.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,4 +31,8 @@ const valid = step(`skip-summary validate ${file}`, process.execPath, [cli, "val
 const surfaced = step("skip-summary surface --notify stdout   # what the owner is told", process.execPath, [cli, "surface", "--notify", "stdout"]);
 const left = readdirSync(workspace).filter((n) => n.startsWith(".skip-summary-") && n.endsWith(".json"));
 console.log(`\nsummaries still waiting: ${left.length === 0 ? "none (sent, then deleted)" : left.join(", ")}`);
-process.exitCode = skillExit === 2 && valid === 0 && surfaced === 0 && left.length === 0 ? 0 : 1;
+const ok = skillExit === 2 && valid === 0 && surfaced === 0 && left.length === 0;
+// A demo that worked leaves nothing behind; one that did not keeps its workspace for a look.
+if (ok) rmSync(workspace, { recursive: true, force: true });
+else console.log(`\nsomething went wrong; the demo workspace is kept: ${workspace}`);
+process.exitCode = ok ? 0 : 1;
