@@ -43,7 +43,7 @@ export const runCommand: CommandDefinition = {
       .option("--plan <file>", "run a plan file (YAML or JSON) of steps instead of one command (65 if the file is invalid; the single-command flags are refused with it); see docs/plans.md")
       .option("--input <name=value>", "with --plan: a value for one of the plan's inputs (repeatable)", collect)
       .option("--events <format>", "with --plan: json prints one event per line on stderr as the plan runs")
-      .option("--failures-log <path>", "with --plan: append every failure as JSON Lines here (default: <workspace>/.skip-summary-failures.jsonl)")
+      .option("--failures-log <path>", "with --plan: append every failure as JSON Lines here (default: $SKIP_SUMMARY_FAILURES_LOG, then <workspace>/.skip-summary-failures.jsonl)")
       .action(
         action(context, 64, done, async (commandArgs: string[], opts: RunCommandFlags, cmd: Command) => {
           if (typeof opts.plan === "string") return runPlanFile(commandArgs, opts, context.io);
