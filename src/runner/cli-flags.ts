@@ -79,6 +79,7 @@ export function parseRunFlags(flags: RunFlags): ParsedRunFlags {
       [flags.backoff, "--backoff"],
       [flags.initialDelay, "--initial-delay"],
       [flags.maxDelay, "--max-delay"],
+      [flags.jitter === false ? "off" : undefined, "--no-jitter"],
     ].find(([value]) => value !== undefined);
     if (given) throw new UsageError(`${given[1]} only applies to retries, so it needs --retry N (N >= 1)`);
   }

@@ -36,6 +36,8 @@ async function runSurface(flags: SurfaceFlags, context: CommandContext): Promise
   if (flags.watch && flags.dryRun) throw new UsageError("--watch and --dry-run cannot be combined: a dry run looks once and touches nothing");
   if (flags.watch && flags.hookInput) throw new UsageError("--watch and --hook-input cannot be combined: a hook surfaces one skill once");
   if (flags.hookInput && flags.skill) throw new UsageError("--hook-input and --skill cannot be combined: the hook event names the skill");
+  // Checked here, not only when notifiers load: an empty name is a usage error even when nothing waits.
+  if (flags.notify?.some((value) => value.split(",").every((name) => name.trim() === ""))) throw new UsageError("--notify is empty; give a notifier name such as stdout, telegram or one defined in the config");
   const log = createLogger({ format: format as LogFormat, write: (line) => void io.stderr.write(line) });
 
   let skill: string | undefined;

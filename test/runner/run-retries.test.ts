@@ -114,8 +114,9 @@ describe("skip-summary run: --heal", () => {
     ["--backoff", "fixed"],
     ["--initial-delay", "1s"],
     ["--max-delay", "1s"],
+    ["--no-jitter", undefined],
   ])("refuses %s without --retry instead of ignoring it", async (flag, value) => {
-    const r = await runCli(["run", "--skill", "tessl__a", flag, value, "--", "true"]);
+    const r = await runCli(["run", "--skill", "tessl__a", flag, ...(value === undefined ? [] : [value]), "--", "true"]);
     expect(r.code).toBe(64);
     expect(r.stderr).toContain(`${flag} only applies to retries, so it needs --retry N (N >= 1)`);
   });

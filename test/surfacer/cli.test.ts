@@ -100,7 +100,7 @@ describe("skip-summary surface, once mode (built CLI)", () => {
     expect(await readDelivered(out)).toEqual([]);
   });
 
-  it("exits 2 naming the flag for a bad --skill, --log-format or missing workspace", async () => {
+  it("exits 2 naming the flag for a bad --skill, --notify, --log-format or missing workspace", async () => {
     const ws = await tempDir();
     const bad = await runCli(["surface", "--workspace", ws, "--skill", "../x"]);
     expect(bad.code).toBe(2);
@@ -110,6 +110,9 @@ describe("skip-summary surface, once mode (built CLI)", () => {
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain("--skill is empty");
     expect(await readdir(ws)).toEqual([".skip-summary-tessl__a.json"]);
+    const noNotifier = await runCli(["surface", "--workspace", await tempDir(), "--notify", ","]);
+    expect(noNotifier.code).toBe(2);
+    expect(noNotifier.stderr).toContain("--notify is empty");
     const fmt = await runCli(["surface", "--workspace", ws, "--log-format", "xml"]);
     expect(fmt.code).toBe(2);
     expect(fmt.stderr).toContain("--log-format must be json or pretty");
