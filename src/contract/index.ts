@@ -1,3 +1,4 @@
+// The v1 file contract and the exit-code numbers: the one place every other part imports them from.
 export * from "./ids.js";
 export * from "./timestamp.js";
 export * from "./schema.js";

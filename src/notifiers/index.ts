@@ -1,3 +1,4 @@
+// The notifiers' library API: loading them from config and env, and delivering one notice with retries.
 export * from "./types.js";
 export * from "./load-notifiers.js";
 export * from "./deliver.js";

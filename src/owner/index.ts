@@ -1,3 +1,4 @@
+// The owner side's library API: what a skill calls to record a skip.
 export * from "./emit.js";
 export * from "./collector.js";
 export * from "./skip-and-exit.js";

@@ -1,3 +1,4 @@
+// The surfacer's library API: once mode, watch mode and the runner's after-run hook.
 export * from "./types.js";
 export { surfaceOnce, type SurfaceOnceOptions } from "./once.js";
 export { surfaceExitCode } from "./exit-code.js";
