@@ -3,6 +3,7 @@
 // 64-78, except 75 EX_TEMPFAIL). Everything else (1, other codes, signals, timeouts) is retried: a skip must not be
 // dropped because a chat CLI had a bad moment.
 import { EXIT_NOT_EXECUTABLE, EXIT_NOT_FOUND, isPermanentSysexit } from "../contract/exit-codes.js";
+import { truncate } from "../contract/truncate.js";
 import { permanentFailure, transientFailure } from "./failure.js";
 import type { NotifyResult } from "./types.js";
 
@@ -46,6 +47,5 @@ export function commandOutcome(argv: readonly string[], exit: CommandExit): Noti
 
 function lastLine(text: string): string {
   const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
-  const line = lines[lines.length - 1] ?? "";
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+  return truncate(lines[lines.length - 1] ?? "", 300);
 }

@@ -1,5 +1,5 @@
 // A skill with several steps must leave one summary, not one per step: the collector gathers skips and writes once.
-import { mergeSummaries, type SkipSummary } from "../contract/index.js";
+import { assertSkillId, mergeSummaries, type SkipSummary } from "../contract/index.js";
 import { buildSummary, emitSkip, type EmitOptions, type EmitResult, type SkipInput } from "./emit.js";
 
 export interface CollectedSkip {
@@ -26,7 +26,7 @@ export function createSkipCollector(skill: string, options: EmitOptions = {}): S
   let merged: SkipSummary | undefined;
   let size = 0;
   // Validating the id now means a typo fails on the first add, not after all the work is done.
-  buildSummary({ skill, step: "collector", reason: "probe" });
+  assertSkillId(skill);
   return {
     skill,
     get size() {

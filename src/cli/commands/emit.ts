@@ -74,8 +74,8 @@ interface EmitFlags {
 async function readItems(source: string, stdin: NodeJS.ReadableStream, cwd: string): Promise<string[]> {
   let text: string;
   try {
-    const { readFile } = await import("node:fs/promises");
-    text = source === "-" ? await readAll(stdin as never) : await readFile(source.startsWith("/") ? source : `${cwd}/${source}`, "utf8");
+    const [{ readFile }, { resolve }] = await Promise.all([import("node:fs/promises"), import("node:path")]);
+    text = source === "-" ? await readAll(stdin as never) : await readFile(resolve(cwd, source), "utf8");
   } catch (error) {
     throw new UsageError(`--items-from ${source}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
