@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { lstat, mkdir, readFile, readdir, symlink, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readFile, readdir, symlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { classifySummaryText } from "../../src/contract/index.js";
@@ -96,6 +96,17 @@ describe("emitSkip", () => {
   it("takes over a lock left by a dead process", async () => {
     const ws = await tempDir();
     await writeFile(join(ws, ".skip-summary-tessl__a.json.lock"), JSON.stringify({ pid: 2 ** 22 + 12345, at: Date.now() }));
+    const r = await emitSkip({ skill: "tessl__a", step: "s", reason: "r" }, { workspace: ws, lock: { timeoutMs: 2000 } });
+    expect(r.merged).toBe(false);
+    expect(await readdir(ws)).toEqual([".skip-summary-tessl__a.json"]);
+  });
+
+  it("takes over a lock older than 30 s even when its pid is alive (pid reuse, another host)", async () => {
+    const ws = await tempDir();
+    const lock = join(ws, ".skip-summary-tessl__a.json.lock");
+    await writeFile(lock, JSON.stringify({ pid: process.ppid, at: Date.now() - 60_000 }));
+    const old = new Date(Date.now() - 60_000);
+    await utimes(lock, old, old);
     const r = await emitSkip({ skill: "tessl__a", step: "s", reason: "r" }, { workspace: ws, lock: { timeoutMs: 2000 } });
     expect(r.merged).toBe(false);
     expect(await readdir(ws)).toEqual([".skip-summary-tessl__a.json"]);
