@@ -1,9 +1,41 @@
-// The library API: the contract and every part built on it. Each part's own index lists what it exports.
-export * from "./contract/index.js";
+// The library's public API, named one by one: the functions in the README's parts table and the types their
+// signatures use. Everything else under src/ is internal and may change without notice; test/api/public-api.test.ts
+// pins this list, so growing it is a deliberate act that also updates the README.
+
+// The contract
+export { SkipSummaryV1, SCHEMA_VERSION, REASON_MAX_LENGTH, SUMMARY_FIELDS, type SkipSummary } from "./contract/schema.js";
+export { classifySummary, classifySummaryText, type Classified, type ClassifyOptions } from "./contract/classify.js";
+export { mergeSummaries } from "./contract/merge.js";
 export { buildJsonSchema } from "./contract/json-schema.js";
-export * from "./owner/index.js";
-export * from "./surfacer/index.js";
-export * from "./notifiers/index.js";
-export * from "./runner/index.js";
-export * from "./runner/plan/index.js";
-export * from "./lint/index.js";
+
+// The owner side
+export { emitSkip, type SkipInput, type EmitOptions, type EmitResult } from "./owner/emit.js";
+export { createSkipCollector, type SkipCollector, type CollectedSkip } from "./owner/collector.js";
+export { skipAndExit } from "./owner/skip-and-exit.js";
+
+// The surfacer
+export { surfaceOnce, type SurfaceOnceOptions } from "./surfacer/once.js";
+export { startWatch, type WatchOptions, type WatchHandle } from "./surfacer/watch.js";
+export { surfaceAfterRun, type SurfaceAfterRunOptions } from "./surfacer/after-run.js";
+export { surfaceExitCode } from "./surfacer/exit-code.js";
+export { setUpSurfacer, type SurfaceSetup, type SetupOptions } from "./surfacer/setup.js";
+export { renderSummary } from "./surfacer/render.js";
+export type { SurfaceReport, SurfaceOutcome, OutcomeKind, OutcomeCode } from "./surfacer/types.js";
+
+// The notifiers
+export { loadNotifiers, type LoadNotifiersOptions, type LoadedNotifiers } from "./notifiers/load-notifiers.js";
+export { deliver, type DeliverOptions, type DeliveryReport, type DeliveryRequest, type DeliveryResult } from "./notifiers/deliver.js";
+export type { Notifier, NotifyRequest, NotifyResult, RenderedMessage } from "./notifiers/types.js";
+
+// The lint
+export { lintTiles, type LintOptions } from "./lint/run-lint.js";
+export { lintExitCode } from "./lint/exit-code.js";
+export { FORMATTERS, type FormatName } from "./lint/formatters/index.js";
+export type { Finding, LintSummary, Severity } from "./lint/types.js";
+
+// The runner and plans
+export { runSkill } from "./runner/run-skill.js";
+export { finalExitCode, type RunResult } from "./runner/run-result.js";
+export type { RunSkillOptions } from "./runner/run-options.js";
+export { loadPlan, parsePlan, formatPlanProblems, type PlanLoadResult } from "./runner/plan/parse.js";
+export { runPlan, type RunPlanOptions, type PlanResult } from "./runner/plan/run-plan.js";

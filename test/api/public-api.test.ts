@@ -1,0 +1,54 @@
+// The public API is the list in src/index.ts, and the README's parts table names every entry of it. This pins both,
+// so an internal helper cannot leak into the package by an `export *`, and a new export cannot go undocumented.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+
+const PUBLIC = [
+  "FORMATTERS",
+  "REASON_MAX_LENGTH",
+  "SCHEMA_VERSION",
+  "SUMMARY_FIELDS",
+  "SkipSummaryV1",
+  "buildJsonSchema",
+  "classifySummary",
+  "classifySummaryText",
+  "createSkipCollector",
+  "deliver",
+  "emitSkip",
+  "finalExitCode",
+  "formatPlanProblems",
+  "lintExitCode",
+  "lintTiles",
+  "loadNotifiers",
+  "loadPlan",
+  "mergeSummaries",
+  "parsePlan",
+  "renderSummary",
+  "runPlan",
+  "runSkill",
+  "setUpSurfacer",
+  "skipAndExit",
+  "startWatch",
+  "surfaceAfterRun",
+  "surfaceExitCode",
+  "surfaceOnce",
+];
+
+describe("public API", () => {
+  it("exports exactly the named list at run time (built library)", async () => {
+    const lib = (await import(new URL("../../dist/lib/index.js", import.meta.url).href)) as Record<string, unknown>;
+    expect(Object.keys(lib).sort()).toEqual([...PUBLIC].sort());
+  });
+
+  it("names every export in the README's parts table", () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const table = readme.slice(readme.indexOf("## The parts"), readme.indexOf("### Emit a skip"));
+    const missing = PUBLIC.filter((name) => !table.includes(`\`${name}\``));
+    expect(missing).toEqual([]);
+  });
+
+  it("has no export * in the package entry", () => {
+    const entry = readFileSync(new URL("../../src/index.ts", import.meta.url), "utf8");
+    expect(entry).not.toMatch(/export \*/);
+  });
+});
