@@ -10,3 +10,4 @@ export * from "./paths.js";
 export * from "./workspace.js";
 export * from "./read-file.js";
 export * from "./exit-codes.js";
+export * from "./reason-key.js";

@@ -12,6 +12,10 @@ export function buildJsonSchema(): Record<string, unknown> {
   properties.occurred_at = { ...properties.occurred_at, description: "UTC ISO-8601 with a Z suffix; must be a real date" };
   properties.skill = { ...properties.skill, pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$", description: "The full skill id (tessl__<name>); equals the id in the file name" };
   properties.reason = { ...properties.reason, pattern: "^[^\\r\\n]*\\S[^\\r\\n]*$", description: "One line, not blank" };
+  properties.reason_key = { ...properties.reason_key, pattern: "^[^\\r\\n]*\\S[^\\r\\n]*$", description: "Optional stable key for 'the same skip again'; without it, the normalised reason is the key" };
+  const links = properties.links as { items: { properties: Record<string, Record<string, unknown>> } };
+  links.items.properties.url = { ...links.items.properties.url, pattern: "^[Hh][Tt][Tt][Pp][Ss]?://", description: "An http: or https: URL; any other scheme is refused" };
+  properties.links = { ...links, description: "Optional links shown under the notice, such as a re-login page" };
   return {
     $schema: generated.$schema,
     title: "skip-summary v1",

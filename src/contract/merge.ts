@@ -1,5 +1,5 @@
 // One file per skill and nothing lost: a new skip is folded into a waiting one, never written over it.
-import { REASON_MAX_LENGTH, SCHEMA_VERSION, SUMMARY_FIELDS, type SkipSummary } from "./schema.js";
+import { LINKS_MAX, REASON_MAX_LENGTH, SCHEMA_VERSION, SUMMARY_FIELDS, type SkipSummary } from "./schema.js";
 import { truncate } from "./truncate.js";
 
 const JOIN = "; ";
@@ -16,6 +16,9 @@ export function mergeSummaries(existing: SkipSummary, incoming: SkipSummary): Sk
       if (!(SUMMARY_FIELDS as readonly string[]).includes(key)) extras[key] = value;
     }
   }
+  // Links of both survive (the waiting file's first, one per URL), up to the contract's limit.
+  const links = [...(existing.links ?? []), ...(incoming.links ?? [])].filter((l, i, all) => all.findIndex((o) => o.url === l.url) === i);
+  if (links.length > 0) extras.links = links.slice(0, LINKS_MAX);
   return {
     ...extras,
     schema_version: SCHEMA_VERSION,

@@ -40,6 +40,51 @@ const occurredAt = z.string({ error: "must be a string: a UTC ISO-8601 time such
   z.refine(isUtcTimestamp, "is not a real date and time"),
 );
 
+/** An optional stable key for "the same skip again" (see reason-key.ts); without it, the reason is normalised. */
+export const REASON_KEY_MAX_LENGTH = 100;
+const reasonKey = z.string({ error: "must be a string, such as \"budget\"" }).check(
+  z.refine((s) => !/[\r\n]/.test(s), "must be one line: remove the line breaks (CR or LF)"),
+  z.refine((s) => s.trim().length > 0, "must not be blank; leave the field out to key by the reason"),
+  z.maxLength(REASON_KEY_MAX_LENGTH, `must be at most ${REASON_KEY_MAX_LENGTH} characters`),
+);
+
+/** Links rendered under the notice (a re-login page, a dashboard). Only web URLs: a phone opens them with one tap. */
+export const LINKS_MAX = 5;
+export const LINK_TITLE_MAX_LENGTH = 100;
+export const LINK_URL_MAX_LENGTH = 2000;
+const link = z.object(
+  {
+    title: z.string({ error: "must be a string: the words the owner taps" }).check(
+      z.refine((s) => !/[\r\n]/.test(s), "must be one line: remove the line breaks (CR or LF)"),
+      z.refine((s) => s.trim().length > 0, "must not be blank"),
+      z.maxLength(LINK_TITLE_MAX_LENGTH, `must be at most ${LINK_TITLE_MAX_LENGTH} characters`),
+    ),
+    url: z.string({ error: "must be a string: an http: or https: URL" }).check(
+      z.maxLength(LINK_URL_MAX_LENGTH, `must be at most ${LINK_URL_MAX_LENGTH} characters`),
+      z.refine((s) => linkUrlProblem(s) === undefined, { error: (issue) => linkUrlProblem(String(issue.input)) ?? "" }),
+    ),
+  },
+  { error: "must be an object {\"title\": ..., \"url\": ...}" },
+);
+const links = z.array(link, { error: "must be an array of {\"title\", \"url\"} objects" }).check(
+  z.maxLength(LINKS_MAX, `must hold at most ${LINKS_MAX} links`),
+);
+
+/** Why `url` is not a link a notice may carry, or `undefined` when it is one. */
+export function linkUrlProblem(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `must be an absolute http: or https: URL, got ${JSON.stringify(url.slice(0, 60))}`;
+  }
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
+    return `must be an http: or https: URL; ${JSON.stringify(parsed.protocol)} links are refused`;
+  }
+  if (/[\s\u0000-\u001f\u007f]/.test(url)) return "must not contain spaces or control characters; percent-encode them";
+  return undefined;
+}
+
 /** The v1 schema. Unknown fields pass through untouched, so newer owners' extra fields survive a round trip. */
 export const SkipSummaryV1 = z.looseObject({
   schema_version: z.literal(SCHEMA_VERSION, { error: `must be the integer ${SCHEMA_VERSION}` }),
@@ -49,9 +94,14 @@ export const SkipSummaryV1 = z.looseObject({
   items,
   technical_failure: z.boolean({ error: "must be true (transient, a retry would likely succeed) or false (a policy skip)" }),
   occurred_at: occurredAt,
+  reason_key: z.optional(reasonKey),
+  links: z.optional(links),
 });
 
 export type SkipSummary = z.output<typeof SkipSummaryV1>;
+
+/** The optional fields v1 readers know (adding one needs no new version: unknown fields were always kept). */
+export const OPTIONAL_SUMMARY_FIELDS = ["reason_key", "links"] as const;
 
 /** The seven required fields, in the order the contract documents them and writers emit them. */
 export const SUMMARY_FIELDS = ["schema_version", "skill", "step", "reason", "items", "technical_failure", "occurred_at"] as const;

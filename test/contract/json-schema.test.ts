@@ -28,5 +28,8 @@ describe("the generated JSON Schema", () => {
     expect(validate({ ...good, reason: "a\nb" })).toBe(false);
     expect(validate({ ...good, occurred_at: "2026-01-01T00:00:00+02:00" })).toBe(false);
     expect(validate({ ...good, step: -1 })).toBe(false);
+    expect(validate({ ...good, reason_key: "budget", links: [{ title: "Log in", url: "https://example.com/login" }] })).toBe(true);
+    expect(validate({ ...good, links: [{ title: "x", url: "javascript:alert(1)" }] })).toBe(false);
+    expect(validate({ ...good, reason_key: "" })).toBe(false);
   });
 });

@@ -74,7 +74,7 @@ describe("mergeSummaries", () => {
 
   it("round-trips through JSON unchanged, unknown fields included", () => {
     fc.assert(
-      fc.property(summary, fc.dictionary(fc.string({ minLength: 1 }).filter((k) => !(k in {}) && !["schema_version", "skill", "step", "reason", "items", "technical_failure", "occurred_at"].includes(k)), fc.jsonValue()), (a, extra) => {
+      fc.property(summary, fc.dictionary(fc.string({ minLength: 1 }).filter((k) => !(k in {}) && !["schema_version", "skill", "step", "reason", "items", "technical_failure", "occurred_at", "reason_key", "links"].includes(k)), fc.jsonValue()), (a, extra) => {
         const withExtra = { ...extra, ...a };
         const back = classifySummary(JSON.parse(JSON.stringify(withExtra)));
         expect(back.kind).toBe("valid");
@@ -83,6 +83,16 @@ describe("mergeSummaries", () => {
         for (const key of Object.keys(extra)) expect(merged).toHaveProperty([key]);
       }),
     );
+  });
+
+  it("keeps the links of both, one per URL, the waiting file's first, up to five", () => {
+    const link = (n: number) => ({ title: `t${n}`, url: `https://example.com/${n}` });
+    const a = { schema_version: 1, skill: "tessl__a", step: 1, reason: "r", items: [], technical_failure: false, occurred_at: "2026-01-01T00:00:00Z", links: [link(1), link(2)] } as SkipSummary;
+    expect(mergeSummaries(a, { ...a, links: [link(2), link(3)] }).links).toEqual([link(1), link(2), link(3)]);
+    expect(mergeSummaries(a, { ...a, links: [3, 4, 5, 6].map(link) }).links).toEqual([1, 2, 3, 4, 5].map(link));
+    const { links: _none, ...plain } = a;
+    expect(mergeSummaries(plain as SkipSummary, plain as SkipSummary)).not.toHaveProperty("links");
+    expect(classifySummary(mergeSummaries(a, { ...a, links: [3, 4, 5, 6].map(link) })).kind).toBe("valid");
   });
 
   it("refuses to merge two skills", () => {

@@ -23,6 +23,8 @@ const accept: Record<string, unknown[]> = {
   reason: ["x", "budget spent: 3 of 3 used", "é ✓ 🪨", "a".repeat(500)],
   items: [[], ["a"], ["a", "b", "c"], ["same-ish", "Same-ish"]],
   technical_failure: [true, false],
+  reason_key: ["budget", "login-expired", "Budget Spent", "k".repeat(100)],
+  links: [[], [{ title: "Log in again", url: "https://example.com/login" }], [{ title: "Dashboard", url: "http://127.0.0.1:8080/d?x=1" }]],
   occurred_at: ["2026-11-22T18:04:05Z", "2026-11-22T18:04:05.123Z", "2024-02-29T00:00:00Z", "2026-12-31T23:59:59.999Z"],
 };
 
@@ -64,6 +66,26 @@ const reject: Record<string, [unknown, string][]> = {
     ["true", "must be true"],
     [1, "must be true"],
     [null, "must be true"],
+  ],
+  reason_key: [
+    ["", "must not be blank"],
+    ["  ", "must not be blank"],
+    ["a\nb", "must be one line"],
+    ["k".repeat(101), "at most 100 characters"],
+    [3, "must be a string"],
+  ],
+  links: [
+    [[{ title: "x", url: "javascript:alert(1)" }], '"javascript:" links are refused'],
+    [[{ title: "x", url: "file:///etc/passwd" }], '"file:" links are refused'],
+    [[{ title: "x", url: "tg://resolve?domain=x" }], '"tg:" links are refused'],
+    [[{ title: "x", url: "/relative/path" }], "must be an absolute http: or https: URL"],
+    [[{ title: "x", url: "https://exa mple.com" }], "must be an absolute http: or https: URL"],
+    [[{ title: "", url: "https://example.com" }], "must not be blank"],
+    [[{ title: "a\nb", url: "https://example.com" }], "must be one line"],
+    [[{ url: "https://example.com" }], "must be a string"],
+    [["https://example.com"], "must be an object"],
+    [{ title: "x", url: "https://example.com" }, "must be an array"],
+    [Array.from({ length: 6 }, (_, i) => ({ title: `t${i}`, url: `https://example.com/${i}` })), "at most 5 links"],
   ],
   occurred_at: [
     ["2026-11-22T18:04:05+02:00", "UTC ISO-8601 with a Z suffix"],
@@ -126,6 +148,11 @@ describe("v1 contract: the three answers", () => {
     const result = classifySummary({ ...base, owner_note: { nested: [1, 2] }, x: null });
     expect(result.kind).toBe("valid");
     expect(result.kind === "valid" && result.summary).toMatchObject({ owner_note: { nested: [1, 2] }, x: null });
+  });
+
+  it("names the link and the field that is wrong", () => {
+    const result = classifySummary({ ...base, links: [{ title: "ok", url: "https://a.example" }, { title: "bad", url: "data:text/html,x" }] });
+    expect(result.kind === "invalid" && result.problems).toEqual([{ path: "links[1].url", message: 'must be an http: or https: URL; "data:" links are refused' }]);
   });
 
   it("requires skill to equal the id in the file name", () => {
