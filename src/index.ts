@@ -6,6 +6,7 @@
 export { SkipSummaryV1, SCHEMA_VERSION, REASON_MAX_LENGTH, SUMMARY_FIELDS, type SkipSummary } from "./contract/schema.js";
 export { classifySummary, classifySummaryText, type Classified, type ClassifyOptions } from "./contract/classify.js";
 export { mergeSummaries } from "./contract/merge.js";
+export { reasonKeyOf } from "./contract/reason-key.js";
 export { buildJsonSchema } from "./contract/json-schema.js";
 
 // The owner side

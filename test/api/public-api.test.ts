@@ -23,6 +23,7 @@ const PUBLIC = [
   "loadPlan",
   "mergeSummaries",
   "parsePlan",
+  "reasonKeyOf",
   "renderSummary",
   "runPlan",
   "runSkill",
