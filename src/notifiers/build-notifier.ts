@@ -33,21 +33,22 @@ export async function buildNotifier(name: string, entry: NotifierEntry, ctx: Bui
     case "stdout":
       return { notifier: createStdoutNotifier(name, ctx.stdout), secrets: [] };
     case "nanoclaw": {
-      const chatJid = envValue(env, E.nanoclawChatJid);
-      const groupFolder = envValue(env, E.nanoclawGroupFolder);
-      const missing = [chatJid === undefined ? E.nanoclawChatJid : "", groupFolder === undefined ? E.nanoclawGroupFolder : ""].filter(Boolean);
-      if (missing.length > 0) {
+      // The host knows the group from the IPC folder the file sits in and never reads groupFolder
+      // (jbaruch/nanoclaw-public src/ipc.ts), so only the chat is required; the folder is written when known.
+      const chatJid = entry.chat_jid ?? envValue(env, E.nanoclawChatJid);
+      if (chatJid === undefined) {
         return problem(
-          "type",
-          `the nanoclaw notifier needs ${missing.join(" and ")}, which NanoClaw's agent runner sets inside its containers ` +
-            "(some versions only for its MCP server: export them for the hook or sidecar too); " +
-            "outside one, choose another notifier (for example --notify stdout)",
+          "chat_jid",
+          `is not set: the nanoclaw notifier needs the chat to write to, from ${E.nanoclawChatJid} (which NanoClaw sets in its containers; ` +
+            "some versions only for its MCP server: export it for the hook or sidecar too) or chat_jid in the config file; " +
+            "outside NanoClaw, choose another notifier (for example --notify stdout)",
         );
       }
+      const groupFolder = entry.group_folder ?? envValue(env, E.nanoclawGroupFolder);
       const envDir = envValue(env, E.nanoclawDir);
       const dir = entry.dir !== undefined ? resolve(ctx.baseDir, entry.dir) : envDir !== undefined ? resolve(ctx.cwd, envDir) : NANOCLAW_MESSAGES_DIR;
       const sender = entry.sender ?? envValue(env, E.nanoclawSender);
-      return { notifier: createNanoclawNotifier(name, { dir, chatJid: chatJid!, groupFolder: groupFolder!, sender, now: ctx.now }), secrets: [] };
+      return { notifier: createNanoclawNotifier(name, { dir, chatJid, groupFolder, sender, now: ctx.now }), secrets: [] };
     }
     case "telegram": {
       const tokenVar = entry.token_env ?? E.telegramToken;

@@ -14,3 +14,4 @@ export * from "./webhook-notifier.js";
 export * from "./command-notifier.js";
 export * from "./command-outcome.js";
 export * from "./module-notifier.js";
+export * from "./default-notifier.js";

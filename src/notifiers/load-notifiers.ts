@@ -1,16 +1,15 @@
 // From the config's `notify` section, the environment and `--notify` to the notifiers a surfacer uses and the
 // routes between them. Everything is checked here, before any skip is claimed, so a bad setting is a config error
 // (exit 2) rather than a summary left behind on every run.
-import { stat } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { dirname } from "node:path";
 import * as z from "zod/mini";
 import type { Problem } from "../contract/problems.js";
 import { ConfigError, configProblems, type LoadedConfig } from "../config/load.js";
 import { DEFAULT_DELIVERY_BACKOFF } from "./backoff.js";
 import { buildNotifier } from "./build-notifier.js";
 import { NOTIFY_SECTION, NotifySection, type NotifierEntry } from "./config-schema.js";
-import { envValue, NOTIFIER_ENV, type Env } from "./env-names.js";
-import { NANOCLAW_MESSAGES_DIR } from "./nanoclaw-notifier.js";
+import { chooseDefaultNotifier, NoNotifierError } from "./default-notifier.js";
+import type { Env } from "./env-names.js";
 import { withRedaction } from "./redacting-notifier.js";
 import { createRedactor } from "./redact.js";
 import type { TextSink } from "./stdout-notifier.js";
@@ -26,6 +25,10 @@ export interface LoadNotifiersOptions {
   /** `--notify` values (repeatable, comma-separated allowed); they replace both routes. */
   readonly names?: readonly string[] | undefined;
   readonly stdout: TextSink;
+  /** Whether `stdout` is a terminal; without a configured notifier, printing counts as delivery only then. @default false */
+  readonly stdoutIsTerminal?: boolean | undefined;
+  /** Running as a Claude Code hook, whose stdout reaches no person. @default false */
+  readonly hook?: boolean | undefined;
   /** @default () => new Date() */
   readonly now?: () => Date;
 }
@@ -69,7 +72,8 @@ export async function loadNotifiers(options: LoadNotifiersOptions): Promise<Load
     const unique = [...new Set(flagNames)];
     routes = { policy: unique, technical: unique };
   } else {
-    const fallback = configured.length > 0 ? configured : [await defaultNotifierName(options.env, options.cwd)];
+    const needsDefault = configured.length === 0 && (section.routes?.policy === undefined || section.routes?.technical === undefined);
+    const fallback = needsDefault ? [await defaultNotifier(options)] : configured;
     routes = { policy: [...new Set(section.routes?.policy ?? fallback)], technical: [...new Set(section.routes?.technical ?? fallback)] };
   }
 
@@ -120,16 +124,11 @@ export async function loadNotifiers(options: LoadNotifiersOptions): Promise<Load
   };
 }
 
-/** `nanoclaw` inside a NanoClaw container (its chat is set and its IPC folder exists), else `stdout`. */
-export async function defaultNotifierName(env: Env, cwd: string): Promise<"nanoclaw" | "stdout"> {
-  if (envValue(env, NOTIFIER_ENV.nanoclawChatJid) === undefined) return "stdout";
-  const messagesDir = envValue(env, NOTIFIER_ENV.nanoclawDir) ?? NANOCLAW_MESSAGES_DIR;
-  try {
-    const ipc = await stat(dirname(resolve(cwd, messagesDir)));
-    return ipc.isDirectory() ? "nanoclaw" : "stdout";
-  } catch {
-    return "stdout";
-  }
+// Nothing configured: the host that really exists here, or a terminal; else nobody, and nothing may be claimed.
+async function defaultNotifier(options: LoadNotifiersOptions): Promise<string> {
+  const choice = await chooseDefaultNotifier({ env: options.env, cwd: options.cwd, stdoutIsTerminal: options.stdoutIsTerminal ?? false, hook: options.hook ?? false });
+  if (choice.kind === "none") throw new NoNotifierError(choice.why);
+  return choice.name;
 }
 
 function isEnvOnly(name: string): name is (typeof ENV_ONLY_NOTIFIERS)[number] {

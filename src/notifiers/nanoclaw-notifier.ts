@@ -1,10 +1,11 @@
 // Inside a NanoClaw container the host delivers what the agent's own `send_message` tool leaves in the IPC
 // messages folder; writing the same file the same way makes a skip notice indistinguishable from the agent's.
-// Host side (qwibitai/nanoclaw src/ipc.ts): it lists `*.json` only, needs type "message", chatJid and text,
-// then unlinks the file. So the temp name must not end in `.json`, and the final name must appear complete.
+// Host side (jbaruch/nanoclaw-public and jbaruch/nanoclaw-telegram src/ipc.ts): it lists `*.json` only, needs type
+// "message", chatJid and text, then unlinks the file whether or not the chat accepted it, so "sent" here means
+// "handed to the host". The temp name must not end in `.json`, and the final name must appear complete.
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { mkdir, open, rename, unlink } from "node:fs/promises";
+import { open, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { fsyncDirectory } from "../owner/atomic-write.js";
 import { abortWords, withDeadline } from "./deadline.js";
@@ -12,13 +13,14 @@ import { permanentFailure, transientFailure } from "./failure.js";
 import { describeError } from "./redact.js";
 import type { Notifier } from "./types.js";
 
-export const NANOCLAW_MESSAGES_DIR = "/workspace/ipc/messages";
+export { NANOCLAW_MESSAGES_DIR } from "./default-notifier.js";
 
 export interface NanoclawSettings {
   /** The folder the host polls: `/workspace/ipc/messages` in the container. */
   readonly dir: string;
   readonly chatJid: string;
-  readonly groupFolder: string;
+  /** Written when known; the host takes the group from the folder the file is in and does not read it. */
+  readonly groupFolder?: string | undefined;
   /** Shown by the host as the author (a dedicated bot in Telegram); left out when unset, as the tool does. */
   readonly sender?: string | undefined;
   /** @default () => new Date() */
@@ -31,7 +33,7 @@ export interface NanoclawMessageFile {
   readonly chatJid: string;
   readonly text: string;
   readonly sender?: string;
-  readonly groupFolder: string;
+  readonly groupFolder?: string;
   readonly timestamp: string;
 }
 
@@ -46,7 +48,7 @@ export function createNanoclawNotifier(name: string, settings: NanoclawSettings)
         chatJid: settings.chatJid,
         text: request.message.html,
         ...(settings.sender ? { sender: settings.sender } : {}),
-        groupFolder: settings.groupFolder,
+        ...(settings.groupFolder ? { groupFolder: settings.groupFolder } : {}),
         timestamp: date.toISOString(),
       };
       try {
@@ -61,6 +63,7 @@ export function createNanoclawNotifier(name: string, settings: NanoclawSettings)
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         const words = `cannot write the NanoClaw message file in ${settings.dir}: ${describeError(error)}`;
+        if (code === "ENOENT") return permanentFailure(`${words}; the host creates that folder and polls it, so no NanoClaw host reads this one`);
         // A read-only or missing mount will not fix itself within one run; a full disk might.
         return code === "EACCES" || code === "EROFS" || code === "ENOTDIR" ? permanentFailure(words) : transientFailure(words);
       }
@@ -71,8 +74,8 @@ export function createNanoclawNotifier(name: string, settings: NanoclawSettings)
 // Temp file (exclusive create) -> fsync -> rename to `<epoch-ms>-<random>.json` -> fsync the folder.
 // The rename is the send, so an abort that comes before it leaves nothing behind (`undefined`), and none after.
 async function writeMessageFile(dir: string, epochMs: number, text: string, signal: AbortSignal): Promise<string | undefined> {
+  // The folder is not created: the host makes it and polls it, so a missing one means no host would read the file.
   if (signal.aborted) return undefined;
-  await mkdir(dir, { recursive: true });
   const fileName = `${epochMs}-${randomBytes(4).toString("hex")}.json`;
   const finalPath = join(dir, fileName);
   const tempPath = `${finalPath}.tmp`;

@@ -20,7 +20,7 @@ export type SurfaceResult =
   | { readonly kind: "unavailable"; readonly exitCode: number; readonly message: string }
   | { readonly kind: "failed"; readonly exitCode: number; readonly message: string };
 
-/** EX_UNAVAILABLE: this build has no surfacer. */
+/** EX_UNAVAILABLE: this build has no surfacer, or no notifier is configured and none would reach a person. */
 export const SURFACE_UNAVAILABLE_EXIT = 69;
 /** EX_SOFTWARE: the surfacer threw, which it should never do. */
 export const SURFACE_FAILED_EXIT = 70;
@@ -46,7 +46,7 @@ export async function surfaceAfterRun(request: SurfaceRequest): Promise<SurfaceR
     return { kind: "surfaced", exitCode: surfacer.surfaceExitCode(report), report };
   } catch (error) {
     const e = error as Error;
-    const exitCode = e.name === "ConfigError" ? SURFACE_CONFIG_EXIT : e.name === "WorkspaceNotFoundError" ? 64 : SURFACE_FAILED_EXIT;
+    const exitCode = e.name === "ConfigError" ? SURFACE_CONFIG_EXIT : e.name === "NoNotifierError" ? SURFACE_UNAVAILABLE_EXIT : e.name === "WorkspaceNotFoundError" ? 64 : SURFACE_FAILED_EXIT;
     return { kind: "failed", exitCode, message: `surfacing failed: ${e.message ?? String(error)}` };
   }
 }

@@ -1,6 +1,7 @@
 // The CLI side of `skip-summary surface`: flags to options, the library call, printing, the exit code. It lives
 // beside the surfacer so that src/cli/commands/surface.ts stays a flag list that loads this only when run.
 import { ConfigError } from "../config/load.js";
+import { NoNotifierError } from "../notifiers/default-notifier.js";
 import { assertSkillId, skillIdProblem, toFullSkillId } from "../contract/ids.js";
 import { resolveWorkspace, WorkspaceNotFoundError } from "../contract/workspace.js";
 import { createLogger, type LogFormat, type Logger } from "../log/logger.js";
@@ -76,16 +77,23 @@ async function runSurface(flags: SurfaceFlags, context: CommandContext): Promise
       io.stderr.write(`skip-summary surface: config error: ${error.path}\n${error.problems.map((p) => `  ${p.path}: ${p.message}\n`).join("")}`);
       return 2;
     }
+    // Said once, not once per summary: nothing was claimed, every summary is where it was.
+    if (error instanceof NoNotifierError) {
+      io.stderr.write(`skip-summary surface: nothing sent, every summary is kept: ${error.why}\n`);
+      return 1;
+    }
     throw error;
   }
 }
 
 async function surface(flags: SurfaceFlags, context: CommandContext, log: Logger, skill: string | undefined, hookCwd: string | undefined): Promise<number> {
   const { io } = context;
-  const setup = await setUpSurfacer({ configFile: flags.config, notify: flags.notify, env: io.env, cwd: io.cwd, log, stdout: flags.json ? io.stderr : io.stdout });
+  const setup = await setUpSurfacer({ configFile: flags.config, notify: flags.notify, env: io.env, cwd: io.cwd, log, stdout: flags.json ? io.stderr : io.stdout, hook: Boolean(flags.hookInput) });
   const patterns = flags.workspace ?? (setup.settings.workspaces.length > 0 ? setup.settings.workspaces : [defaultWorkspace(io, hookCwd)]);
 
-  if (flags.watch || flags.dryRun) await setup.load(); // a sidecar or a dry run checks its notifiers at once
+  // A sidecar or a dry run checks its notifiers at once; a dry run sends nothing, so having nobody to reach is only a warning.
+  const prepare = flags.dryRun ? () => setup.load().catch(warnNoNotifier(log)) : setup.load;
+  if (flags.watch || flags.dryRun) await prepare();
   if (flags.watch) {
     const { watchUntilSignal } = await import("./watch-command.js");
     return watchUntilSignal({ patterns, cwd: io.cwd, skill, setup, log, json: Boolean(flags.json), io });
@@ -96,8 +104,9 @@ async function surface(flags: SurfaceFlags, context: CommandContext, log: Logger
     workspaces: dirs,
     skill,
     deliver: setup.deliver,
-    prepare: setup.load,
-    leaseMs: setup.leaseMs,
+    prepare,
+    leaseMs: flags.dryRun ? () => 0 : setup.leaseMs, // a dry run claims nothing, and may have no notifiers to ask
+
     lockWaitMs: setup.settings.lockWaitMs,
     concurrency: setup.settings.concurrency,
     dryRun: Boolean(flags.dryRun),
@@ -113,6 +122,13 @@ async function surface(flags: SurfaceFlags, context: CommandContext, log: Logger
   }
   if (!flags.json && report.outcomes.length > 0 && !report.dry_run) io.stderr.write(`skip-summary surface: ${countOutcomes(report)}\n`);
   return surfaceExitCode(report);
+}
+
+function warnNoNotifier(log: Logger) {
+  return (error: unknown) => {
+    if (!(error instanceof NoNotifierError)) throw error;
+    log({ level: "warn", event: "no_notifier", why: error.why });
+  };
 }
 
 function defaultWorkspace(io: CommandContext["io"], hookCwd: string | undefined): string {

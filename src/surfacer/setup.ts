@@ -12,7 +12,9 @@ export interface SetupOptions {
   readonly cwd: string;
   readonly log: Logger;
   /** Where the `stdout` notifier writes. */
-  readonly stdout: { write(text: string): unknown };
+  readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean | undefined };
+  /** Under `surface --hook-input`: stdout is Claude Code's, so it is never a default way to reach the owner. */
+  readonly hook?: boolean | undefined;
 }
 
 export interface SurfaceSetup {
@@ -37,7 +39,7 @@ export async function setUpSurfacer(options: SetupOptions): Promise<SurfaceSetup
   const load = async () => {
     loading ??= (async () => {
       const { loadNotifiers, deliver } = await import("../notifiers/index.js");
-      const l = await loadNotifiers({ config, env: options.env, cwd: options.cwd, names: options.notify, stdout: { write: (t: string) => void options.stdout.write(t) } });
+      const l = await loadNotifiers({ config, env: options.env, cwd: options.cwd, names: options.notify, stdout: { write: (t: string) => void options.stdout.write(t) }, stdoutIsTerminal: options.stdout.isTTY === true, hook: options.hook });
       const leaseMs = resolveLeaseMs(config.path, settings.leaseMs, l.delivery);
       const bound: Deliver = async (request, { exclude, signal }) => {
         const routes = { policy: l.routes.policy.filter((n) => !exclude.has(n)), technical: l.routes.technical.filter((n) => !exclude.has(n)) };

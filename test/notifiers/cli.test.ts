@@ -49,20 +49,36 @@ describe("notifiers through `skip-summary surface`", () => {
     expect(await waiting(ws)).toEqual([".skip-summary-tessl__check-cfps.json"]);
   });
 
-  it("nanoclaw is the default inside a NanoClaw container and leaves the host a complete message file", async () => {
+  it("nanoclaw is the default where its messages folder exists, with only NANOCLAW_CHAT_JID set, and leaves the host a complete message file", async () => {
     const root = await tempDir();
     const messages = join(root, "ipc", "messages");
-    await mkdir(join(root, "ipc"));
+    await mkdir(messages, { recursive: true });
     const ws = await workspaceWithSkip();
-    const env = { NANOCLAW_CHAT_JID: "tg:-100777", NANOCLAW_GROUP_FOLDER: "telegram_main", SKIP_SUMMARY_NANOCLAW_DIR: messages };
+    const env = { NANOCLAW_CHAT_JID: "tg:-100777", SKIP_SUMMARY_NANOCLAW_DIR: messages };
     const r = await runCli(["surface", "--workspace", ws], { env });
     expect(r.code).toBe(0);
     const files = await readdir(messages);
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^\d{13}-[0-9a-f]{8}\.json$/);
     const message = JSON.parse(await readFile(join(messages, files[0]!), "utf8"));
-    expect(message).toMatchObject({ type: "message", chatJid: "tg:-100777", groupFolder: "telegram_main" });
-    expect(message.text).toContain("<b>check-cfps</b>");
+    expect(message).toMatchObject({ type: "message", chatJid: "tg:-100777" });
+    expect(message).not.toHaveProperty("groupFolder");
+    expect(await waiting(ws)).toEqual([]);
+  });
+
+  it("with nothing configured, no host found and a stdout that is not a terminal, nothing is sent and the summary is kept (exit 1, one line)", async () => {
+    const ws = await workspaceWithSkip();
+    const missing = join(await tempDir(), "ipc", "messages");
+    // The chat is set but the messages folder is missing: no NanoClaw host reads there.
+    const r = await runCli(["surface", "--workspace", ws], { env: { NANOCLAW_CHAT_JID: "tg:-100777", SKIP_SUMMARY_NANOCLAW_DIR: missing } });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^skip-summary surface: nothing sent, every summary is kept: no notifier is configured and no host was found \(no NanoClaw messages folder at .*\), and stdout is not a terminal/)]);
+    expect(await waiting(ws)).toEqual([".skip-summary-tessl__check-cfps.json"]);
+    // Chosen by name, stdout is a delivery.
+    const named = await runCli(["surface", "--workspace", ws, "--notify", "stdout"]);
+    expect(named.code).toBe(0);
+    expect(named.stdout).toContain("check-cfps: policy skip");
     expect(await waiting(ws)).toEqual([]);
   });
 

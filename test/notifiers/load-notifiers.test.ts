@@ -1,11 +1,12 @@
 // loadNotifiers(): the notify section validated with every error named, routes, --notify, defaults and settings.
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/config/load.js";
-import { DEFAULT_DELIVERY, deliver, loadNotifiers, type LoadNotifiersOptions } from "../../src/notifiers/index.js";
+import { DEFAULT_DELIVERY, deliver, loadNotifiers, NoNotifierError, type LoadNotifiersOptions } from "../../src/notifiers/index.js";
 import { deliveryRequest } from "./helpers.js";
 
+// A terminal by default: these tests are about what a person running the CLI by hand gets.
 function options(notify: unknown, extra: Partial<LoadNotifiersOptions> = {}): LoadNotifiersOptions {
-  return { config: { path: "/etc/skip-summary.config.json", data: notify === undefined ? {} : { notify } }, env: {}, cwd: "/", names: undefined, stdout: { write: () => undefined }, ...extra };
+  return { config: { path: "/etc/skip-summary.config.json", data: notify === undefined ? {} : { notify } }, env: {}, cwd: "/", names: undefined, stdout: { write: () => undefined }, stdoutIsTerminal: true, ...extra };
 }
 
 async function problems(notify: unknown, extra: Partial<LoadNotifiersOptions> = {}) {
@@ -15,11 +16,24 @@ async function problems(notify: unknown, extra: Partial<LoadNotifiersOptions> = 
 }
 
 describe("loadNotifiers", () => {
-  it("defaults to stdout outside NanoClaw, with default delivery settings", async () => {
+  it("defaults to stdout outside NanoClaw when stdout is a terminal, with default delivery settings", async () => {
     const loaded = await loadNotifiers(options(undefined));
     expect(loaded.notifiers.map((n) => n.name)).toEqual(["stdout"]);
     expect(loaded.routes).toEqual({ policy: ["stdout"], technical: ["stdout"] });
     expect(loaded.delivery).toEqual(DEFAULT_DELIVERY);
+  });
+
+  it("has no default when stdout is not a terminal, or under a hook: printing there would reach nobody", async () => {
+    for (const extra of [{ stdoutIsTerminal: false }, { stdoutIsTerminal: true, hook: true }]) {
+      const error = await loadNotifiers(options(undefined, extra)).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NoNotifierError);
+      expect((error as Error).message).toMatch(/no notifier is configured and no host was found .*--notify stdout to print anyway/);
+    }
+    // A route that is configured without the other still needs a default for the other.
+    expect(await loadNotifiers(options({ routes: { policy: ["stdout"] } }, { stdoutIsTerminal: false })).catch((e: unknown) => e)).toBeInstanceOf(NoNotifierError);
+    // Chosen by name, stdout is a delivery wherever it goes.
+    const named = await loadNotifiers(options(undefined, { stdoutIsTerminal: false, hook: true, names: ["stdout"] }));
+    expect(named.routes).toEqual({ policy: ["stdout"], technical: ["stdout"] });
   });
 
   it("names every bad setting with its path", async () => {
@@ -126,7 +140,7 @@ describe("loadNotifiers", () => {
     expect(found).toEqual([
       "notify.notifiers.telegram.token: is not set: set the SKIP_SUMMARY_TELEGRAM_TOKEN environment variable (or token_env in the config file)",
       "notify.notifiers.webhook.url: is not set: set url in the config file or the SKIP_SUMMARY_WEBHOOK_URL environment variable",
-      expect.stringMatching(/^notify\.notifiers\.nanoclaw\.type: the nanoclaw notifier needs NANOCLAW_CHAT_JID and NANOCLAW_GROUP_FOLDER/),
+      expect.stringMatching(/^notify\.notifiers\.nanoclaw\.chat_jid: is not set: the nanoclaw notifier needs the chat to write to, from NANOCLAW_CHAT_JID/),
     ]);
   });
 

@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/config/load.js";
-import { defaultNotifierName, deliver, loadNotifiers } from "../../src/notifiers/index.js";
+import { chooseDefaultNotifier, deliver, loadNotifiers } from "../../src/notifiers/index.js";
 import { tempDir } from "../helpers/cli.js";
 import { deliveryRequest } from "./helpers.js";
 
@@ -30,6 +30,7 @@ async function nanoclaw(dir: string, env: Record<string, string> = {}, entry: Re
 describe("nanoclaw notifier", () => {
   it("leaves one message file exactly like the send_message tool's", async () => {
     const dir = join(await tempDir(), "ipc", "messages");
+    await mkdir(dir, { recursive: true });
     const loaded = await nanoclaw(dir, {}, { sender: "skip-summary" });
     const request = deliveryRequest();
     const report = await deliver(request, { ...loaded, timeoutMs: 5000, retries: 0, log: () => undefined });
@@ -54,6 +55,7 @@ describe("nanoclaw notifier", () => {
     const root = await tempDir();
     const envDir = join(root, "env-messages");
     const configDir = join(root, "config-messages");
+    await Promise.all([mkdir(envDir), mkdir(configDir)]);
     const env = { SKIP_SUMMARY_NANOCLAW_DIR: envDir, SKIP_SUMMARY_NANOCLAW_SENDER: "from-env" };
     const fromEnv = await loadNotifiers({ config: { path: undefined, data: {} }, env: { NANOCLAW_CHAT_JID: "tg:1", NANOCLAW_GROUP_FOLDER: "g", ...env }, cwd: root, names: ["nanoclaw"], stdout: { write: () => undefined } });
     await deliver(deliveryRequest(), { ...fromEnv, timeoutMs: 5000, retries: 0, log: () => undefined });
@@ -111,15 +113,28 @@ describe("nanoclaw notifier", () => {
     expect(seen.size).toBeLessThanOrEqual(200);
   });
 
-  it("fails with words naming both env vars when they are missing", async () => {
+  it("needs only the chat: NANOCLAW_CHAT_JID or chat_jid; the group folder is written only when known", async () => {
     const config = { path: undefined, data: {} };
     const error = await loadNotifiers({ config, env: {}, cwd: "/", names: ["nanoclaw"], stdout: { write: () => undefined } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
-    expect(String((error as Error).message)).toMatch(/needs NANOCLAW_CHAT_JID and NANOCLAW_GROUP_FOLDER/);
-    const onlyOne = await loadNotifiers({ config, env: { NANOCLAW_CHAT_JID: "tg:1" }, cwd: "/", names: ["nanoclaw"], stdout: { write: () => undefined } }).catch(
-      (e: Error) => e.message,
-    );
-    expect(onlyOne).toMatch(/needs NANOCLAW_GROUP_FOLDER,/);
+    expect(String((error as ConfigError).problems[0]!.message)).toMatch(/needs the chat to write to, from NANOCLAW_CHAT_JID .* or chat_jid in the config file/);
+    const dir = await tempDir();
+    const onlyChat = await loadNotifiers({ config, env: { NANOCLAW_CHAT_JID: "tg:1", SKIP_SUMMARY_NANOCLAW_DIR: dir }, cwd: "/", names: ["nanoclaw"], stdout: { write: () => undefined } });
+    expect((await deliver(deliveryRequest(), { ...onlyChat, timeoutMs: 5000, retries: 0, log: () => undefined })).ok).toBe(true);
+    const [message] = await hostReads(dir);
+    expect(Object.keys(message!)).toEqual(["type", "chatJid", "text", "timestamp"]);
+    const fromConfig = await nanoclaw(dir, { NANOCLAW_CHAT_JID: "" }, { chat_jid: "tg:-42", group_folder: "ops" });
+    await deliver(deliveryRequest({ deliveryId: "second" }), { ...fromConfig, timeoutMs: 5000, retries: 0, log: () => undefined });
+    expect((await hostReads(dir)).map((m) => [m.chatJid, m.groupFolder]).sort()).toEqual([["tg:-42", "ops"], ["tg:1", undefined]]);
+  });
+
+  it("does not create a missing messages folder: no host polls it, so nothing would be read", async () => {
+    const missing = join(await tempDir(), "ipc", "messages");
+    const loaded = await nanoclaw(missing);
+    const report = await deliver(deliveryRequest(), { ...loaded, timeoutMs: 5000, retries: 0, log: () => undefined });
+    expect(report.ok).toBe(false);
+    expect(report.results[0]).toMatchObject({ permanent: true });
+    expect(report.results[0]!.error).toMatch(/no NanoClaw host reads this one/);
   });
 
   it("reports a folder it cannot write as a failure, in words", async () => {
@@ -132,15 +147,17 @@ describe("nanoclaw notifier", () => {
     expect(report.results[0]!.error).toMatch(/cannot write the NanoClaw message file/);
   });
 
-  it("is the default only inside a NanoClaw container: chat set and the IPC folder present", async () => {
+  it("is the default when the messages folder exists and the chat is set; otherwise nobody is reached unless stdout is a terminal", async () => {
     const root = await tempDir();
     const messages = join(root, "ipc", "messages");
-    const env = { NANOCLAW_CHAT_JID: "tg:1", NANOCLAW_GROUP_FOLDER: "g", SKIP_SUMMARY_NANOCLAW_DIR: messages };
-    expect(await defaultNotifierName(env, root)).toBe("stdout");
-    await mkdir(join(root, "ipc"));
-    expect(await defaultNotifierName(env, root)).toBe("nanoclaw");
-    expect(await defaultNotifierName({ ...env, NANOCLAW_CHAT_JID: "" }, root)).toBe("stdout");
-    const loaded = await loadNotifiers({ config: { path: undefined, data: {} }, env, cwd: root, names: undefined, stdout: { write: () => undefined } });
+    const env = { NANOCLAW_CHAT_JID: "tg:1", SKIP_SUMMARY_NANOCLAW_DIR: messages };
+    const probe = { env, cwd: root, stdoutIsTerminal: false, hook: true };
+    expect(await chooseDefaultNotifier(probe)).toMatchObject({ kind: "none", why: expect.stringMatching(/no NanoClaw messages folder at .*messages/) });
+    expect(await chooseDefaultNotifier({ ...probe, stdoutIsTerminal: true, hook: false })).toMatchObject({ kind: "notifier", name: "stdout" });
+    await mkdir(messages, { recursive: true });
+    expect(await chooseDefaultNotifier(probe)).toMatchObject({ kind: "notifier", name: "nanoclaw" });
+    expect(await chooseDefaultNotifier({ ...probe, env: { ...env, NANOCLAW_CHAT_JID: "" } })).toMatchObject({ kind: "none", why: expect.stringMatching(/exists but NANOCLAW_CHAT_JID is not set/) });
+    const loaded = await loadNotifiers({ config: { path: undefined, data: {} }, env, cwd: root, names: undefined, stdout: { write: () => undefined }, hook: true });
     expect(loaded.routes).toEqual({ policy: ["nanoclaw"], technical: ["nanoclaw"] });
     await deliver(deliveryRequest(), { ...loaded, timeoutMs: 5000, retries: 0, log: () => undefined });
     expect(await hostReads(messages)).toHaveLength(1);

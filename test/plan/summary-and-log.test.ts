@@ -235,7 +235,7 @@ describe("the closing block and --surface", () => {
   it("--surface hands the summary to the surfacer when the plan ends", async () => {
     const s = await sandbox();
     await s.write(`${head}  - ${stepYaml("enrich", "step.sh", ["1", "no data"], "on_error: continue")}\n`);
-    const r = await s.run(["--plan", "plan.yaml", "--surface"]);
+    const r = await s.run(["--plan", "plan.yaml", "--surface", "--notify", "stdout"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Reason: skipped 1 step: enrich (continued, exit 1: no data)");
     expect(await s.summary()).toBeUndefined();

@@ -25,7 +25,7 @@ describe("skip-summary surface, once mode (built CLI)", () => {
     const ws = await tempDir();
     await putSummary(ws, "tessl__check-cfps");
     await putSummary(ws, "tessl__other", { technical_failure: true, items: [] });
-    const r = await runCli(["surface", "--workspace", ws]);
+    const r = await runCli(["surface", "--workspace", ws, "--notify", "stdout"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("check-cfps: policy skip — your call");
     expect(r.stdout).toContain("other: technical failure — it will be retried next cycle");
@@ -135,7 +135,7 @@ describe("skip-summary surface, once mode (built CLI)", () => {
     expect(r.stderr).toContain("surface.lease_ms");
     expect(await readdir(ws)).toEqual([".skip-summary-tessl__a.json"]);
     await writeFile(config, JSON.stringify({ notify: { timeout_ms: 60000, retries: 4 }, surface: { lease_ms: 60000 } }));
-    const short = await runCli(["surface", "--workspace", ws, "--config", config]);
+    const short = await runCli(["surface", "--workspace", ws, "--config", config, "--notify", "stdout"]);
     expect(short.code).toBe(2);
     expect(short.stderr).toMatch(/surface\.lease_ms: is 60000 ms, but one delivery can take up to \d+ ms/);
   });
@@ -161,7 +161,7 @@ describe("skip-summary surface, once mode (built CLI)", () => {
     for (const g of ["g1", "g2"]) await mkdir(join(root, g));
     await putSummary(join(root, "g1"), "tessl__a");
     await putSummary(join(root, "g2"), "tessl__b");
-    const r = await runCli(["surface", "--workspace", `${root}/*/`, "--json"]);
+    const r = await runCli(["surface", "--workspace", `${root}/*/`, "--json", "--notify", "stdout"]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).outcomes.map((o: { skill: string }) => o.skill).sort()).toEqual(["tessl__a", "tessl__b"]);
   });
