@@ -1,6 +1,7 @@
 // A reader of a summary gets exactly one of three answers: valid v1, a version it must not touch, or invalid.
 import { SCHEMA_VERSION, SkipSummaryV1, type SkipSummary } from "./schema.js";
 import { formatPath, type Problem } from "./problems.js";
+import { depthProblem } from "./json-depth.js";
 
 export type Classified =
   | { readonly kind: "valid"; readonly summary: SkipSummary }
@@ -53,6 +54,8 @@ export function classifySummaryText(text: string, options: ClassifyOptions = {})
     return { kind: "invalid", problems: [{ path: "(root)", message: "starts with a byte-order mark (BOM); write plain UTF-8 JSON" }] };
   }
   if (text.trim() === "") return { kind: "invalid", problems: [{ path: "(root)", message: "the file is empty" }] };
+  const tooDeep = depthProblem(text);
+  if (tooDeep) return { kind: "invalid", problems: [{ path: "(root)", message: tooDeep }] };
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -4,6 +4,7 @@ export * from "./timestamp.js";
 export * from "./schema.js";
 export * from "./problems.js";
 export * from "./classify.js";
+export * from "./json-depth.js";
 export * from "./truncate.js";
 export * from "./merge.js";
 export * from "./paths.js";

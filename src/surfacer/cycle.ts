@@ -9,7 +9,8 @@ import { claimEntry, returnClaim } from "./claim.js";
 import { versionWords } from "./describe.js";
 import type { ClaimOwner } from "./claim-name.js";
 import { deliveryIdOf, readPartial, recordSent, removePartial, writePartial } from "./journal.js";
-import { moveToQuarantine, quarantinePlace } from "./quarantine.js";
+import { isEnvironmentError, UnsafePathError, type SafeDir } from "../fs/index.js";
+import { moveToQuarantine, openQuarantine, quarantinePlace } from "./quarantine.js";
 import { renderQuarantineNotice, renderSummary } from "./render.js";
 import type { WaitingEntry } from "./scan.js";
 import type { Deliver, OutcomeCode, SurfaceOutcome } from "./types.js";
@@ -63,8 +64,11 @@ export async function surfaceEntry(entry: WaitingEntry, ctx: CycleContext): Prom
     if (verdict.kind === "bad") return await quarantine(claimPath, verdict, entry, ctx);
     return await send(claimPath, verdict.summary, entry, ctx);
   } catch (error) {
-    const detail = `${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+    // Only the environment's failures (a file-system error, a refused path) are outcomes. Anything else is a bug
+    // of ours: the file goes back, and the error goes on up to the CLI, which exits 70.
     const back = await returnClaim(claimPath, entry.path, undefined).catch(() => ({ returned: false, at: claimPath }) as const);
+    if (!isEnvironmentError(error)) throw error;
+    const detail = error instanceof UnsafePathError ? error.message : `${(error as NodeJS.ErrnoException).code}: ${(error as Error).message}`;
     return report(ctx, { ...base, kind: "failed", code: "io-error", detail, ...(back.returned ? {} : { now_at: back.at }) });
   }
 }
@@ -93,6 +97,34 @@ async function quarantine(claimPath: string, verdict: Extract<Verdict, { kind: "
   const deliveryId = deliveryIdOf(entry.skill, `quarantine:${stats.dev}:${stats.ino}:${verdict.reason}`);
   const place = quarantinePlace(entry.workspace, entry.name, ctx.now());
   const base = { workspace: entry.workspace, file: entry.path, skill: entry.skill, delivery_id: deliveryId, detail: verdict.reason };
+  // The folder is checked before the notice goes out: a notice must not name a place the file cannot go.
+  let dir: SafeDir | undefined;
+  try {
+    dir = await openQuarantine(place, false);
+  } catch (error) {
+    if (!isEnvironmentError(error)) throw error;
+    const back = await returnClaim(claimPath, entry.path, undefined);
+    const why = error instanceof UnsafePathError ? error.message : `cannot create the quarantine folder ${place.dir}: ${(error as NodeJS.ErrnoException).code}`;
+    return report(ctx, { ...base, kind: "failed", code: "quarantine-refused", detail: `${verdict.reason}; it cannot be quarantined: ${why}`, ...(back.returned ? {} : { now_at: back.at }) });
+  }
+  try {
+    return await quarantineInto(dir, claimPath, place, deliveryId, verdict, entry, ctx, base, notify);
+  } finally {
+    await dir?.close();
+  }
+}
+
+async function quarantineInto(
+  dir: SafeDir | undefined,
+  claimPath: string,
+  place: ReturnType<typeof quarantinePlace>,
+  deliveryId: string,
+  verdict: Extract<Verdict, { kind: "bad" }>,
+  entry: WaitingEntry,
+  ctx: CycleContext,
+  base: Omit<SurfaceOutcome, "kind" | "code">,
+  notify: boolean,
+): Promise<SurfaceOutcome> {
   let notifiers;
   if (notify) {
     const message = renderQuarantineNotice({ skill: entry.skill, reason: verdict.reason, movedTo: place.path });
@@ -111,7 +143,7 @@ async function quarantine(claimPath: string, verdict: Extract<Verdict, { kind: "
     reason: verdict.reason,
     quarantined_at: ctx.now().toISOString(),
     notice_delivery_id: deliveryId,
-  });
+  }, dir);
   return report(ctx, { ...base, kind: "quarantined", code: verdict.code, now_at: place.path, ...(notifiers ? { notifiers } : {}) });
 }
 

@@ -13,6 +13,8 @@ export type OutcomeCode =
   | "owner-writing"
   | "send-failed"
   | "quarantine-notice-failed"
+  /** The file cannot be read, and the quarantine folder is not usable (a link or a file at its name): it stays put. */
+  | "quarantine-refused"
   | "invalid"
   | "unreadable"
   | "io-error";

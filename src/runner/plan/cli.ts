@@ -106,6 +106,7 @@ export function planResultJson(r: PlanResult): Record<string, unknown> {
     healed: Object.fromEntries(r.healed),
     failures: r.failures,
     ...(r.failuresLogPath ? { failures_log: r.failuresLogPath } : {}),
+    ...(r.failuresLogError ? { failures_log_error: r.failuresLogError } : {}),
     ...(r.summary ? { summary_path: r.summary.path, summary: r.summary.summary } : {}),
     ...(r.summaryError ? { summary_error: r.summaryError } : {}),
     ...(r.surface ? { surface: { kind: r.surface.kind, exit_code: r.surface.exitCode } } : {}),

@@ -1,6 +1,8 @@
 // Every failure stays on record, handled or not: one JSON line per failed attempt, appended to a file.
-import { appendFile, mkdir } from "node:fs/promises";
+// The append goes through the safe-path layer: a link planted at the log's name is refused, never followed.
+import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
+import { appendSafely } from "../../fs/index.js";
 
 /** What became of a failed attempt. */
 export type FailureDisposition = "retried" | "healed" | "continued" | "caught" | "ignored" | "cancelled" | "failed";
@@ -45,7 +47,7 @@ export function createFailuresLog(path: string | undefined, sink?: (entry: Failu
       if (!path) return;
       chain ??= createDir ? makeFolder(dirname(path)) : Promise.resolve();
       const line = `${JSON.stringify({ ...entry, stderr_tail: entry.stderr_tail.slice(-STDERR_TAIL_MAX) })}\n`;
-      chain = chain.then(() => appendFile(path, line, "utf8")).catch((error: Error) => {
+      chain = chain.then(() => appendSafely(path, line, { mode: 0o644 })).catch((error: Error) => {
         failure ??= error;
       });
     },

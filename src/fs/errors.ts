@@ -1,0 +1,28 @@
+// What the safe-path layer refuses, as data: the CLI and the logs word it, callers map it to an exit code
+// (73, EX_CANTCREAT: the place to write is not usable) without matching on messages.
+
+/** Why a path inside a workspace was refused. */
+export type UnsafePathKind = "symlink" | "not-directory" | "not-regular-file" | "hard-linked";
+
+export class UnsafePathError extends Error {
+  override readonly name = "UnsafePathError";
+  readonly code = "UNSAFE_PATH";
+  constructor(
+    readonly kind: UnsafePathKind,
+    readonly path: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** True for an error the file system raised (ENOENT, EACCES, EROFS, ...), as opposed to a bug of ours. */
+export function isSystemError(error: unknown): error is NodeJS.ErrnoException & { code: string } {
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof Error && typeof code === "string" && /^E[A-Z0-9]+$/.test(code);
+}
+
+/** A path-layer refusal or a file-system error: the environment's fault, never a bug (exit 70) of ours. */
+export function isEnvironmentError(error: unknown): boolean {
+  return error instanceof UnsafePathError || isSystemError(error);
+}
