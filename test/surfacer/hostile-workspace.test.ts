@@ -16,7 +16,7 @@ describe("a planted quarantine folder (built CLI)", () => {
     const elsewhere = await tempDir("skip-summary-elsewhere-");
     await symlink(elsewhere, join(ws, QUARANTINE));
     await writeFile(join(ws, NAME), "{ not json");
-    const r = await runCli(["surface", "--workspace", ws]);
+    const r = await runCli(["surface", "--workspace", ws, "--notify", "stdout"]);
     expect(r.code).toBe(1);
     expect(await readdir(elsewhere)).toEqual([]);
     expect((await readdir(ws)).sort()).toEqual([QUARANTINE, NAME]);
@@ -32,12 +32,12 @@ describe("a planted quarantine folder (built CLI)", () => {
     const elsewhere = await tempDir("skip-summary-elsewhere-");
     await symlink(elsewhere, join(ws, QUARANTINE));
     await writeFile(join(ws, NAME), "{ not json");
-    expect((await runCli(["surface", "--workspace", ws])).code).toBe(1);
-    expect((await runCli(["surface", "--workspace", ws])).code).toBe(1);
+    expect((await runCli(["surface", "--workspace", ws, "--notify", "stdout"])).code).toBe(1);
+    expect((await runCli(["surface", "--workspace", ws, "--notify", "stdout"])).code).toBe(1);
     expect(await readdir(elsewhere)).toEqual([]);
     const { unlink } = await import("node:fs/promises");
     await unlink(join(ws, QUARANTINE));
-    const r = await runCli(["surface", "--workspace", ws]);
+    const r = await runCli(["surface", "--workspace", ws, "--notify", "stdout"]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("could not be read");
     const kept = await readdir(join(ws, QUARANTINE));
@@ -49,7 +49,7 @@ describe("a planted quarantine folder (built CLI)", () => {
     const ws = await tempDir();
     await writeFile(join(ws, QUARANTINE), "mine");
     await writeFile(join(ws, NAME), "{ not json");
-    const r = await runCli(["surface", "--workspace", ws, "--log-format", "json"]);
+    const r = await runCli(["surface", "--workspace", ws, "--notify", "stdout", "--log-format", "json"]);
     expect(r.code).toBe(1);
     const line = r.stderr.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.code === "quarantine-refused");
     expect(line?.detail).toContain("it is a regular file; it must be a directory");
@@ -77,7 +77,7 @@ describe("a summary nested 5,000 deep (built CLI)", () => {
   it("surface quarantines it on the first attempt, with one notice, and the next emit for the skill succeeds", async () => {
     const ws = await tempDir();
     await writeFile(join(ws, NAME), deep());
-    const r = await runCli(["surface", "--workspace", ws]);
+    const r = await runCli(["surface", "--workspace", ws, "--notify", "stdout"]);
     expect(r.code).toBe(1);
     expect(r.stderr).not.toContain("internal error");
     expect(r.stdout).toContain("nests deeper than 64 levels");
