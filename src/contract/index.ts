@@ -10,5 +10,6 @@ export * from "./merge.js";
 export * from "./paths.js";
 export * from "./workspace.js";
 export * from "./read-file.js";
+export * from "./size-cap.js";
 export * from "./exit-codes.js";
 export * from "./reason-key.js";

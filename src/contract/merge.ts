@@ -19,6 +19,9 @@ export function mergeSummaries(existing: SkipSummary, incoming: SkipSummary): Sk
   // Links of both survive (the waiting file's first, one per URL), up to the contract's limit.
   const links = [...(existing.links ?? []), ...(incoming.links ?? [])].filter((l, i, all) => all.findIndex((o) => o.url === l.url) === i);
   if (links.length > 0) extras.links = links.slice(0, LINKS_MAX);
+  // Items a writer had to cut are still skipped work: their count adds up, so the notice never under-reports.
+  const omitted = (existing.items_omitted ?? 0) + (incoming.items_omitted ?? 0);
+  if (omitted > 0) extras.items_omitted = omitted;
   return {
     ...extras,
     schema_version: SCHEMA_VERSION,

@@ -85,6 +85,10 @@ export function linkUrlProblem(url: string): string | undefined {
   return undefined;
 }
 
+/** How many items a writer cut to keep the summary within the readers' size limit (see size-cap.ts). */
+export const ITEMS_OMITTED_MESSAGE = "must be an integer >= 0: how many items were cut to keep the summary within 64 KiB";
+const itemsOmitted = z.int({ error: ITEMS_OMITTED_MESSAGE }).check(z.gte(0, ITEMS_OMITTED_MESSAGE));
+
 /** The v1 schema. Unknown fields pass through untouched, so newer owners' extra fields survive a round trip. */
 export const SkipSummaryV1 = z.looseObject({
   schema_version: z.literal(SCHEMA_VERSION, { error: `must be the integer ${SCHEMA_VERSION}` }),
@@ -96,6 +100,8 @@ export const SkipSummaryV1 = z.looseObject({
   occurred_at: occurredAt,
   reason_key: z.optional(reasonKey),
   links: z.optional(links),
+
+  items_omitted: z.optional(itemsOmitted),
 });
 
 export type SkipSummary = z.output<typeof SkipSummaryV1>;

@@ -7,6 +7,7 @@ import {
   assertSkillId,
   classifySummary,
   classifySummaryText,
+  fitSummary,
   formatProblems,
   formatUtcTimestamp,
   mergeSummaries,
@@ -49,6 +50,8 @@ export interface EmitResult {
   /** What is on disk now: the new skip, merged into a waiting one when there was one. */
   readonly summary: SkipSummary;
   readonly merged: boolean;
+  /** Items this write cut to keep the file within the size limit; they are counted in `items_omitted`. */
+  readonly itemsCut: number;
 }
 
 /** Builds and validates the summary for `input` without touching the disk. Throws {@link SummaryValidationError}. */
@@ -104,8 +107,10 @@ export async function emitSkip(input: SkipInput, options: EmitOptions = {}): Pro
       next = mergeSummaries(waiting.summary, summary);
       merged = true;
     }
-    await writeFileAtomically(path, `${JSON.stringify(next, null, 2)}\n`);
-    return { path, summary: next, merged };
+    // Cut to the readers' size limit before writing: a summary the surfacer cannot read would be quarantined.
+    const fitted = fitSummary(next);
+    await writeFileAtomically(path, fitted.text);
+    return { path, summary: fitted.summary, merged, itemsCut: fitted.cut };
   }, options.lock);
 }
 

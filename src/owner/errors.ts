@@ -1,6 +1,6 @@
 // Owner-side failures carry data (path, kind) so the CLI can map them to sysexits codes and words in one place.
 
-export type WriteRefusalKind = "not-regular-file" | "unrecognised-version" | "invalid-existing" | "unwritable" | "lock-timeout";
+export type WriteRefusalKind = "not-regular-file" | "unrecognised-version" | "invalid-existing" | "unwritable" | "lock-timeout" | "lock-stale";
 
 export class SummaryWriteError extends Error {
   override readonly name = "SummaryWriteError";

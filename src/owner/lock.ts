@@ -1,10 +1,20 @@
 // Two owners emitting for one skill at once must not lose a skip: the read-merge-write runs under this lock.
-// An O_EXCL lock file is enough here: it is held for milliseconds, and a holder that died is detected by pid or age.
-import { open, readFile, stat, unlink } from "node:fs/promises";
+// The protocol is specified in docs/owner.md ("The lock"), and python/skip_summary.py follows the same text, so a
+// Python and a Node emit racing on one skill exclude each other. Its three promises:
+// - the lock appears with its record already in it (written to a temp file, then link()ed into place), so a kill
+//   or a full disk can never leave an empty lock behind;
+// - one deadline, whatever sits at the lock name: a link, a folder or a stale lock we cannot delete ends the wait
+//   with an error at once, and a live holder ends it at the deadline;
+// - waiting sleeps (1 ms doubling to 50 ms, jittered), it never spins.
+import { constants, type Stats } from "node:fs";
+import { link, lstat, open, unlink, type FileHandle } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { SummaryWriteError } from "./errors.js";
+import { judgeLock, lockError, lockRecordText } from "./lock-holder.js";
 
-const DEAD_HOLDER_MIN_AGE_MS = 1_000;
+export const LOCK_TIMEOUT_MS = 10_000;
+export const LOCK_STALE_MS = 30_000;
+const MAX_DELAY_MS = 50;
 
 export interface LockOptions {
   /** Give up after this long. @default 10000 */
@@ -14,68 +24,121 @@ export interface LockOptions {
 }
 
 export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const staleMs = options.staleMs ?? 30_000;
-  const deadline = Date.now() + timeoutMs;
-  let delay = 1;
-  for (;;) {
-    try {
-      const handle = await open(lockPath, "wx", 0o600);
-      await handle.writeFile(JSON.stringify({ pid: process.pid, at: Date.now() }));
-      await handle.close();
-      break;
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== "EEXIST") {
-        throw new SummaryWriteError("unwritable", lockPath, `cannot create the lock file ${lockPath}: ${code ?? (error as Error).message}`, { cause: error });
-      }
-      const state = await holderState(lockPath, staleMs);
-      if (state === "released") continue;
-      if (state === "stale") {
-        await breakStaleLock(lockPath, staleMs);
-        continue;
-      }
-      if (Date.now() > deadline) {
-        throw new SummaryWriteError("lock-timeout", lockPath, `timed out after ${timeoutMs} ms waiting for the lock ${lockPath}; if no other emit is running, delete that file`);
-      }
-      await sleep(delay);
-      delay = Math.min(delay * 2, 50);
-    }
-  }
+  const held = await acquireLock(lockPath, options);
   try {
     return await fn();
   } finally {
-    await unlink(lockPath).catch(() => undefined);
+    await releaseLock(lockPath, held);
   }
 }
 
-// "released" must never lead to an unlink: by the time we act, someone else may hold a fresh lock at that name.
-// A dead pid counts only for a lock older than a second: a holder that just finished and exited would otherwise
-// look dead while its successor's fresh lock sits at the same name.
-async function holderState(lockPath: string, staleMs: number): Promise<"held" | "stale" | "released"> {
+async function acquireLock(lockPath: string, options: LockOptions): Promise<Stats> {
+  const timeoutMs = options.timeoutMs ?? LOCK_TIMEOUT_MS;
+  const staleMs = options.staleMs ?? LOCK_STALE_MS;
+  const deadline = Date.now() + timeoutMs;
+  const candidate = `${lockPath}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  const handle = await writeCandidate(lockPath, candidate);
   try {
-    const age = Date.now() - (await stat(lockPath)).mtimeMs;
-    if (age > staleMs) return "stale";
-    if (age < DEAD_HOLDER_MIN_AGE_MS) return "held";
-    const holder = JSON.parse(await readFile(lockPath, "utf8")) as { pid?: unknown };
-    if (typeof holder.pid !== "number" || holder.pid === process.pid) return "held";
-    process.kill(holder.pid, 0);
-    return "held";
+    let delay = 1;
+    for (let attempt = 0; ; attempt += 1) {
+      // The lock's age is its mtime: a candidate that waited must not look old the moment it lands.
+      if (attempt > 0) await handle.utimes(new Date(), new Date());
+      const placed = await placeCandidate(candidate, lockPath, handle);
+      if (placed) return placed;
+      const verdict = await judgeLock(lockPath, staleMs, Date.now());
+      if (verdict.kind === "stale") await breakStaleLock(lockPath, verdict.stats, verdict.why);
+      if (Date.now() >= deadline) {
+        throw new SummaryWriteError("lock-timeout", lockPath, `timed out after ${timeoutMs} ms waiting for the lock ${lockPath}, held by a running emit; if none is running, delete that file`);
+      }
+      if (verdict.kind === "held") {
+        await sleep(delay / 2 + (delay / 2) * Math.random());
+        delay = Math.min(delay * 2, MAX_DELAY_MS);
+      } else if (attempt > 3) {
+        await sleep(1); // gone or broken again and again: someone else keeps winning; yield, do not spin
+      }
+    }
+  } finally {
+    await handle.close().catch(() => undefined);
+    await unlink(candidate).catch(() => undefined);
+  }
+}
+
+// The record goes into a private temp file first; only a complete file is ever linked to the lock name.
+async function writeCandidate(lockPath: string, candidate: string): Promise<FileHandle> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(candidate, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+    await handle.writeFile(lockRecordText(Date.now()));
+    return handle;
+  } catch (error) {
+    await handle?.close().catch(() => undefined);
+    await unlink(candidate).catch(() => undefined);
+    throw lockError(lockPath, "create", error);
+  }
+}
+
+/** The lock's identity when the link made it ours; `undefined` when something already sits at the name. */
+async function placeCandidate(candidate: string, lockPath: string, handle: FileHandle): Promise<Stats | undefined> {
+  try {
+    await link(candidate, lockPath);
+    return await handle.stat();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return "released";
-    if (code === "ESRCH") return "stale";
-    // A lock being written right now (empty or partial JSON) is held until its age says otherwise.
-    return "held";
+    if (code === "EEXIST") return undefined;
+    if (code === "EPERM" || code === "ENOTSUP" || code === "EOPNOTSUPP" || code === "ENOSYS") return placeWithoutLink(lockPath, handle, error);
+    throw lockError(lockPath, "create", error);
   }
 }
 
-// Re-checks the age right before breaking, so a lock another process re-created a moment ago survives.
-async function breakStaleLock(lockPath: string, staleMs: number): Promise<void> {
+// A file system without hard links: O_EXCL create, then the record. The file is empty for microseconds, and a
+// lock without a record is only judged stale once it is a second old, so the rule still holds.
+async function placeWithoutLink(lockPath: string, candidateHandle: FileHandle, linkError: unknown): Promise<Stats | undefined> {
+  let handle: FileHandle;
   try {
-    const age = Date.now() - (await stat(lockPath)).mtimeMs;
-    if (age >= Math.min(DEAD_HOLDER_MIN_AGE_MS, staleMs)) await unlink(lockPath);
+    handle = await open(lockPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return undefined;
+    throw lockError(lockPath, "create", (error as NodeJS.ErrnoException).code ? error : linkError);
+  }
+  try {
+    await handle.writeFile(await candidateHandle.readFile());
+    return await handle.stat();
+  } catch (error) {
+    await unlink(lockPath).catch(() => undefined);
+    throw lockError(lockPath, "create", error);
+  } finally {
+    await handle.close();
+  }
+}
+
+// Deletes the stale lock only if it is still the very file that was judged: a lock re-created meanwhile by another
+// emit is a different inode (or a newer mtime) and survives. A stale lock we may not delete ends the wait at once.
+async function breakStaleLock(lockPath: string, judged: Stats, why: string): Promise<void> {
+  try {
+    const now = await lstat(lockPath);
+    if (now.ino !== judged.ino || now.dev !== judged.dev || now.mtimeMs !== judged.mtimeMs) return;
+    await unlink(lockPath);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return;
+    if (code === "EPERM" || code === "EACCES" || code === "EROFS") {
+      throw new SummaryWriteError(
+        "lock-stale",
+        lockPath,
+        `the lock ${lockPath} is stale (${why}) but cannot be removed (${code}: it belongs to uid ${judged.uid}); remove it as that user or as root, then emit again`,
+        { cause: error },
+      );
+    }
+    throw lockError(lockPath, "remove the stale", error);
+  }
+}
+
+// Only our own lock is removed: if it was taken over as stale meanwhile, the name now belongs to someone else.
+async function releaseLock(lockPath: string, held: Stats): Promise<void> {
+  try {
+    const now = await lstat(lockPath);
+    if (now.ino === held.ino && now.dev === held.dev) await unlink(lockPath);
   } catch {
-    // Already gone: nothing to break.
+    // Already gone: nothing to release.
   }
 }

@@ -2,7 +2,7 @@
 // entry to our unique name or fails with ENOENT because someone else moved it first; there is no third case.
 import { link, lstat, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { mergeSummaries, readSummaryFile, type SkipSummary } from "../contract/index.js";
+import { fitSummary, mergeSummaries, readSummaryFile, type SkipSummary } from "../contract/index.js";
 import { claimName, sentName, type ClaimOwner } from "./claim-name.js";
 import type { WaitingEntry } from "./scan.js";
 
@@ -51,7 +51,7 @@ async function mergeBack(claimPath: string, summaryPath: string, ours: SkipSumma
   return withFileLock(`${summaryPath}.lock`, async () => {
     const waiting = await readSummaryFile(summaryPath, { expectedSkill: ours.skill });
     if (waiting.kind !== "valid") return { returned: false, at: claimPath } as const;
-    await writeFileAtomically(summaryPath, `${JSON.stringify(mergeSummaries(ours, waiting.summary), null, 2)}\n`);
+    await writeFileAtomically(summaryPath, fitSummary(mergeSummaries(ours, waiting.summary)).text);
     await unlink(claimPath);
     return { returned: true, merged: true } as const;
   });

@@ -58,14 +58,17 @@ export function renderSummary(summary: SkipSummary): RenderedMessage {
     line("Reason:", truncate(oneLine(summary.reason), REASON_MAX_LENGTH), REASON_HTML_MAX),
   ];
   const when: Line = { text: formatWhen(summary.occurred_at), html: `<i>${escapeHtml(formatWhen(summary.occurred_at))}</i>` };
-  if (summary.items.length === 0) return join([...head, { text: "Items: none (the whole step was skipped)", html: "<b>Items:</b> none (the whole step was skipped)" }, when]);
-  const label: Line = { text: `Items (${summary.items.length}):`, html: `<b>Items (${summary.items.length}):</b>` };
-  return join([...head, label, ...fitItems(summary.items, [...head, label, when]), when]);
+  // Items the writer cut to keep the file within 64 KiB (items_omitted) are still skipped: they count too.
+  const omitted = summary.items_omitted ?? 0;
+  const total = summary.items.length + omitted;
+  if (total === 0) return join([...head, { text: "Items: none (the whole step was skipped)", html: "<b>Items:</b> none (the whole step was skipped)" }, when]);
+  const label: Line = { text: `Items (${total}):`, html: `<b>Items (${total}):</b>` };
+  return join([...head, label, ...fitItems(summary.items, omitted, [...head, label, when]), when]);
 }
 
-/** As many items as fit, one per line, then `…and N more` for the rest. */
-function fitItems(items: readonly string[], fixed: readonly Line[]): Line[] {
-  const reserve = `…and ${items.length} more`.length + 1; // the line that counts the rest, at its longest
+/** As many items as fit, one per line, then `…and N more` for the rest (and for those the writer cut). */
+function fitItems(items: readonly string[], omitted: number, fixed: readonly Line[]): Line[] {
+  const reserve = `…and ${items.length + omitted} more`.length + 1; // the line that counts the rest, at its longest
   let textLen = fixed.reduce((n, l) => n + l.text.length + 1, 0) + reserve;
   let htmlLen = fixed.reduce((n, l) => n + l.html.length + 1, 0) + reserve;
   const out: Line[] = [];
@@ -77,7 +80,7 @@ function fitItems(items: readonly string[], fixed: readonly Line[]): Line[] {
     textLen += l.text.length + 1;
     htmlLen += l.html.length + 1;
   }
-  const rest = items.length - out.length;
+  const rest = items.length - out.length + omitted;
   if (rest > 0) out.push({ text: `…and ${rest} more`, html: `…and ${rest} more` });
   return out;
 }
