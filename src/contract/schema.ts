@@ -100,14 +100,13 @@ export const SkipSummaryV1 = z.looseObject({
   occurred_at: occurredAt,
   reason_key: z.optional(reasonKey),
   links: z.optional(links),
-
   items_omitted: z.optional(itemsOmitted),
 });
 
 export type SkipSummary = z.output<typeof SkipSummaryV1>;
 
 /** The optional fields v1 readers know (adding one needs no new version: unknown fields were always kept). */
-export const OPTIONAL_SUMMARY_FIELDS = ["reason_key", "links"] as const;
+export const OPTIONAL_SUMMARY_FIELDS = ["reason_key", "links", "items_omitted"] as const;
 
 /** The seven required fields, in the order the contract documents them and writers emit them. */
 export const SUMMARY_FIELDS = ["schema_version", "skill", "step", "reason", "items", "technical_failure", "occurred_at"] as const;

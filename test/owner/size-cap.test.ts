@@ -82,7 +82,7 @@ describe("two large emits merged (built CLI)", () => {
     expect(onDisk.items.length + (onDisk.items_omitted ?? 0)).toBe(2_400);
     expect(onDisk.items).toEqual([...first, ...second].slice(0, onDisk.items.length));
     expect(JSON.parse(two.stdout).summary.items_omitted).toBe(onDisk.items_omitted);
-    const surfaced = await runCli(["surface", "--workspace", ws]);
+    const surfaced = await runCli(["surface", "--workspace", ws, "--notify", "stdout"]);
     expect(surfaced.code, surfaced.stderr).toBe(0);
     expect(surfaced.stdout).toContain("Items (2400):");
     expect(surfaced.stdout).toMatch(/…and \d+ more/);
