@@ -24,9 +24,17 @@ const common = {
 };
 
 rmSync(stage, { recursive: true, force: true });
+// The hot entries (src/cli/hot/) are their own files: bin.ts imports them by their built names.
+const hotExternal = {
+  name: "hot-entries-external",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/hot\// }, (args) => ({ path: args.path, external: true }));
+  },
+};
 await build({
   ...common,
   entryPoints: { cli: "src/cli/bin.ts" },
+  plugins: [hotExternal],
   outdir: stage,
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",
@@ -36,10 +44,22 @@ await build({
     js: "#!/usr/bin/env node\nimport{createRequire as __ssRequire}from'node:module';import{fileURLToPath as __ssPath}from'node:url';const require=__ssRequire(import.meta.url);const __filename=__ssPath(import.meta.url);",
   },
 });
+// emit and surface run after every skill: each is also one self-contained file, so its start-up loads one module.
+await build({
+  ...common,
+  entryPoints: { emit: "src/cli/hot/emit.ts", surface: "src/cli/hot/surface.ts" },
+  outdir: join(stage, "hot"),
+  // Loaded only by watch mode and workspace globs: resolved from node_modules at run time, not parsed at every start.
+  external: ["chokidar", "fast-glob"],
+  minify: true,
+  banner: { js: "import{createRequire as __ssRequire}from'node:module';import{fileURLToPath as __ssPath}from'node:url';const require=__ssRequire(import.meta.url);const __filename=__ssPath(import.meta.url);" },
+});
 await build({ ...common, entryPoints: { index: "src/index.ts" }, outdir: join(stage, "lib"), packages: "external" });
 
 mkdirSync(join(dist, "chunks"), { recursive: true });
 mkdirSync(join(dist, "lib"), { recursive: true });
+mkdirSync(join(dist, "hot"), { recursive: true });
+for (const name of readdirSync(join(stage, "hot"))) renameSync(join(stage, "hot", name), join(dist, "hot", name));
 for (const name of readdirSync(join(stage, "chunks"))) renameSync(join(stage, "chunks", name), join(dist, "chunks", name));
 renameSync(join(stage, "lib", "index.js"), join(dist, "lib", "index.js"));
 renameSync(join(stage, "cli.js"), join(dist, "cli.js"));

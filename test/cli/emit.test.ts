@@ -81,3 +81,21 @@ describe("skip-summary emit (built CLI)", () => {
     expect(r.stdout).toContain("65 bad data");
   });
 });
+
+describe("skip-summary emit with a reader that went away", () => {
+  it("still exits 0 once the summary is written (EPIPE on the path line is not a failed write)", async () => {
+    const ws = await tempDir();
+    const { spawn } = await import("node:child_process");
+    const { CLI } = await import("../helpers/cli.js");
+    const child = spawn(process.execPath, [CLI, "emit", "--skill", "tessl__a", "--step", "s", "--reason", "r", "--workspace", ws], {
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout!.destroy(); // the read end closes before the child can write its line
+    let stderr = "";
+    child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    expect(JSON.parse(await readFile(join(ws, ".skip-summary-tessl__a.json"), "utf8")).skill).toBe("tessl__a");
+  });
+});

@@ -39,8 +39,9 @@ async function runEmit(opts: EmitFlags, context: CommandContext): Promise<number
   const { io } = context;
   const { emitSkip, emitErrorExitCode } = await import("../../owner/index.js");
   const items = [...(opts.item ?? []), ...(opts.itemsFrom ? await readItems(opts.itemsFrom, io.stdin, io.cwd) : [])];
+  let result: Awaited<ReturnType<typeof emitSkip>>;
   try {
-    const result = await emitSkip(
+    result = await emitSkip(
       {
         skill: opts.skill,
         step: /^\d+$/.test(opts.step) ? Number(opts.step) : opts.step,
@@ -50,14 +51,15 @@ async function runEmit(opts: EmitFlags, context: CommandContext): Promise<number
       },
       { workspace: opts.workspace, env: io.env, cwd: io.cwd },
     );
-    io.stdout.write(opts.json ? `${JSON.stringify({ ok: true, path: result.path, merged: result.merged, summary: result.summary })}\n` : `${result.path}\n`);
-    return 0;
   } catch (error) {
     const code = emitErrorExitCode(error);
     if (opts.json) io.stdout.write(`${JSON.stringify({ ok: false, exit_code: code, error: errorData(error) })}\n`);
     io.stderr.write(`skip-summary emit: ${(error as Error).message}\n`);
     return code;
   }
+  // Outside the try: the summary is written, so a reader that went away (EPIPE) is not a failed write (bin.ts).
+  io.stdout.write(opts.json ? `${JSON.stringify({ ok: true, path: result.path, merged: result.merged, summary: result.summary })}\n` : `${result.path}\n`);
+  return 0;
 }
 
 interface EmitFlags {
