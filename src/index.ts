@@ -17,6 +17,7 @@ export { skipAndExit } from "./owner/skip-and-exit.js";
 // The surfacer
 export { surfaceOnce, type SurfaceOnceOptions } from "./surfacer/once.js";
 export { startWatch, type WatchOptions, type WatchHandle } from "./surfacer/watch.js";
+export { startRefreshLoop, type RefreshLoopHandle } from "./surfacer/refresh-loop.js";
 export { surfaceAfterRun, type SurfaceAfterRunOptions } from "./surfacer/after-run.js";
 export { surfaceExitCode } from "./surfacer/exit-code.js";
 export { setUpSurfacer, type SurfaceSetup, type SetupOptions } from "./surfacer/setup.js";
@@ -26,7 +27,7 @@ export type { SurfaceReport, SurfaceOutcome, OutcomeKind, OutcomeCode } from "./
 // The notifiers
 export { loadNotifiers, type LoadNotifiersOptions, type LoadedNotifiers } from "./notifiers/load-notifiers.js";
 export { deliver, type DeliverOptions, type DeliveryReport, type DeliveryRequest, type DeliveryResult } from "./notifiers/deliver.js";
-export type { Notifier, NotifyRequest, NotifyResult, RenderedMessage } from "./notifiers/types.js";
+export type { Notifier, NotifyRequest, NotifyResult, RenderedMessage, Refresher, RefreshReport } from "./notifiers/types.js";
 
 // The lint
 export { lintTiles, type LintOptions } from "./lint/run-lint.js";

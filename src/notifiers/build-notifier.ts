@@ -2,6 +2,7 @@
 // config key or env var to set. Config keys win over env vars; secrets are best left in env.
 import { resolve } from "node:path";
 import type { Problem } from "../contract/problems.js";
+import { buildAlertmanager } from "./alertmanager-build.js";
 import { createCommandNotifier } from "./command-notifier.js";
 import { httpUrlProblem } from "./http-url.js";
 import type { NotifierEntry } from "./config-schema.js";
@@ -10,7 +11,7 @@ import { loadModuleNotifier, ModuleNotifierError } from "./module-notifier.js";
 import { createNanoclawNotifier, NANOCLAW_MESSAGES_DIR } from "./nanoclaw-notifier.js";
 import { createStdoutNotifier, type TextSink } from "./stdout-notifier.js";
 import { createTelegramNotifier, type TelegramTarget } from "./telegram-notifier.js";
-import type { Notifier } from "./types.js";
+import type { Notifier, Refresher } from "./types.js";
 import { createWebhookNotifier } from "./webhook-notifier.js";
 
 export interface BuildContext {
@@ -22,9 +23,15 @@ export interface BuildContext {
   readonly now?: (() => Date) | undefined;
   /** The config path prefix for problems: `notify.notifiers.<name>`. */
   readonly at: string;
+  /** Watch mode: notifiers whose receivers forget (alertmanager) record what they sent and return a refresher. */
+  readonly repost?: boolean | undefined;
+  /** The per-attempt timeout, for a refresher's own posts. */
+  readonly timeoutMs?: number | undefined;
 }
 
-export type Built = { readonly notifier: Notifier; readonly secrets: readonly string[] } | { readonly problems: Problem[] };
+export type Built =
+  | { readonly notifier: Notifier; readonly secrets: readonly string[]; readonly refresher?: Refresher | undefined }
+  | { readonly problems: Problem[] };
 
 export async function buildNotifier(name: string, entry: NotifierEntry, ctx: BuildContext): Promise<Built> {
   const { env } = ctx;
@@ -105,6 +112,8 @@ export async function buildNotifier(name: string, entry: NotifierEntry, ctx: Bui
       const notifier = createCommandNotifier(name, { argv: [program!, ...args], format: entry.format, cwd, env: { ...env, ...entry.env } });
       return { notifier, secrets: [] };
     }
+    case "alertmanager":
+      return buildAlertmanager(name, entry, ctx, ctx.at);
     case "module": {
       try {
         return { notifier: await loadModuleNotifier(name, resolve(ctx.baseDir, entry.path), entry.options ?? {}), secrets: [] };

@@ -4,7 +4,7 @@ import * as z from "zod/mini";
 import { httpUrlProblem } from "./http-url.js";
 
 export const NOTIFY_SECTION = "notify";
-export const NOTIFIER_TYPES = ["stdout", "nanoclaw", "telegram", "webhook", "command", "module"] as const;
+export const NOTIFIER_TYPES = ["stdout", "nanoclaw", "telegram", "webhook", "command", "module", "alertmanager"] as const;
 
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 const nameMessage = "must be a name of letters, digits, '_', '-' or '.', starting with a letter or digit";
@@ -57,6 +57,28 @@ const telegramTarget = strict(
   'must be an object such as { "chat_id": -100123, "thread_id": 7, "silent": true }',
 );
 
+// Alertmanager 0.25 accepts only these label names; anything else is refused with a 400 on every post.
+const labelName = z.string().check(z.regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/));
+const labelNameMessage = "is not an Alertmanager label name: use letters, digits and _, not starting with a digit";
+const alertmanagerEntry = strict({
+  type: z.literal("alertmanager"),
+  urls: z.optional(z.array(httpUrl, { error: "must be an array of base URLs, one per replica, such as [\"http://am-1:9093\", \"http://am-2:9093\"]" }).check(
+    z.minLength(1, "must name at least one Alertmanager"),
+  )),
+  urls_env: z.optional(envName),
+  alertname: z.optional(text),
+  label_prefix: z.optional(z.string({ error: "must be a string" }).check(z.regex(/^([a-zA-Z_][a-zA-Z0-9_]*)?$/, "must be letters, digits and _, not starting with a digit, such as \"skip_\""))),
+  labels: z.optional(recordOf(labelName, text, "must be an object of label names to non-empty strings", labelNameMessage)),
+  basic_auth: z.optional(strict({ username: text, password_env: envName }, 'must be an object such as { "username": "skips", "password_env": "AM_PASSWORD" }')),
+  bearer_token_env: z.optional(envName),
+  ends_at: z.optional(z.enum(["occurred", "posted"], { error: "must be \"occurred\" (endsAt = occurred_at + window_ms) or \"posted\" (endsAt = the first post + window_ms)" })),
+  window_ms: z.optional(z.int({ error: "must be an integer number of milliseconds (how long each alert stands)" }).check(z.gte(1_000, "must be at least 1000 ms"), z.lte(30 * 24 * 3_600_000, "must be at most 30 days (2592000000 ms)"))),
+  repost_interval_ms: z.optional(z.int({ error: "must be an integer number of milliseconds (how often watch mode re-posts)" }).check(z.gte(1_000, "must be at least 1000 ms"))),
+  generator_url: z.optional(text),
+  host: z.optional(text),
+  items_max_chars: z.optional(z.int({ error: "must be an integer (the longest items annotation, in characters)" }).check(z.gte(2, "must be >= 2"), z.lte(100_000, "must be <= 100000"))),
+}, "must be an object");
+
 const notifierEntry = z.discriminatedUnion(
   "type",
   [
@@ -95,6 +117,7 @@ const notifierEntry = z.discriminatedUnion(
       path: text,
       options: z.optional(recordOf(z.string(), z.unknown(), "must be an object, passed to createNotifier(options)", "")),
     }, "must be an object"),
+    alertmanagerEntry,
   ],
   { error: `must be an object whose "type" is one of ${NOTIFIER_TYPES.join(", ")}` },
 );

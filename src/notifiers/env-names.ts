@@ -9,6 +9,7 @@ export const NOTIFIER_ENV = {
   telegramTechnicalSilent: "SKIP_SUMMARY_TELEGRAM_TECHNICAL_SILENT",
   telegramApiUrl: "SKIP_SUMMARY_TELEGRAM_API_URL",
   webhookUrl: "SKIP_SUMMARY_WEBHOOK_URL",
+  alertmanagerUrls: "SKIP_SUMMARY_ALERTMANAGER_URLS",
   webhookSecret: "SKIP_SUMMARY_WEBHOOK_SECRET",
   nanoclawChatJid: "NANOCLAW_CHAT_JID",
   nanoclawGroupFolder: "NANOCLAW_GROUP_FOLDER",

@@ -15,3 +15,6 @@ export * from "./command-notifier.js";
 export * from "./command-outcome.js";
 export * from "./module-notifier.js";
 export * from "./default-notifier.js";
+export * from "./alertmanager-alert.js";
+export * from "./alertmanager-notifier.js";
+export * from "./alertmanager-repost.js";

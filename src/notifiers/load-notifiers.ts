@@ -13,10 +13,10 @@ import type { Env } from "./env-names.js";
 import { withRedaction } from "./redacting-notifier.js";
 import { createRedactor } from "./redact.js";
 import type { TextSink } from "./stdout-notifier.js";
-import type { Notifier } from "./types.js";
+import type { Notifier, Refresher } from "./types.js";
 
 /** Names that work without a config entry: they read their settings from env. */
-export const ENV_ONLY_NOTIFIERS = ["stdout", "nanoclaw", "telegram", "webhook"] as const;
+export const ENV_ONLY_NOTIFIERS = ["stdout", "nanoclaw", "telegram", "webhook", "alertmanager"] as const;
 
 export interface LoadNotifiersOptions {
   readonly config: LoadedConfig;
@@ -31,6 +31,8 @@ export interface LoadNotifiersOptions {
   readonly hook?: boolean | undefined;
   /** @default () => new Date() */
   readonly now?: () => Date;
+  /** Watch mode: notifiers whose receivers forget what they took (alertmanager) re-post it; see {@link LoadedNotifiers.refreshers}. */
+  readonly repost?: boolean | undefined;
 }
 
 export interface DeliverySettings {
@@ -45,6 +47,8 @@ export interface LoadedNotifiers {
   readonly routes: { policy: string[]; technical: string[] };
   /** Retry and timeout settings from the `notify` section, with defaults, for {@link deliver}. */
   readonly delivery: DeliverySettings;
+  /** What watch mode runs on an interval (only with `repost: true`). */
+  readonly refreshers: Refresher[];
 }
 
 export const DEFAULT_DELIVERY: DeliverySettings = {
@@ -93,6 +97,7 @@ export async function loadNotifiers(options: LoadNotifiersOptions): Promise<Load
 
   const baseDir = options.config.path !== undefined ? dirname(options.config.path) : options.cwd;
   const notifiers: Notifier[] = [];
+  const refreshers: Refresher[] = [];
   const secrets: string[] = [];
   for (const [name, entry] of entries) {
     const built = await buildNotifier(name, entry, {
@@ -102,10 +107,13 @@ export async function loadNotifiers(options: LoadNotifiersOptions): Promise<Load
       stdout: options.stdout,
       now: options.now,
       at: `${NOTIFY_SECTION}.notifiers.${name}`,
+      repost: options.repost,
+      timeoutMs: section.timeout_ms ?? DEFAULT_DELIVERY.timeoutMs,
     });
     if ("problems" in built) problems.push(...built.problems);
     else {
       notifiers.push(built.notifier);
+      if (built.refresher) refreshers.push(built.refresher);
       secrets.push(...built.secrets);
     }
   }
@@ -114,6 +122,13 @@ export async function loadNotifiers(options: LoadNotifiersOptions): Promise<Load
 
   return {
     notifiers: notifiers.map((n) => withRedaction(n, redact)),
+    refreshers: refreshers.map((r) => ({
+      ...r,
+      refresh: async (workspaces, signal) => {
+        const report = await r.refresh(workspaces, signal);
+        return { ...report, problems: report.problems.map(redact) };
+      },
+    })),
     routes,
     delivery: {
       retries: section.retries ?? DEFAULT_DELIVERY.retries,

@@ -41,3 +41,26 @@ export interface Notifier {
   readonly name: string;
   send(request: NotifyRequest): Promise<NotifyResult>;
 }
+
+/** What one {@link Refresher} pass did, for the log. */
+export interface RefreshReport {
+  /** Alerts still inside their window. */
+  readonly standing: number;
+  /** Of those, how many every replica took again. */
+  readonly reposted: number;
+  /** Records removed because their alert has ended. */
+  readonly ended: number;
+  /** Words for each replica or record that failed, secrets already redacted. */
+  readonly problems: readonly string[];
+}
+
+/**
+ * A notifier whose receiver forgets what it took (Alertmanager keeps alerts in memory): watch mode calls
+ * `refresh` every `intervalMs` with the workspaces it watches, to send again what still stands.
+ */
+export interface Refresher {
+  /** The notifier's name. */
+  readonly name: string;
+  readonly intervalMs: number;
+  refresh(workspaces: readonly string[], signal: AbortSignal): Promise<RefreshReport>;
+}

@@ -88,7 +88,7 @@ async function runSurface(flags: SurfaceFlags, context: CommandContext): Promise
 
 async function surface(flags: SurfaceFlags, context: CommandContext, log: Logger, skill: string | undefined, hookCwd: string | undefined): Promise<number> {
   const { io } = context;
-  const setup = await setUpSurfacer({ configFile: flags.config, notify: flags.notify, env: io.env, cwd: io.cwd, log, stdout: flags.json ? io.stderr : io.stdout, hook: Boolean(flags.hookInput) });
+  const setup = await setUpSurfacer({ configFile: flags.config, notify: flags.notify, env: io.env, cwd: io.cwd, log, stdout: flags.json ? io.stderr : io.stdout, hook: Boolean(flags.hookInput), watch: Boolean(flags.watch) });
   const patterns = flags.workspace ?? (setup.settings.workspaces.length > 0 ? setup.settings.workspaces : [defaultWorkspace(io, hookCwd)]);
 
   // A sidecar or a dry run checks its notifiers at once; a dry run sends nothing, so having nobody to reach is only a warning.

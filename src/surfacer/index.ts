@@ -6,6 +6,7 @@ export { renderSummary, renderQuarantineNotice, escapeHtml, TELEGRAM_MESSAGE_LIM
 export { QUARANTINE_DIR_NAME } from "./quarantine.js";
 export { expandWorkspaces } from "./workspaces.js";
 export { startWatch, type WatchOptions, type WatchHandle } from "./watch.js";
+export { startRefreshLoop, type RefreshLoopHandle } from "./refresh-loop.js";
 export { surfaceAfterRun, type SurfaceAfterRunOptions } from "./after-run.js";
 export { setUpSurfacer, type SurfaceSetup } from "./setup.js";
 export { parseHookInput, HookInputError, type HookTarget } from "./hook-input.js";

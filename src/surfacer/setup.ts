@@ -3,6 +3,7 @@
 import { loadConfigFile, type LoadedConfig } from "../config/load.js";
 import type { Logger } from "../log/logger.js";
 import { DEFAULT_SETTINGS, resolveLeaseMs, type SurfaceSettings } from "./settings.js";
+import type { Refresher } from "../notifiers/types.js";
 import type { Deliver } from "./types.js";
 
 export interface SetupOptions {
@@ -15,6 +16,8 @@ export interface SetupOptions {
   readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean | undefined };
   /** Under `surface --hook-input`: stdout is Claude Code's, so it is never a default way to reach the owner. */
   readonly hook?: boolean | undefined;
+  /** Watch mode: notifiers that need it (alertmanager) record what they send and re-post it; see `refreshers()`. */
+  readonly watch?: boolean | undefined;
 }
 
 export interface SurfaceSetup {
@@ -27,19 +30,21 @@ export interface SurfaceSetup {
   /** The lease in effect; valid after `load()`. */
   leaseMs(): number;
   notifierNames(): readonly string[];
+  /** What watch mode re-posts on an interval; valid after `load()`. */
+  refreshers(): readonly Refresher[];
 }
 
 /** Reads the config file and the `surface` section; throws ConfigError. */
 export async function setUpSurfacer(options: SetupOptions): Promise<SurfaceSetup> {
   const config = await loadConfigFile({ flag: options.configFile, cwd: options.cwd });
   const settings = config.data.surface === undefined ? DEFAULT_SETTINGS : (await import("./config.js")).parseSurfaceSection(config);
-  let loading: Promise<{ deliver: Deliver; leaseMs: number; names: string[] }> | undefined;
+  let loading: Promise<{ deliver: Deliver; leaseMs: number; names: string[]; refreshers: Refresher[] }> | undefined;
   let loaded: Awaited<NonNullable<typeof loading>> | undefined;
 
   const load = async () => {
     loading ??= (async () => {
       const { loadNotifiers, deliver } = await import("../notifiers/index.js");
-      const l = await loadNotifiers({ config, env: options.env, cwd: options.cwd, names: options.notify, stdout: { write: (t: string) => void options.stdout.write(t) }, stdoutIsTerminal: options.stdout.isTTY === true, hook: options.hook });
+      const l = await loadNotifiers({ config, env: options.env, cwd: options.cwd, names: options.notify, stdout: { write: (t: string) => void options.stdout.write(t) }, stdoutIsTerminal: options.stdout.isTTY === true, hook: options.hook, repost: options.watch });
       const leaseMs = resolveLeaseMs(config.path, settings.leaseMs, l.delivery);
       const bound: Deliver = async (request, { exclude, signal }) => {
         const routes = { policy: l.routes.policy.filter((n) => !exclude.has(n)), technical: l.routes.technical.filter((n) => !exclude.has(n)) };
@@ -47,7 +52,7 @@ export async function setUpSurfacer(options: SetupOptions): Promise<SurfaceSetup
         if (routes[request.route].length === 0 && l.routes[request.route].length > 0) return { ok: true, results: [] };
         return deliver(request, { notifiers: l.notifiers, routes, signal, log: options.log, ...l.delivery });
       };
-      return { deliver: bound, leaseMs, names: l.notifiers.map((n) => n.name) };
+      return { deliver: bound, leaseMs, names: l.notifiers.map((n) => n.name), refreshers: l.refreshers };
     })();
     loaded = await loading;
   };
@@ -64,5 +69,6 @@ export async function setUpSurfacer(options: SetupOptions): Promise<SurfaceSetup
       return loaded.leaseMs;
     },
     notifierNames: () => loaded?.names ?? [],
+    refreshers: () => loaded?.refreshers ?? [],
   };
 }

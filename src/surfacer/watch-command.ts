@@ -3,6 +3,7 @@
 import type { CliIo } from "../cli/io.js";
 import type { Logger } from "../log/logger.js";
 import type { SurfaceSetup } from "./setup.js";
+import { startRefreshLoop } from "./refresh-loop.js";
 import { startWatch } from "./watch.js";
 
 export interface WatchCommandOptions {
@@ -30,13 +31,14 @@ export async function watchUntilSignal(options: WatchCommandOptions): Promise<nu
       if (options.json) io.stdout.write(`${JSON.stringify(outcome)}\n`);
     },
   });
+  const refreshing = startRefreshLoop(setup.refreshers(), handle.workspaces, options.log);
   await new Promise<void>((resolve) => {
     let signals = 0;
     const onSignal = (signal: NodeJS.Signals) => {
       signals += 1;
       options.log({ level: "info", event: "signal", signal, action: signals === 1 ? "finishing files in flight" : "cutting sends short" });
       if (signals === 1) {
-        void handle.stop().finally(() => {
+        void Promise.all([handle.stop(), refreshing.stop()]).finally(() => {
           process.off("SIGINT", onSignal);
           process.off("SIGTERM", onSignal);
           resolve();

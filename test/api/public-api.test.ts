@@ -29,6 +29,7 @@ const PUBLIC = [
   "runSkill",
   "setUpSurfacer",
   "skipAndExit",
+  "startRefreshLoop",
   "startWatch",
   "surfaceAfterRun",
   "surfaceExitCode",

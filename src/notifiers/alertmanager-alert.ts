@@ -1,0 +1,108 @@
+// One notice as one Alertmanager alert (the v2 API's `postableAlert`). Alertmanager's model is states, not events,
+// so the mapping has to make a skip behave like an event:
+// - every skip is its own alert: the `occurrence` label (the delivery id) keeps two skips of one skill apart, since
+//   alerts with the same labels merge and the later annotations replace the earlier (items would be lost);
+// - the alert ends on its own (`endsAt`), never by `resolve_timeout`, and never ends before it is posted, because
+//   Alertmanager takes an alert whose `endsAt` has passed and never sends it;
+// - items stay in one annotation: a label per item would make each item an alert.
+// See docs/notifiers.md ("alertmanager") for the table and upstream sources.
+import { reasonKeyOf, truncate } from "../contract/index.js";
+import type { NotifyRequest } from "./types.js";
+
+export const DEFAULT_ALERTNAME = "SkipSummary";
+export const DEFAULT_ALERT_WINDOW_MS = 24 * 3_600_000;
+/** How long the `items` annotation may get (JSON characters); `items_count` always has the full count. */
+export const DEFAULT_ITEMS_MAX_CHARS = 2_000;
+/** An alert that would end sooner than this after its post gets a whole window from now (group_wait is 30 s by default). */
+const MIN_REMAINING_MS = 5 * 60_000;
+/** The label names Alertmanager accepts (its classic rule, which 0.25 enforces). */
+export const LABEL_NAME_PATTERN = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+
+/** Which moment the alert's window counts from. */
+export type EndsAtPolicy = "occurred" | "posted";
+
+export interface AlertMapping {
+  /** @default "SkipSummary" */
+  readonly alertname: string;
+  /** Put before every label this tool sets except `alertname`, such as `skip_`. @default "" */
+  readonly labelPrefix: string;
+  /** Added as they are (a team's `team`, `env`, `severity`). */
+  readonly staticLabels: Readonly<Record<string, string>>;
+  /** The host part of the `workspace` label and the `host` label. */
+  readonly host: string;
+  /** `endsAt` = the policy's moment + this. @default 86400000 (24 h) */
+  readonly windowMs: number;
+  /** @default "occurred" */
+  readonly endsAt: EndsAtPolicy;
+  /** A link back (a dashboard, a runbook); `{skill}`, `{workspace}`, `{host}` and `{delivery_id}` are filled in, URL-encoded. */
+  readonly generatorUrl?: string | undefined;
+  /** @default 2000 */
+  readonly itemsMaxChars: number;
+}
+
+export interface PostableAlert {
+  readonly labels: Record<string, string>;
+  readonly annotations: Record<string, string>;
+  readonly startsAt: string;
+  readonly endsAt: string;
+  readonly generatorURL?: string;
+}
+
+/** The alert for one notice, posted at `now`. */
+export function alertFor(request: Omit<NotifyRequest, "signal" | "timeoutMs">, mapping: AlertMapping, now: Date): PostableAlert {
+  const summary = request.summary;
+  const p = mapping.labelPrefix;
+  const labels: Record<string, string> = {
+    ...mapping.staticLabels,
+    alertname: mapping.alertname,
+    [`${p}skill`]: request.skill,
+    [`${p}route`]: request.route,
+    [`${p}host`]: mapping.host,
+    [`${p}workspace`]: `${mapping.host}:${request.workspace}`,
+    [`${p}reason_key`]: summary ? reasonKeyOf(summary) : "unreadable summary",
+    [`${p}occurrence`]: request.deliveryId,
+  };
+  const annotations: Record<string, string> = {
+    summary: request.message.text,
+    reason: summary ? summary.reason : "the summary file could not be read; it was moved to quarantine",
+    delivery_id: request.deliveryId,
+  };
+  if (summary) {
+    annotations.step = String(summary.step);
+    annotations.items = itemsJson(summary.items, mapping.itemsMaxChars);
+    annotations.items_count = String(summary.items.length);
+    annotations.occurred_at = summary.occurred_at;
+  }
+  const startsAt = summary ? new Date(summary.occurred_at) : now;
+  // A skip that waited longer than its window (the surfacer was down, Alertmanager unreachable) still gets a whole
+  // window from now: an alert that has already ended is accepted and never sent, which would be a silent skip.
+  const from = mapping.endsAt === "posted" ? now : startsAt;
+  const natural = from.getTime() + mapping.windowMs;
+  const endsAt = new Date(natural > now.getTime() + MIN_REMAINING_MS ? natural : now.getTime() + mapping.windowMs);
+  const alert: PostableAlert = { labels, annotations, startsAt: startsAt.toISOString(), endsAt: endsAt.toISOString() };
+  if (mapping.generatorUrl === undefined) return alert;
+  return { ...alert, generatorURL: fillUrl(mapping.generatorUrl, { skill: request.skill, workspace: request.workspace, host: mapping.host, delivery_id: request.deliveryId }) };
+}
+
+// As many whole items as fit, so the annotation is always valid JSON; `items_count` tells how many there were.
+function itemsJson(items: readonly string[], maxChars: number): string {
+  const kept: string[] = [];
+  let length = 2;
+  for (const item of items) {
+    const one = JSON.stringify(truncate(item, 200));
+    if (length + one.length + (kept.length > 0 ? 1 : 0) > maxChars) break;
+    length += one.length + (kept.length > 0 ? 1 : 0);
+    kept.push(truncate(item, 200));
+  }
+  return JSON.stringify(kept);
+}
+
+function fillUrl(template: string, values: Readonly<Record<string, string>>): string {
+  return template.replace(/\{(skill|workspace|host|delivery_id)\}/g, (_, key: string) => encodeURIComponent(values[key] ?? ""));
+}
+
+/** The label names a mapping produces, for checking them when the config is loaded. */
+export function mappedLabelNames(mapping: Pick<AlertMapping, "labelPrefix" | "staticLabels">): string[] {
+  const own = ["skill", "route", "host", "workspace", "reason_key", "occurrence"].map((n) => `${mapping.labelPrefix}${n}`);
+  return ["alertname", ...own, ...Object.keys(mapping.staticLabels)];
+}

@@ -1,0 +1,96 @@
+// The `alertmanager` config entry plus env to a notifier (and, in watch mode, its re-poster). Every label name is
+// checked here, before any skip is claimed: Alertmanager would refuse a bad one with a 400 on every post.
+import { hostname } from "node:os";
+import type { Problem } from "../contract/problems.js";
+import { DEFAULT_ALERT_WINDOW_MS, DEFAULT_ALERTNAME, DEFAULT_ITEMS_MAX_CHARS, mappedLabelNames } from "./alertmanager-alert.js";
+import { authHeaders, createAlertmanagerNotifier, type AlertmanagerAuth } from "./alertmanager-notifier.js";
+import { createAlertmanagerRefresher, DEFAULT_REPOST_INTERVAL_MS, recordAlert } from "./alertmanager-repost.js";
+import type { NotifierEntry } from "./config-schema.js";
+import { envValue, NOTIFIER_ENV, type Env } from "./env-names.js";
+import { httpUrlProblem } from "./http-url.js";
+import type { Notifier, Refresher } from "./types.js";
+
+type Entry = Extract<NotifierEntry, { type: "alertmanager" }>;
+
+export interface AlertmanagerBuildContext {
+  readonly env: Env;
+  readonly now?: (() => Date) | undefined;
+  /** Watch mode: record each alert and re-post it until it ends. */
+  readonly repost?: boolean | undefined;
+  /** The per-attempt timeout, also used for each re-post. */
+  readonly timeoutMs?: number | undefined;
+}
+
+export type AlertmanagerBuilt =
+  | { readonly notifier: Notifier; readonly secrets: readonly string[]; readonly refresher?: Refresher | undefined }
+  | { readonly problems: Problem[] };
+
+export function buildAlertmanager(name: string, entry: Entry, ctx: AlertmanagerBuildContext, at: string): AlertmanagerBuilt {
+  const problem = (key: string, message: string): AlertmanagerBuilt => ({ problems: [{ path: `${at}.${key}`, message }] });
+  const urlsVar = entry.urls_env ?? NOTIFIER_ENV.alertmanagerUrls;
+  const fromEnv = envValue(ctx.env, urlsVar)?.split(/[\s,]+/).filter(Boolean);
+  const urls = entry.urls ?? fromEnv;
+  if (urls === undefined || urls.length === 0) {
+    return problem("urls", `is not set: list every replica's base URL in urls, or in the ${urlsVar} environment variable (comma-separated)`);
+  }
+  for (const url of urls) {
+    const bad = httpUrlProblem(url);
+    if (bad !== undefined) return problem("urls", `${entry.urls ? "" : `${urlsVar}: `}${JSON.stringify(url)} ${bad}`);
+  }
+  if (new Set(urls.map((u) => u.replace(/\/+$/, ""))).size !== urls.length) return problem("urls", "lists the same Alertmanager twice");
+
+  if (entry.basic_auth !== undefined && entry.bearer_token_env !== undefined) {
+    return problem("bearer_token_env", "cannot be combined with basic_auth: Alertmanager (or its proxy) takes one Authorization header");
+  }
+  let auth: AlertmanagerAuth | undefined;
+  if (entry.basic_auth !== undefined) {
+    const password = envValue(ctx.env, entry.basic_auth.password_env);
+    if (password === undefined) return problem("basic_auth.password_env", `names ${entry.basic_auth.password_env}, which is not set`);
+    auth = { kind: "basic", username: entry.basic_auth.username, password };
+  } else if (entry.bearer_token_env !== undefined) {
+    const token = envValue(ctx.env, entry.bearer_token_env);
+    if (token === undefined) return problem("bearer_token_env", `names ${entry.bearer_token_env}, which is not set`);
+    auth = { kind: "bearer", token };
+  }
+
+  const labelPrefix = entry.label_prefix ?? "";
+  const staticLabels = entry.labels ?? {};
+  const own = new Set(mappedLabelNames({ labelPrefix, staticLabels: {} }));
+  const clash = Object.keys(staticLabels).find((l) => own.has(l));
+  if (clash !== undefined) return problem(`labels.${clash}`, `is a label skip-summary sets itself; rename it, or set label_prefix so that ours are prefixed`);
+
+  const generatorUrl = entry.generator_url;
+  if (generatorUrl !== undefined) {
+    const bad = httpUrlProblem(generatorUrl.replace(/\{(skill|workspace|host|delivery_id)\}/g, "x"));
+    if (bad !== undefined) return problem("generator_url", `${bad} (Alertmanager refuses an alert whose generatorURL is not a URI)`);
+  }
+
+  const mapping = {
+    alertname: entry.alertname ?? DEFAULT_ALERTNAME,
+    labelPrefix,
+    staticLabels,
+    host: entry.host ?? hostname(),
+    windowMs: entry.window_ms ?? DEFAULT_ALERT_WINDOW_MS,
+    endsAt: entry.ends_at ?? "occurred",
+    generatorUrl,
+    itemsMaxChars: entry.items_max_chars ?? DEFAULT_ITEMS_MAX_CHARS,
+  } as const;
+  const secrets = auth === undefined ? [] : auth.kind === "bearer" ? [auth.token] : [auth.password, authHeaders(auth).authorization!.slice(6)];
+  const notifier = createAlertmanagerNotifier(name, {
+    ...mapping,
+    urls,
+    auth,
+    now: ctx.now,
+    onPosted: ctx.repost ? (alert, request) => recordAlert(request.workspace, name, request.deliveryId, alert) : undefined,
+  });
+  if (!ctx.repost) return { notifier, secrets };
+  const refresher = createAlertmanagerRefresher({
+    notifier: name,
+    urls,
+    headers: authHeaders(auth),
+    intervalMs: entry.repost_interval_ms ?? DEFAULT_REPOST_INTERVAL_MS,
+    timeoutMs: ctx.timeoutMs ?? 10_000,
+    now: ctx.now,
+  });
+  return { notifier, secrets, refresher };
+}
