@@ -7,10 +7,8 @@ import { resolveWorkspace, WorkspaceNotFoundError } from "../contract/workspace.
 import { createLogger, type LogFormat, type Logger } from "../log/logger.js";
 import type { CommandContext } from "../cli/action.js";
 import type { SurfaceFlags } from "../cli/commands/surface.js";
-import { readAll } from "../cli/io.js";
 import { UsageError } from "../cli/usage-error.js";
 import { countOutcomes, describeOutcome } from "./describe.js";
-import { HookInputError, parseHookInput } from "./hook-input.js";
 import { surfaceExitCode } from "./exit-code.js";
 import { surfaceOnce } from "./once.js";
 import { setUpSurfacer } from "./setup.js";
@@ -18,16 +16,8 @@ import { expandWorkspaces } from "./workspaces.js";
 
 export async function runSurfaceCommand(flags: SurfaceFlags, context: CommandContext): Promise<number> {
   if (!flags.hookInput) return runSurface(flags, context);
-  // As a hook, exit 2 is fed back to the model as an error it must act on, and a surfacer must never steer the
-  // agent: a bad flag value, workspace or config is exit 1 there, which Claude Code shows to the user instead.
-  try {
-    const code = await runSurface(flags, context);
-    return code === 2 ? 1 : code;
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    context.io.stderr.write(`skip-summary: ${error.message}\n`);
-    return 1;
-  }
+  const { runSurfaceHook } = await import("./hook-command.js");
+  return runSurfaceHook(flags, context);
 }
 
 async function runSurface(flags: SurfaceFlags, context: CommandContext): Promise<number> {
@@ -35,14 +25,11 @@ async function runSurface(flags: SurfaceFlags, context: CommandContext): Promise
   const format = flags.logFormat ?? "pretty";
   if (format !== "json" && format !== "pretty") throw new UsageError(`--log-format must be json or pretty, got ${JSON.stringify(format)}`);
   if (flags.watch && flags.dryRun) throw new UsageError("--watch and --dry-run cannot be combined: a dry run looks once and touches nothing");
-  if (flags.watch && flags.hookInput) throw new UsageError("--watch and --hook-input cannot be combined: a hook surfaces one skill once");
-  if (flags.hookInput && flags.skill) throw new UsageError("--hook-input and --skill cannot be combined: the hook event names the skill");
   // Checked here, not only when notifiers load: an empty name is a usage error even when nothing waits.
   if (flags.notify?.some((value) => value.split(",").every((name) => name.trim() === ""))) throw new UsageError("--notify is empty; give a notifier name such as stdout, telegram or one defined in the config");
   const log = createLogger({ format: format as LogFormat, write: (line) => void io.stderr.write(line) });
 
   let skill: string | undefined;
-  let hookCwd: string | undefined;
   if (flags.skill !== undefined) {
     // Without this check an empty value would become the bare prefix `tessl__`, a valid id that no skill uses.
     if (flags.skill.trim() === "") throw new UsageError("--skill is empty; give a skill id such as tessl__check-cfps, or its name, check-cfps");
@@ -50,28 +37,9 @@ async function runSurface(flags: SurfaceFlags, context: CommandContext): Promise
     if (problem) throw new UsageError(`--skill ${JSON.stringify(flags.skill)}: ${problem}`);
     skill = assertSkillId(toFullSkillId(flags.skill));
   }
-  if (flags.hookInput) {
-    // Whatever goes wrong with the event, the agent is never blocked: a clear line on stderr and exit 1 (not 2,
-    // which Claude Code feeds back to the model as a hook failure it must react to).
-    try {
-      // Run by hand in a terminal, reading stdin would wait for a Ctrl-D that nobody knows to type.
-      if (io.stdin.isTTY) throw new HookInputError("stdin is a terminal, not a piped event (Claude Code pipes it in; by hand, pipe one in too)");
-      const target = parseHookInput(await readAll(io.stdin));
-      if (target.kind === "ignore") {
-        log({ level: "debug", event: "hook_ignored", why: target.why });
-        return 0;
-      }
-      skill = target.skill;
-      hookCwd = target.cwd;
-    } catch (error) {
-      if (!(error instanceof HookInputError)) throw error;
-      io.stderr.write(`skip-summary surface: ${error.message}\n`);
-      return 1;
-    }
-  }
 
   try {
-    return await surface(flags, context, log, skill, hookCwd);
+    return await surface(flags, context, log, skill);
   } catch (error) {
     if (error instanceof ConfigError) {
       io.stderr.write(`skip-summary surface: config error: ${error.path}\n${error.problems.map((p) => `  ${p.path}: ${p.message}\n`).join("")}`);
@@ -86,10 +54,10 @@ async function runSurface(flags: SurfaceFlags, context: CommandContext): Promise
   }
 }
 
-async function surface(flags: SurfaceFlags, context: CommandContext, log: Logger, skill: string | undefined, hookCwd: string | undefined): Promise<number> {
+async function surface(flags: SurfaceFlags, context: CommandContext, log: Logger, skill: string | undefined): Promise<number> {
   const { io } = context;
-  const setup = await setUpSurfacer({ configFile: flags.config, notify: flags.notify, env: io.env, cwd: io.cwd, log, stdout: flags.json ? io.stderr : io.stdout, hook: Boolean(flags.hookInput), watch: Boolean(flags.watch) });
-  const patterns = flags.workspace ?? (setup.settings.workspaces.length > 0 ? setup.settings.workspaces : [defaultWorkspace(io, hookCwd)]);
+  const setup = await setUpSurfacer({ configFile: flags.config, notify: flags.notify, env: io.env, cwd: io.cwd, log, stdout: flags.json ? io.stderr : io.stdout, watch: Boolean(flags.watch) });
+  const patterns = flags.workspace ?? (setup.settings.workspaces.length > 0 ? setup.settings.workspaces : [defaultWorkspace(io)]);
 
   // A sidecar or a dry run checks its notifiers at once; a dry run sends nothing, so having nobody to reach is only a warning.
   const prepare = flags.dryRun ? () => setup.load().catch(warnNoNotifier(log)) : setup.load;
@@ -131,12 +99,11 @@ function warnNoNotifier(log: Logger) {
   };
 }
 
-function defaultWorkspace(io: CommandContext["io"], hookCwd: string | undefined): string {
+function defaultWorkspace(io: CommandContext["io"]): string {
   try {
     return resolveWorkspace({ env: io.env, cwd: io.cwd });
   } catch (error) {
     if (error instanceof WorkspaceNotFoundError) {
-      if (hookCwd !== undefined) return hookCwd;
       throw new UsageError(error.message);
     }
     throw error;

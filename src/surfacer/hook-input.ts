@@ -1,17 +1,29 @@
-// `--hook-input`: Claude Code runs hooks with the event as JSON on stdin. For PostToolUse on the Skill tool the
-// skill's name is in `tool_input.skill` (https://code.claude.com/docs/en/hooks). Any other event or tool is a
-// no-op, so one hook entry can match broadly; input that cannot be read is a HookInputError, never a crash.
+// `--hook-input`: Claude Code (and the Agent SDK) runs a command hook with the event as JSON on stdin. The moment
+// that really follows a skill's work is the end of the agent's turn, `Stop` (`SubagentStop` for a subagent or a
+// forked skill): an inline skill's Skill tool call returns as soon as SKILL.md is loaded, before its steps run.
+// So Stop, SubagentStop and PostToolUse on any tool surface everything waiting; PostToolUse on `Skill` surfaces
+// that skill only (useful for `context: fork` skills). Field names are the SDK's (`sdk.d.ts`, StopHookInput,
+// SubagentStopHookInput, PostToolUseHookInput); any other event is a no-op, and unreadable input is a
+// HookInputError, never a crash.
 import { isValidSkillId, toFullSkillId } from "../contract/ids.js";
 
+/** The events `surface --hook-input` acts on. */
+export const HOOK_EVENTS = ["Stop", "SubagentStop", "PostToolUse"] as const;
+export type HookEventName = (typeof HOOK_EVENTS)[number];
+
 export type HookTarget =
-  | { readonly kind: "skill"; readonly skill: string; readonly cwd?: string }
-  | { readonly kind: "ignore"; readonly why: string };
+  | { readonly kind: "all"; readonly event: HookEventName; readonly cwd?: string; readonly tool?: string }
+  | { readonly kind: "skill"; readonly event: "PostToolUse"; readonly skill: string; readonly cwd?: string }
+  | { readonly kind: "ignore"; readonly event?: string; readonly why: string };
 
 export class HookInputError extends Error {
   override readonly name = "HookInputError";
   readonly code = "BAD_HOOK_INPUT";
   constructor(readonly problem: string) {
-    super(`--hook-input: ${problem}; expected the JSON event Claude Code passes to a PostToolUse hook on stdin, e.g. {"hook_event_name":"PostToolUse","tool_name":"Skill","tool_input":{"skill":"check-cfps"}}`);
+    super(
+      `--hook-input: ${problem}; expected the JSON event Claude Code passes to a Stop, SubagentStop or PostToolUse hook on stdin, ` +
+        `e.g. {"hook_event_name":"Stop","cwd":"/workspace/group","session_id":"…","transcript_path":"…","stop_hook_active":false}`,
+    );
   }
 }
 
@@ -26,14 +38,18 @@ export function parseHookInput(text: string): HookTarget {
     throw new HookInputError(`stdin is not valid JSON (${(error as Error).message.slice(0, 120)})`);
   }
   if (!isObject(event)) throw new HookInputError("the event must be a JSON object");
-  const name = event.hook_event_name;
-  if (name !== undefined && name !== "PostToolUse") return { kind: "ignore", why: `a ${String(name)} event, not PostToolUse` };
+  // Older Claude Code builds left hook_event_name out of PostToolUse events; a tool_name says which one it was.
+  const name = event.hook_event_name ?? (event.tool_name !== undefined ? "PostToolUse" : undefined);
+  if (typeof name !== "string") throw new HookInputError("hook_event_name is missing or not a string");
+  const cwd = typeof event.cwd === "string" && event.cwd !== "" ? { cwd: event.cwd } : {};
+  if (name === "Stop" || name === "SubagentStop") return { kind: "all", event: name, ...cwd };
+  if (name !== "PostToolUse") return { kind: "ignore", event: name, why: `a ${name} event: only Stop, SubagentStop and PostToolUse surface` };
   if (typeof event.tool_name !== "string") throw new HookInputError("tool_name is missing or not a string");
-  if (event.tool_name !== "Skill") return { kind: "ignore", why: `the ${event.tool_name} tool, not Skill` };
+  if (event.tool_name !== "Skill") return { kind: "all", event: "PostToolUse", tool: event.tool_name, ...cwd };
   const input = event.tool_input;
   const skill = isObject(input) ? input.skill : undefined;
   if (typeof skill !== "string" || skill.trim() === "") throw new HookInputError("tool_input.skill is missing or not a string");
   const full = toFullSkillId(skill.trim());
-  if (!isValidSkillId(full)) return { kind: "ignore", why: `the skill ${JSON.stringify(skill)} has no name a skip summary can carry` };
-  return { kind: "skill", skill: full, ...(typeof event.cwd === "string" && event.cwd !== "" ? { cwd: event.cwd } : {}) };
+  if (!isValidSkillId(full)) return { kind: "ignore", event: name, why: `the skill ${JSON.stringify(skill)} has no name a skip summary can carry` };
+  return { kind: "skill", event: "PostToolUse", skill: full, ...cwd };
 }

@@ -167,7 +167,7 @@ describe("skip-summary surface, once mode (built CLI)", () => {
   });
 });
 
-describe("skip-summary surface --hook-input (Claude Code PostToolUse on the Skill tool)", () => {
+describe("skip-summary surface --hook-input (Claude Code PostToolUse on the Skill tool; Stop and the rest in hook.test.ts)", () => {
   const event = (toolName: string, toolInput: unknown, extra: Record<string, unknown> = {}) =>
     JSON.stringify({ session_id: "s1", transcript_path: "/tmp/t.jsonl", cwd: "/tmp", hook_event_name: "PostToolUse", tool_name: toolName, tool_input: toolInput, tool_response: { success: true }, tool_use_id: "toolu_1", ...extra });
 
@@ -181,12 +181,13 @@ describe("skip-summary surface --hook-input (Claude Code PostToolUse on the Skil
     expect(await readdir(ws)).toEqual([".skip-summary-tessl__other.json"]);
   });
 
-  it("is a no-op for another tool or another event", async () => {
+  it("is a no-op for an event other than Stop, SubagentStop and PostToolUse", async () => {
     const { ws, out, config } = await setup();
     await putSummary(ws, "tessl__a");
-    for (const input of [event("Bash", { command: "ls" }), event("Skill", { skill: "a" }, { hook_event_name: "PreToolUse" })]) {
+    for (const input of [event("Skill", { skill: "a" }, { hook_event_name: "PreToolUse" }), JSON.stringify({ hook_event_name: "SessionStart", cwd: ws })]) {
       const r = await runCli(["surface", "--hook-input", "--workspace", ws, "--config", config], { input });
       expect(r.code).toBe(0);
+      expect(r.stdout).toBe("");
     }
     expect(await readDelivered(out)).toEqual([]);
     expect(await readdir(ws)).toEqual([".skip-summary-tessl__a.json"]);

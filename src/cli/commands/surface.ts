@@ -21,7 +21,7 @@ const SURFACE_FLAGS: readonly FlagSpec[] = [
   { flags: "--config <file>", description: "the config file (default: ./skip-summary.config.json when it exists)" },
   { flags: "--json", description: "print the result as JSON on stdout (watch mode: one line per outcome)" },
   { flags: "--dry-run", description: "render and print what would be sent; claim, send and delete nothing" },
-  { flags: "--hook-input", description: "read a Claude Code PostToolUse event on stdin and surface the Skill tool's skill" },
+  { flags: "--hook-input", description: "run as a Claude Code hook: read a Stop, SubagentStop or PostToolUse event on stdin, print the hook's JSON (install with: skip-summary hooks install)" },
   { flags: "--watch", description: "keep running: surface what waits now, then every new summary (SIGINT/SIGTERM to stop)" },
   { flags: "--log-format <format>", description: "structured log lines on stderr: pretty or json", defaultValue: "pretty" },
 ];
@@ -42,12 +42,15 @@ export const surfaceCommand: CommandDefinition = {
         "after",
         `
 Exit codes: 0 everything found was sent (or nothing waited; a hook event for another tool);
-1 a summary was left, quarantined or could not be sent (each is logged with why), or --hook-input was unreadable;
-2 bad usage or config (1 under --hook-input: a hook's exit 2 would be fed to the model). Watch mode exits 0 after SIGINT/SIGTERM once the files in flight are done.
+1 a summary was left, quarantined or could not be sent (each is logged with why), or no notifier is configured and none
+would reach a person (stdout counts only when it is a terminal or named with --notify stdout), or --hook-input was unreadable;
+2 bad usage or config (1 under --hook-input: a hook never exits 2, which would steer the agent or keep it from stopping).
+Watch mode exits 0 after SIGINT/SIGTERM once the files in flight are done.
 
 Examples:
   $ skip-summary surface --workspace /workspace/group
-  $ skip-summary surface --hook-input          # as a Claude Code PostToolUse hook on the Skill tool
+  $ skip-summary hooks install                 # adds \`surface --hook-input\` as a Stop and SubagentStop hook
+  $ skip-summary surface --hook-input          # as that hook: Stop, SubagentStop or PostToolUse event on stdin
   $ skip-summary surface --watch --workspace '/srv/groups/*/' --log-format json`,
       )
       .action(action(context, 2, done, (flags: SurfaceFlags) => runSurface(flags, context)));

@@ -1,0 +1,58 @@
+// The Claude Agent SDK's hook types, ported by hand from @anthropic-ai/claude-agent-sdk 0.3.330 (claudeCodeVersion
+// 2.1.330), sdk.d.ts: BaseHookInput, StopHookInput, SubagentStopHookInput, PostToolUseHookInput (events as Claude
+// Code pipes them to a command hook) and SyncHookJSONOutput (what a hook may print). The output schema is strict,
+// so a field the SDK does not know, or a hookSpecificOutput for the wrong event, fails the test.
+import * as z from "zod";
+
+const base = (cwd: string) => ({ session_id: "8f1c2e4a-0000-4000-8000-000000000001", transcript_path: "/home/node/.claude/projects/-workspace-group/8f1c.jsonl", cwd, permission_mode: "bypassPermissions" });
+
+export function stopEvent(cwd: string, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ ...base(cwd), hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: "Done for tonight.", background_tasks: [], session_crons: [], ...extra });
+}
+
+export function subagentStopEvent(cwd: string, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    ...base(cwd),
+    hook_event_name: "SubagentStop",
+    stop_hook_active: false,
+    agent_id: "a1b2c3",
+    agent_transcript_path: "/home/node/.claude/projects/-workspace-group/8f1c/subagents/agent-a1b2c3.jsonl",
+    agent_type: "general-purpose",
+    ...extra,
+  });
+}
+
+export function postToolUseEvent(cwd: string, toolName: string, toolInput: unknown, toolResponse: unknown = { success: true }): string {
+  return JSON.stringify({ ...base(cwd), hook_event_name: "PostToolUse", tool_name: toolName, tool_input: toolInput, tool_response: toolResponse, tool_use_id: "toolu_01ABC", duration_ms: 12 });
+}
+
+const hookSpecificOutput = z.discriminatedUnion("hookEventName", [
+  z.strictObject({ hookEventName: z.literal("PostToolUse"), additionalContext: z.string().optional(), classifierContext: z.string().optional(), updatedToolOutput: z.unknown().optional(), updatedMCPToolOutput: z.unknown().optional() }),
+  z.strictObject({ hookEventName: z.literal("Stop"), additionalContext: z.string().optional() }),
+  z.strictObject({ hookEventName: z.literal("SubagentStop"), additionalContext: z.string().optional() }),
+]);
+
+/** SyncHookJSONOutput, with hookSpecificOutput narrowed to the three events this hook handles. */
+export const SyncHookJSONOutput = z.strictObject({
+  continue: z.boolean().optional(),
+  suppressOutput: z.boolean().optional(),
+  stopReason: z.string().optional(),
+  decision: z.enum(["approve", "block"]).optional(),
+  systemMessage: z.string().optional(),
+  terminalSequence: z.string().optional(),
+  reason: z.string().optional(),
+  hookSpecificOutput: hookSpecificOutput.optional(),
+});
+export type SyncHookJSONOutput = z.infer<typeof SyncHookJSONOutput>;
+
+/**
+ * Parses a hook's stdout as Claude Code does at exit 0 and checks what a surfacer must never do: block, stop the
+ * agent, or (on Stop/SubagentStop) add context that makes the conversation continue.
+ */
+export function parseHookOutput(stdout: string, event: "Stop" | "SubagentStop" | "PostToolUse"): SyncHookJSONOutput {
+  const output = SyncHookJSONOutput.parse(JSON.parse(stdout));
+  if (output.decision === "block" || output.continue === false || output.stopReason !== undefined) throw new Error(`the hook steers the agent: ${stdout}`);
+  if (event !== "PostToolUse" && output.hookSpecificOutput !== undefined) throw new Error(`a ${event} hook with hookSpecificOutput keeps the agent going: ${stdout}`);
+  if (output.hookSpecificOutput !== undefined && output.hookSpecificOutput.hookEventName !== event) throw new Error(`hookSpecificOutput for ${output.hookSpecificOutput.hookEventName} on a ${event} event`);
+  return output;
+}
