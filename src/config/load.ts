@@ -1,10 +1,19 @@
 // One config file (skip-summary.config.json) serves every part; each part validates its own section with zod.
-import { readFile } from "node:fs/promises";
+// The file's top level is checked here, before any part reads its section: a typo (`notfy`, `Notify`) or a
+// `null` section would otherwise leave that part on its defaults, and a notice would silently go elsewhere.
 import { resolve } from "node:path";
+import { depthProblem } from "../contract/json-depth.js";
 import type { Problem } from "../contract/problems.js";
 import { formatPath } from "../contract/problems.js";
+import { InputTooLargeError, readFileAtMost } from "../fs/read-bounded.js";
 
 export const CONFIG_FILE_NAME = "skip-summary.config.json";
+
+/** Every section a part reads. A part that adds a section adds it here, or files using it are refused. */
+export const CONFIG_SECTIONS = ["notify", "surface", "lint"] as const;
+
+/** A config is a few KiB; more is a wrong file (a log, a dump), not read further. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
 
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
@@ -25,18 +34,22 @@ export interface LoadedConfig {
 
 /**
  * Reads `--config FILE` (which must exist) or `./skip-summary.config.json` (optional).
- * Broken JSON or a non-object is a {@link ConfigError} naming the file.
+ * Broken JSON, a non-object, an unknown or `null` top-level key, more than 1 MiB or nesting deeper than 64
+ * levels is a {@link ConfigError} naming the file and the key.
  */
 export async function loadConfigFile(options: { readonly flag?: string | undefined; readonly cwd: string }): Promise<LoadedConfig> {
   const path = resolve(options.cwd, options.flag ?? CONFIG_FILE_NAME);
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = (await readFileAtMost(path, MAX_CONFIG_BYTES)).toString("utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" && options.flag === undefined) return { path: undefined, data: {} };
+    if (error instanceof InputTooLargeError) throw new ConfigError(path, [{ path: "(root)", message: `is larger than ${MAX_CONFIG_BYTES} bytes; a config file is a few KiB, so this is not one` }]);
     throw new ConfigError(path, [{ path: "(root)", message: `cannot be read (${code ?? (error as Error).message})` }]);
   }
+  const tooDeep = depthProblem(text);
+  if (tooDeep) throw new ConfigError(path, [{ path: "(root)", message: tooDeep.replace("a summary", "a config file") }]);
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -46,7 +59,34 @@ export async function loadConfigFile(options: { readonly flag?: string | undefin
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
     throw new ConfigError(path, [{ path: "(root)", message: "must be a JSON object" }]);
   }
+  const problems = topLevelProblems(data as Record<string, unknown>);
+  if (problems.length > 0) throw new ConfigError(path, problems);
   return { path, data: data as Record<string, unknown> };
+}
+
+function topLevelProblems(data: Record<string, unknown>): Problem[] {
+  const allowed = CONFIG_SECTIONS.join(", ");
+  const problems: Problem[] = [];
+  for (const [key, value] of Object.entries(data)) {
+    if (!(CONFIG_SECTIONS as readonly string[]).includes(key)) {
+      const near = CONFIG_SECTIONS.find((s) => s === key.toLowerCase() || editDistance(s, key.toLowerCase()) <= 2);
+      problems.push({ path: formatPath([key]), message: `is not a section of the config${near ? ` (did you mean "${near}"?)` : ""}; allowed: ${allowed}` });
+    } else if (value === null) {
+      problems.push({ path: formatPath([key]), message: "is null; give the section as an object, or remove the key to use the defaults" });
+    }
+  }
+  return problems;
+}
+
+// Levenshtein distance, for the "did you mean" hint; the words are a few letters long.
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j += 1) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
 }
 
 /** Turns zod issues of one config section into a {@link ConfigError} whose paths start at the section. */

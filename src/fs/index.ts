@@ -4,3 +4,4 @@ export { UnsafePathError, isEnvironmentError, isSystemError, type UnsafePathKind
 export { describeKind, entryKind, type EntryKind } from "./inspect.js";
 export { openSafeDir, withSafeDir, type OpenSafeDirOptions, type SafeDir } from "./safe-dir.js";
 export { appendSafely, createExclusively, replaceAtomically, syncFolder, type WriteOptions } from "./safe-write.js";
+export { InputTooLargeError, readFileAtMost, readOwnRecord, readStreamAtMost } from "./read-bounded.js";

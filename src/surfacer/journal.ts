@@ -3,7 +3,7 @@
 // only then deleted. A takeover that finds a `.sent` record deletes it without sending. A delivery that only
 // partly succeeded writes `<summary>~<delivery-id>.partial`, listing the notifiers that already have it.
 import { createHash } from "node:crypto";
-import { readFile, rename, unlink } from "node:fs/promises";
+import { rename, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fsyncDirectory } from "../owner/atomic-write.js";
 import { partialName, sentName } from "./claim-name.js";
@@ -27,7 +27,8 @@ export async function recordSent(claimPath: string): Promise<string> {
 
 export async function readPartial(workspace: string, summaryName: string, deliveryId: string): Promise<Set<string>> {
   try {
-    const data = JSON.parse(await readFile(join(workspace, partialName(summaryName, deliveryId)), "utf8")) as { sent?: unknown };
+    const { readOwnRecord } = await import("../fs/read-bounded.js");
+    const data = JSON.parse((await readOwnRecord(join(workspace, partialName(summaryName, deliveryId)), 64 * 1024)).toString("utf8")) as { sent?: unknown };
     return new Set(Array.isArray(data.sent) ? data.sent.filter((n): n is string => typeof n === "string") : []);
   } catch {
     return new Set();

@@ -99,3 +99,41 @@ describe("skip-summary emit with a reader that went away", () => {
     expect(JSON.parse(await readFile(join(ws, ".skip-summary-tessl__a.json"), "utf8")).skill).toBe("tessl__a");
   });
 });
+
+describe("--items-from reads at most a summary's worth (built CLI)", () => {
+  const args = (ws: string, source: string) => ["emit", "--skill", "tessl__a", "--step", "s", "--reason", "r", "--items-from", source, "--workspace", ws];
+
+  it("stops at 64 KiB of /dev/zero with exit 65 and words, writing nothing", async () => {
+    const ws = await tempDir();
+    const started = Date.now();
+    const r = await runCli(args(ws, "/dev/zero"), { timeoutMs: 10_000 });
+    expect(r.code).toBe(65);
+    expect(r.stderr).toContain("--items-from /dev/zero: holds more than 65536 bytes, the most a skip summary may hold; reading stopped there");
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(await readdir(ws)).toEqual([]);
+  });
+
+  it("stops at 64 KiB of a 1 GB sparse file, and of a pipe (--json says so too)", async () => {
+    const ws = await tempDir();
+    const sparse = join(await tempDir(), "sparse");
+    const { truncate, writeFile } = await import("node:fs/promises");
+    await writeFile(sparse, "");
+    await truncate(sparse, 1024 ** 3);
+    const r = await runCli(args(ws, sparse), { timeoutMs: 10_000 });
+    expect(r.code).toBe(65);
+    expect(r.stderr).toContain("holds more than 65536 bytes");
+    const piped = await runCli([...args(ws, "-"), "--json"], { input: "x\n".repeat(40_000) });
+    expect(piped.code).toBe(65);
+    expect(JSON.parse(piped.stdout)).toMatchObject({ ok: false, exit_code: 65, error: { code: "EFBIG" } });
+    expect(await readdir(ws)).toEqual([]);
+  });
+
+  it("still reads a file just under the limit", async () => {
+    const ws = await tempDir();
+    const file = join(await tempDir(), "items.txt");
+    const { writeFile } = await import("node:fs/promises");
+    await writeFile(file, Array.from({ length: 3 }, (_, i) => `cfp-${i}`).join("\n").padEnd(60_000, " "));
+    const r = await runCli(args(ws, file));
+    expect(r.code).toBe(0);
+  });
+});

@@ -102,3 +102,25 @@ describe("a bug in the cycle", () => {
     expect(await readdir(ws)).toEqual([".skip-summary-tessl__ok.json"]);
   });
 });
+
+describe("a planted journal record", () => {
+  it("a symlink at a .partial name is not read: the notifier it names is not skipped", async () => {
+    const ws = await tempDir();
+    const elsewhere = await tempDir("skip-summary-elsewhere-");
+    const out = join(elsewhere, "delivered.jsonl");
+    const s = summary("tessl__p");
+    await writeFile(join(ws, ".skip-summary-tessl__p.json"), JSON.stringify(s));
+    const { deliveryIdOf } = await import("../../src/surfacer/journal.js");
+    const { classifySummary } = await import("../../src/contract/index.js");
+    const parsed = classifySummary(s);
+    if (parsed.kind !== "valid") throw new Error("fixture");
+    const id = deliveryIdOf("tessl__p", JSON.stringify(parsed.summary));
+    await writeFile(join(elsewhere, "fake.json"), JSON.stringify({ sent: ["file"] }));
+    await symlink(join(elsewhere, "fake.json"), join(ws, `.skip-summary-tessl__p.json~${id}.partial`));
+    const { surfaceOnce } = await import("../../src/surfacer/index.js");
+    const { deliverTo, fileNotifier, readDelivered } = await import("./helpers.js");
+    const report = await surfaceOnce({ workspaces: [ws], deliver: deliverTo([fileNotifier(out)]), leaseMs: 600_000, lockWaitMs: 0 });
+    expect(report.outcomes).toMatchObject([{ kind: "sent", code: "delivered" }]);
+    expect(await readDelivered(out)).toHaveLength(1);
+  });
+});

@@ -25,7 +25,7 @@ export const emitCommand: CommandDefinition = {
       .addHelpText(
         "after",
         `
-Exit codes: 0 written, 64 bad usage, 65 bad data (the message names the field), 73 the workspace cannot be written.
+Exit codes: 0 written, 64 bad usage, 65 bad data (the message names the field; --items-from over 64 KiB), 73 the workspace cannot be written.
 
 Example:
   $ skip-summary emit --skill tessl__check-cfps --step 3 --reason "nightly budget spent" --item cfp-12 --item cfp-19
@@ -38,7 +38,16 @@ Example:
 async function runEmit(opts: EmitFlags, context: CommandContext): Promise<number> {
   const { io } = context;
   const { emitSkip, emitErrorExitCode } = await import("../../owner/index.js");
-  const items = [...(opts.item ?? []), ...(opts.itemsFrom ? await readItems(opts.itemsFrom, io.stdin, io.cwd) : [])];
+  let fromFile: string[] = [];
+  try {
+    if (opts.itemsFrom) fromFile = await readItems(opts.itemsFrom, io.stdin, io.cwd);
+  } catch (error) {
+    if (!(error instanceof ItemsTooLargeError)) throw error;
+    if (opts.json) io.stdout.write(`${JSON.stringify({ ok: false, exit_code: 65, error: { name: "InputTooLargeError", code: "EFBIG", message: error.message } })}\n`);
+    io.stderr.write(`skip-summary emit: ${error.message}\n`);
+    return 65;
+  }
+  const items = [...(opts.item ?? []), ...fromFile];
   let result: Awaited<ReturnType<typeof emitSkip>>;
   try {
     result = await emitSkip(
@@ -73,12 +82,22 @@ interface EmitFlags {
   json?: boolean;
 }
 
+// At most a summary's worth of bytes is read (/dev/zero, a sparse file or an endless pipe must not fill memory):
+// every item goes into one summary, and a reader refuses a summary larger than that.
 async function readItems(source: string, stdin: NodeJS.ReadableStream, cwd: string): Promise<string[]> {
+  const [{ readFileAtMost, readStreamAtMost, InputTooLargeError }, { resolve }, { MAX_SUMMARY_BYTES }] = await Promise.all([
+    import("../../fs/read-bounded.js"),
+    import("node:path"),
+    import("../../contract/read-file.js"),
+  ]);
   let text: string;
   try {
-    const [{ readFile }, { resolve }] = await Promise.all([import("node:fs/promises"), import("node:path")]);
-    text = source === "-" ? await readAll(stdin as never) : await readFile(resolve(cwd, source), "utf8");
+    const bytes = source === "-" ? await readStreamAtMost(stdin as never, MAX_SUMMARY_BYTES) : await readFileAtMost(resolve(cwd, source), MAX_SUMMARY_BYTES);
+    text = bytes.toString("utf8");
   } catch (error) {
+    if (error instanceof InputTooLargeError) {
+      throw new ItemsTooLargeError(`--items-from ${source}: holds more than ${MAX_SUMMARY_BYTES} bytes, the most a skip summary may hold; reading stopped there. List the skipped items' ids, one per line`);
+    }
     throw new UsageError(`--items-from ${source}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
   return text
@@ -86,6 +105,9 @@ async function readItems(source: string, stdin: NodeJS.ReadableStream, cwd: stri
     .map((line) => line.trim())
     .filter((line) => line !== "");
 }
+
+/** Bad data (65), not bad usage: the flag was right, the file is not a list of item ids. */
+class ItemsTooLargeError extends Error {}
 
 function errorData(error: unknown): Record<string, unknown> {
   const e = error as Error & { code?: string; problems?: unknown; path?: string; kind?: string };

@@ -1,0 +1,70 @@
+// A file named on the command line (--items-from, --config, a plan) can be /dev/zero, a 1 GB sparse file or a
+// pipe that never ends: reading it whole first and checking its size after would hold it all in memory. These
+// read at most `limit` bytes (plus one, to know there was more) and then stop.
+import { constants } from "node:fs";
+import { open } from "node:fs/promises";
+import type { Readable } from "node:stream";
+
+export class InputTooLargeError extends Error {
+  override readonly name = "InputTooLargeError";
+  readonly code = "EFBIG";
+  constructor(
+    readonly source: string,
+    readonly limit: number,
+  ) {
+    super(`${source} is larger than ${limit} bytes; reading stopped there`);
+  }
+}
+
+const CHUNK = 64 * 1024;
+
+/** The bytes of the file at `path`, or InputTooLargeError once more than `limit` bytes have come. */
+export async function readFileAtMost(path: string, limit: number): Promise<Buffer> {
+  return readOpened(await open(path, "r"), path, limit);
+}
+
+/**
+ * A record the tools wrote themselves in a workspace (a `.partial` journal): never read through a link, never
+ * blocked on a FIFO, only a regular file (ENOTREG otherwise), at most `limit` bytes.
+ */
+export async function readOwnRecord(path: string, limit: number): Promise<Buffer> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  if (!(await handle.stat()).isFile()) {
+    await handle.close();
+    throw Object.assign(new Error(`${path} is not a regular file`), { code: "ENOTREG" });
+  }
+  return readOpened(handle, path, limit);
+}
+
+async function readOpened(handle: import("node:fs/promises").FileHandle, path: string, limit: number): Promise<Buffer> {
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const buffer = Buffer.alloc(Math.min(CHUNK, limit + 1 - total));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) return Buffer.concat(chunks, total);
+      chunks.push(buffer.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > limit) throw new InputTooLargeError(path, limit);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The bytes of `stream` (stdin), or InputTooLargeError once more than `limit` bytes have come; it is not read further. */
+export async function readStreamAtMost(stream: Readable, limit: number, source = "stdin"): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stream) {
+    const buffer = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
+    chunks.push(buffer);
+    total += buffer.length;
+    if (total > limit) {
+      stream.destroy();
+      throw new InputTooLargeError(source, limit);
+    }
+  }
+  return Buffer.concat(chunks, total);
+}
