@@ -70,7 +70,8 @@ export function alertFor(request: Omit<NotifyRequest, "signal" | "timeoutMs">, m
   if (summary) {
     annotations.step = String(summary.step);
     annotations.items = itemsJson(summary.items, mapping.itemsMaxChars);
-    annotations.items_count = String(summary.items.length);
+    // Items the owner cut to keep the file small (items_omitted) were skipped too, so they count.
+    annotations.items_count = String(summary.items.length + (summary.items_omitted ?? 0));
     annotations.occurred_at = summary.occurred_at;
   }
   const startsAt = summary ? new Date(summary.occurred_at) : now;

@@ -94,6 +94,8 @@ describe("the alert for one notice", () => {
     expect(kept).toEqual(items.slice(0, kept.length));
     expect(kept.length).toBeGreaterThan(3);
     expect(alert.annotations.items_count).toBe("500");
+    const cut = alertFor(deliveryRequest({ summary: { ...deliveryRequest().summary!, items_omitted: 40 } }), mapping, at);
+    expect(cut.annotations.items_count).toBe("42");
   });
 
   it("ends a window after occurred_at, or after the post with ends_at: posted; never already ended", () => {
