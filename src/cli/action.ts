@@ -3,6 +3,7 @@
 import type { Command } from "commander";
 import type { CliIo } from "./io.js";
 import type { FlagSpec } from "./flag-spec.js";
+import { usageExitCode } from "./exit-codes.js";
 import { UsageError } from "./usage-error.js";
 
 /** What a command's action resolves to: the process exit code. */
@@ -10,6 +11,8 @@ export type ExitCode = number;
 
 export interface CommandContext {
   readonly io: CliIo;
+  /** The whole invocation, so a usage error finds its row in exit-codes.ts (--hook-input changes it). */
+  readonly argv: readonly string[];
   /** Print stack traces of unexpected errors (--debug or SKIP_SUMMARY_DEBUG=1). */
   readonly debug: boolean;
 }
@@ -22,8 +25,6 @@ export interface CommandDefinition {
    * being run, which keeps every other command's start-up (emit, the hook) from paying for them.
    */
   readonly summary?: string;
-  /** The exit code for a usage error of this command (64 for emit, per sysexits; 2 elsewhere, per ESLint). */
-  readonly usageExitCode: number;
   register(command: Command, context: CommandContext, done: (code: ExitCode) => void): void;
   /** Set by the commands that run after every skill (emit, surface): see fast-path.ts. */
   readonly fast?: FastCommand;
@@ -37,11 +38,11 @@ export interface FastCommand {
 
 /**
  * Runs a command's action: its resolved number is the exit code; a {@link UsageError} thrown inside becomes
- * the command's usage exit code with a one-line message. Anything else propagates to main's last-resort handler.
+ * the command's usage exit code (exit-codes.ts) with a one-line message. Anything else propagates to main's last-resort handler.
  */
 export function action<A extends unknown[]>(
   context: CommandContext,
-  usageExitCode: number,
+  command: string,
   done: (code: ExitCode) => void,
   fn: (...args: A) => Promise<ExitCode>,
 ): (...args: A) => Promise<void> {
@@ -51,7 +52,7 @@ export function action<A extends unknown[]>(
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
       context.io.stderr.write(`skip-summary: ${error.message}\n`);
-      done(usageExitCode);
+      done(usageExitCode(command, context.argv));
     }
   };
 }

@@ -11,6 +11,6 @@ export async function runFastPath(argv: readonly string[], commands: readonly Co
   const options = parseFlagsFast(argv.slice(1), fast.flags);
   if (options === undefined) return undefined;
   let exitCode: ExitCode = 0;
-  await action(context, def.usageExitCode, (code) => (exitCode = code), (o: Record<string, unknown>) => fast.run(o, context))(options);
+  await action(context, def.name, (code) => (exitCode = code), (o: Record<string, unknown>) => fast.run(o, context))(options);
   return exitCode;
 }

@@ -4,13 +4,14 @@ import type { CliIo } from "./io.js";
 import type { ExitCode } from "./action.js";
 import { UsageExit, buildProgram } from "./program.js";
 import { reportInternalError } from "./report-internal-error.js";
+import { usageExitCode } from "./exit-codes.js";
 
 export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const debug = argv.includes("--debug") || io.env.SKIP_SUMMARY_DEBUG === "1";
   let exitCode: ExitCode = 0;
   const program = buildProgram(
     COMMANDS,
-    { io, debug },
+    { io, debug, argv },
     (code) => {
       exitCode = code;
     },
@@ -18,7 +19,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
   );
   if (argv.length === 0) {
     io.stderr.write(program.helpInformation());
-    return 2;
+    return usageExitCode(undefined, argv);
   }
   try {
     await program.parseAsync([...argv], { from: "user" });

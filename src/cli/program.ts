@@ -2,6 +2,7 @@
 // It is loaded only when the fast path (fast-path.ts) cannot take an invocation.
 import { Command, CommanderError, type OutputConfiguration } from "commander";
 import type { CommandContext, CommandDefinition, ExitCode } from "./action.js";
+import { EXIT_CODES_DOC, usageExitCode } from "./exit-codes.js";
 import { VERSION } from "./version.js";
 
 export class UsageExit extends Error {
@@ -29,10 +30,11 @@ export function buildProgram(
     .option("--debug", "print stack traces of unexpected errors")
     .configureOutput(output)
     .showHelpAfterError("(run with --help for usage)")
-    .exitOverride((err) => exitFor(err, 2));
+    .exitOverride((err) => exitFor(err, usageExitCode(invoked, argv)));
   for (const def of commands) {
     const command = program.command(def.name).configureOutput(output).showHelpAfterError(`(run 'skip-summary ${def.name} --help' for usage)`);
-    command.exitOverride((err) => exitFor(err, def.usageExitCode));
+    command.exitOverride((err) => exitFor(err, usageExitCode(def.name, argv)));
+    command.addHelpText("afterAll", `\nEvery exit code: ${EXIT_CODES_DOC}.`);
     const lazy = def.summary !== undefined && invoked !== undefined && invoked !== def.name && invoked !== "help";
     if (def.summary !== undefined) command.description(def.summary);
     if (!lazy) def.register(command, context, done);

@@ -18,7 +18,6 @@ const EMIT_FLAGS: readonly FlagSpec[] = [
 export const emitCommand: CommandDefinition = {
   name: "emit",
   summary: "write (or merge into) the skill's skip summary, atomically",
-  usageExitCode: 64,
   fast: { flags: EMIT_FLAGS, run: (opts, context) => runEmit(opts as unknown as EmitFlags, context) },
   register(command, context, done) {
     declareFlags(command, EMIT_FLAGS)
@@ -31,7 +30,7 @@ Example:
   $ skip-summary emit --skill tessl__check-cfps --step 3 --reason "nightly budget spent" --item cfp-12 --item cfp-19
   /workspace/group/.skip-summary-tessl__check-cfps.json`,
       )
-      .action(action(context, 64, done, (opts: EmitFlags) => runEmit(opts, context)));
+      .action(action(context, "emit", done, (opts: EmitFlags) => runEmit(opts, context)));
   },
 };
 

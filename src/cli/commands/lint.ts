@@ -1,6 +1,7 @@
 // `skip-summary lint`: the no-silent-defer check a tile's CI runs before it publishes. Exit codes follow ESLint.
 import type { CommandDefinition } from "../action.js";
 import { action } from "../action.js";
+import { EXIT_CODES_DOC } from "../exit-codes.js";
 import { UsageError } from "../usage-error.js";
 
 interface LintFlags {
@@ -25,7 +26,6 @@ Examples:
 export const lintCommand: CommandDefinition = {
   name: "lint",
   summary: "check a tile's skills against the no-silent-defer rule before it publishes",
-  usageExitCode: 2,
   register(command, context, done) {
     command
       .argument("[tile...]", "tile folders to lint (default: .)")
@@ -39,12 +39,12 @@ export const lintCommand: CommandDefinition = {
       .helpOption(false)
       .option("-h, --help", "print this help, with every rule")
       .action(
-        action(context, 2, done, async (tiles: string[], opts: LintFlags) => {
+        action(context, "lint", done, async (tiles: string[], opts: LintFlags) => {
           const { io } = context;
           const lint = await import("../../lint/index.js");
           const metas = lint.RULES.map((r) => r.meta);
           if (opts.help) {
-            io.stdout.write(`${command.helpInformation()}\nRules (id, default severity, what it reports):\n${lint.ruleList(metas)}\n${HELP_AFTER}\n`);
+            io.stdout.write(`${command.helpInformation()}\nRules (id, default severity, what it reports):\n${lint.ruleList(metas)}\n${HELP_AFTER}\n\nEvery exit code: ${EXIT_CODES_DOC}.\n`);
             return 0;
           }
           if (opts.explain !== undefined) {

@@ -36,8 +36,6 @@ export interface RunCommandFlags {
 export const runCommand: CommandDefinition = {
   name: "run",
   summary: "run a skill under the exit-code contract (0 done, 2 blocked, 75 temporary failure), with retries and a skip summary",
-  // 64 (EX_USAGE), never 2: 2 is what a blocked skill exits with.
-  usageExitCode: 64,
   register(command, context, done) {
     declareRunFlags(command)
       .option("--plan <file>", "run a plan file (YAML or JSON) of steps instead of one command (65 if the file is invalid; the single-command flags are refused with it); see docs/plans.md")
@@ -45,7 +43,7 @@ export const runCommand: CommandDefinition = {
       .option("--events <format>", "with --plan: json prints one event per line on stderr as the plan runs")
       .option("--failures-log <path>", "with --plan: append every failure as JSON Lines here (default: $SKIP_SUMMARY_FAILURES_LOG, then <workspace>/.skip-summary-failures.jsonl)")
       .action(
-        action(context, 64, done, async (commandArgs: string[], opts: RunCommandFlags, cmd: Command) => {
+        action(context, "run", done, async (commandArgs: string[], opts: RunCommandFlags, cmd: Command) => {
           if (typeof opts.plan === "string") return runPlanFile(commandArgs, opts, context.io);
           if (opts.input || opts.events || opts.failuresLog) throw new UsageError("--input, --events and --failures-log need --plan FILE");
           assertDashDash(commandArgs, cmd);

@@ -34,7 +34,6 @@ const runSurface = async (flags: SurfaceFlags, context: CommandContext) => {
 export const surfaceCommand: CommandDefinition = {
   name: "surface",
   summary: "send waiting skip summaries to the owner, then delete them (once, as a hook, or --watch)",
-  usageExitCode: 2,
   fast: { flags: SURFACE_FLAGS, run: (opts, context) => runSurface(opts as SurfaceFlags, context) },
   register(command, context, done) {
     declareFlags(command, SURFACE_FLAGS)
@@ -53,6 +52,6 @@ Examples:
   $ skip-summary surface --hook-input          # as that hook: Stop, SubagentStop or PostToolUse event on stdin
   $ skip-summary surface --watch --workspace '/srv/groups/*/' --log-format json`,
       )
-      .action(action(context, 2, done, (flags: SurfaceFlags) => runSurface(flags, context)));
+      .action(action(context, "surface", done, (flags: SurfaceFlags) => runSurface(flags, context)));
   },
 };

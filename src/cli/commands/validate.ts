@@ -5,7 +5,6 @@ import { action } from "../action.js";
 export const validateCommand: CommandDefinition = {
   name: "validate",
   summary: "check skip-summary files against the v1 contract",
-  usageExitCode: 2,
   register(command, context, done) {
     command
       .argument("<file...>", "summary files to check")
@@ -21,7 +20,7 @@ Example:
   ok       /workspace/group/.skip-summary-tessl__check-cfps.json`,
       )
       .action(
-        action(context, 2, done, async (files: string[], opts: { json?: boolean }) => {
+        action(context, "validate", done, async (files: string[], opts: { json?: boolean }) => {
           const { io } = context;
           const { readSummaryFile } = await import("../../contract/read-file.js");
           const { resolve } = await import("node:path");

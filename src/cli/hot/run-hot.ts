@@ -18,7 +18,7 @@ export async function runHot(command: CommandDefinition, argv: readonly string[]
     cwd: process.cwd(),
   };
   try {
-    return await runFastPath(argv, [command], { io, debug });
+    return await runFastPath(argv, [command], { io, debug, argv });
   } catch (error) {
     // A reader that went away (`skip-summary emit ... | head -0`) is not an error of ours; the work is done.
     if ((error as NodeJS.ErrnoException).code === "EPIPE") return process.exitCode === undefined ? 0 : Number(process.exitCode);
