@@ -1,10 +1,11 @@
 // Every command, in the order --help lists them. A command's module only declares flags; its work is imported lazily.
 import type { CommandDefinition } from "../action.js";
 import { emitCommand } from "./emit.js";
+import { hooksCommand } from "./hooks.js";
 import { lintCommand } from "./lint.js";
 import { runCommand } from "./run.js";
 import { schemaCommand } from "./schema.js";
 import { surfaceCommand } from "./surface.js";
 import { validateCommand } from "./validate.js";
 
-export const COMMANDS: readonly CommandDefinition[] = [emitCommand, validateCommand, schemaCommand, runCommand, surfaceCommand, lintCommand];
+export const COMMANDS: readonly CommandDefinition[] = [emitCommand, validateCommand, schemaCommand, runCommand, surfaceCommand, hooksCommand, lintCommand];

@@ -1,0 +1,48 @@
+// `skip-summary hooks install|uninstall`: wire `surface --hook-input` into a Claude Code settings file. Flags here;
+// the edits load only when run.
+import type { Command } from "commander";
+import { action, type CommandContext, type CommandDefinition, type ExitCode } from "../action.js";
+
+export interface HooksFlags {
+  settings?: string;
+  workspace?: string;
+  event?: string;
+  command?: string;
+  dryRun?: boolean;
+}
+
+function declare(sub: Command, context: CommandContext, done: (code: ExitCode) => void, mode: "install" | "uninstall"): void {
+  sub
+    .option("--settings <file>", "the Claude Code settings file (default: <workspace>/.claude/settings.json)")
+    .option("--workspace <dir>", "the workspace whose .claude/settings.json to edit (default: $SKIP_SUMMARY_WORKSPACE, /workspace/group)")
+    .option("--event <list>", "comma-separated hook events: Stop, SubagentStop, PostToolUse (default: Stop,SubagentStop)")
+    .option("--command <cmd>", 'the hook command (default: "skip-summary surface --hook-input"); uninstall removes entries with exactly this command')
+    .option("--dry-run", "print the change as a diff and write nothing")
+    .action(
+      action(context, 2, done, async (flags: HooksFlags) => {
+        const { runHooksCommand } = await import("../hooks-action.js");
+        return runHooksCommand(mode, flags, context);
+      }),
+    );
+}
+
+export const hooksCommand: CommandDefinition = {
+  name: "hooks",
+  summary: "install or uninstall the Claude Code Stop hook that surfaces waiting skips",
+  usageExitCode: 2,
+  register(command, context, done) {
+    command.addHelpText(
+      "after",
+      `
+Exit codes: 0 done (or nothing to change), 2 bad usage or a settings file that is not valid JSON (nothing written),
+73 the settings file cannot be written.
+
+Examples:
+  $ skip-summary hooks install                                 # Stop and SubagentStop in /workspace/group/.claude/settings.json
+  $ skip-summary hooks install --settings .claude/settings.json --dry-run
+  $ skip-summary hooks uninstall --settings .claude/settings.json`,
+    );
+    declare(command.command("install").description("add the surfacer's hook entries (idempotent; every other setting kept byte for byte)"), context, done, "install");
+    declare(command.command("uninstall").description("remove exactly the entries install added"), context, done, "uninstall");
+  },
+};
