@@ -2,9 +2,9 @@
 // (or, with --dry-run, the diff), and turn failures into one clear line and an exit code.
 import { resolve } from "node:path";
 import { resolveWorkspace, WorkspaceNotFoundError } from "../contract/workspace.js";
-import { EX_CANTCREAT } from "../contract/exit-codes.js";
 import { DEFAULT_EVENTS, DEFAULT_HOOK_COMMAND, INSTALLABLE_EVENTS, installHooks, readSettingsFile, SettingsFileError, uninstallHooks, writeSettingsFile, type InstallableEvent } from "../hooks/index.js";
 import type { CommandContext } from "./action.js";
+import { EXIT_CODES } from "./exit-codes.js";
 import type { HooksFlags } from "./commands/hooks.js";
 import { UsageError } from "./usage-error.js";
 
@@ -22,7 +22,7 @@ export async function runHooksCommand(mode: "install" | "uninstall", flags: Hook
   } catch (error) {
     if (!(error instanceof SettingsFileError)) throw error;
     io.stderr.write(`skip-summary hooks: ${file} ${error.problem}\n`);
-    return 2;
+    return EXIT_CODES.hooks["bad-settings"];
   }
   const verb = mode === "install" ? "installed" : "removed";
   const already = mode === "install" ? "already installed" : "not installed";
@@ -32,14 +32,14 @@ export async function runHooksCommand(mode: "install" | "uninstall", flags: Hook
       const { createTwoFilesPatch } = await import("diff");
       io.stdout.write(createTwoFilesPatch(file, file, before ?? "", edit.text, before === undefined ? "(missing)" : "", `(${mode} ${edit.changed.join(", ")})`));
     }
-    return 0;
+    return EXIT_CODES.hooks.done;
   }
   if (edit.changed.length > 0) {
     try {
       await writeSettingsFile(file, edit.text);
     } catch (error) {
       io.stderr.write(`skip-summary hooks: cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}; check that its folder exists and is writable\n`);
-      return EX_CANTCREAT;
+      return EXIT_CODES.hooks["cannot-write"];
     }
     io.stdout.write(`${verb} ${command} for ${edit.changed.join(", ")} in ${file}\n`);
   }

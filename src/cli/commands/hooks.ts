@@ -19,7 +19,7 @@ function declare(sub: Command, context: CommandContext, done: (code: ExitCode) =
     .option("--command <cmd>", 'the hook command (default: "skip-summary surface --hook-input"); uninstall removes entries with exactly this command')
     .option("--dry-run", "print the change as a diff and write nothing")
     .action(
-      action(context, 2, done, async (flags: HooksFlags) => {
+      action(context, "hooks", done, async (flags: HooksFlags) => {
         const { runHooksCommand } = await import("../hooks-action.js");
         return runHooksCommand(mode, flags, context);
       }),
@@ -29,7 +29,6 @@ function declare(sub: Command, context: CommandContext, done: (code: ExitCode) =
 export const hooksCommand: CommandDefinition = {
   name: "hooks",
   summary: "install or uninstall the Claude Code Stop hook that surfaces waiting skips",
-  usageExitCode: 2,
   register(command, context, done) {
     command.addHelpText(
       "after",
