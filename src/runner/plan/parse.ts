@@ -1,10 +1,14 @@
 // Reads a plan from YAML or JSON text and reports every problem with its path, line and column in the file.
-import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { InputTooLargeError, readFileAtMost } from "../../fs/read-bounded.js";
 import { LineCounter, isNode, parseDocument, type Document } from "yaml";
 import { formatPath } from "../../contract/problems.js";
 import type { Plan, PlanProblem } from "./types.js";
 import { validatePlan, type RawPath } from "./validate.js";
+import { MAX_ALIAS_COUNT, depthProblem, firstAliasPosition, recursiveAliasProblems } from "./yaml-guard.js";
+
+/** A plan is a few KiB; a larger file is read no further. */
+export const MAX_PLAN_BYTES = 1024 * 1024;
 
 export type PlanLoadResult =
   | { readonly ok: true; readonly plan: Plan }
@@ -21,9 +25,11 @@ export interface ParsePlanOptions {
 
 /** Parses and validates plan text. YAML 1.2 is a superset of JSON, so one parser serves both. */
 export function parsePlan(text: string, options: ParsePlanOptions = {}): PlanLoadResult {
+  const file = options.file;
+  const tooDeep = depthProblem(text);
+  if (tooDeep) return { ok: false, ...(file ? { file } : {}), problems: [tooDeep] };
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true });
-  const file = options.file;
   if (doc.errors.length > 0) {
     const problems = doc.errors.map((error) => {
       const at = error.linePos?.[0];
@@ -31,8 +37,19 @@ export function parsePlan(text: string, options: ParsePlanOptions = {}): PlanLoa
     });
     return { ok: false, ...(file ? { file } : {}), problems };
   }
+  const cycles = recursiveAliasProblems(doc, lineCounter);
+  if (cycles.length > 0) return { ok: false, ...(file ? { file } : {}), problems: cycles };
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    // The yaml package refuses an expansion past maxAliasCount with a ReferenceError; nothing else is expected here.
+    if (!/alias/i.test((error as Error).message)) throw error;
+    const message = `its aliases expand to too many nodes (more than ${MAX_ALIAS_COUNT} expansions): a YAML bomb, or aliases nested in aliases; repeat the content instead`;
+    return { ok: false, ...(file ? { file } : {}), problems: [{ path: "(syntax)", ...firstAliasPosition(doc, lineCounter), message }] };
+  }
   const dir = options.dir ?? (file ? dirname(resolve(file)) : process.cwd());
-  const { plan, problems } = validatePlan(doc.toJS(), dir, options.checkFolders ?? false);
+  const { plan, problems } = validatePlan(data, dir, options.checkFolders ?? false);
   if (plan) {
     const inputs = Object.fromEntries(Object.entries(plan.inputs).map(([name, spec]) => [name, { ...spec, ...position(doc, lineCounter, ["inputs", name]) }]));
     return { ok: true, plan: { ...plan, inputs, ...(file ? { file: resolve(file) } : {}) } };
@@ -45,8 +62,9 @@ export async function loadPlan(file: string, options: { readonly cwd?: string } 
   const path = resolve(options.cwd ?? process.cwd(), file);
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = (await readFileAtMost(path, MAX_PLAN_BYTES)).toString("utf8");
   } catch (error) {
+    if (error instanceof InputTooLargeError) return { ok: false, file, problems: [{ path: "(file)", message: `is larger than ${MAX_PLAN_BYTES} bytes; a plan is a few KiB, so this is not one` }] };
     return { ok: false, file, problems: [{ path: "(file)", message: unreadable(error as NodeJS.ErrnoException) }] };
   }
   return parsePlan(text, { file: path, checkFolders: true });
