@@ -26,3 +26,27 @@ export function isSystemError(error: unknown): error is NodeJS.ErrnoException & 
 export function isEnvironmentError(error: unknown): boolean {
   return error instanceof UnsafePathError || isSystemError(error);
 }
+
+const WORDS: Readonly<Record<string, string>> = {
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  EROFS: "a read-only file system",
+  ENOSPC: "no space left on the device",
+  EDQUOT: "the disk quota is used up",
+  ENOENT: "no such file or folder",
+  ENOTDIR: "a part of the path is not a folder",
+  EISDIR: "it is a folder",
+  ELOOP: "a symbolic link",
+  EXDEV: "another file system",
+  EIO: "an I/O error",
+  EMFILE: "too many open files",
+  ENFILE: "too many open files",
+};
+
+/** `EROFS (a read-only file system)`: the code, for searching, and words, for people. */
+export function describeFsError(error: unknown): string {
+  if (error instanceof UnsafePathError) return error.message;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string") return (error as Error)?.message ?? String(error);
+  return WORDS[code] ? `${code} (${WORDS[code]})` : code;
+}

@@ -9,7 +9,7 @@ import { claimEntry, returnClaim } from "./claim.js";
 import { versionWords } from "./describe.js";
 import type { ClaimOwner } from "./claim-name.js";
 import { deliveryIdOf, readPartial, recordSent, removePartial, writePartial } from "./journal.js";
-import { isEnvironmentError, UnsafePathError, type SafeDir } from "../fs/index.js";
+import { describeFsError, isEnvironmentError, UnsafePathError, type SafeDir } from "../fs/index.js";
 import { moveToQuarantine, openQuarantine, quarantinePlace } from "./quarantine.js";
 import { renderQuarantineNotice, renderSummary } from "./render.js";
 import type { WaitingEntry } from "./scan.js";
@@ -43,9 +43,16 @@ export async function judge(path: string, skill: string): Promise<Verdict> {
 
 /** Surfaces one entry; `undefined` when another surfacer claimed it first (a normal outcome, not a failure). */
 export async function surfaceEntry(entry: WaitingEntry, ctx: CycleContext): Promise<SurfaceOutcome | undefined> {
-  const claimPath = await claimEntry(entry, ctx.owner, ctx.now().getTime());
-  if (claimPath === undefined) return undefined;
   const base = { workspace: entry.workspace, file: entry.path, skill: entry.skill };
+  let claimPath: string | undefined;
+  try {
+    claimPath = await claimEntry(entry, ctx.owner, ctx.now().getTime());
+  } catch (error) {
+    // A read-only or unwritable workspace: nothing was claimed, so the file is still where it was.
+    if (!isEnvironmentError(error)) throw error;
+    return report(ctx, { ...base, kind: "failed", code: "io-error", detail: `cannot claim ${entry.source}: ${describeFsError(error)}; the surfacer renames a summary before sending it, so the workspace must be writable` });
+  }
+  if (claimPath === undefined) return undefined;
   if (entry.claim) ctx.log({ level: "info", event: "claim_taken_over", ...base, from: entry.source, pid: entry.claim.pid, host: entry.claim.host, state: entry.claim.state });
   try {
     const verdict = await judge(claimPath, entry.skill);
@@ -68,7 +75,7 @@ export async function surfaceEntry(entry: WaitingEntry, ctx: CycleContext): Prom
     // of ours: the file goes back, and the error goes on up to the CLI, which exits 70.
     const back = await returnClaim(claimPath, entry.path, undefined).catch(() => ({ returned: false, at: claimPath }) as const);
     if (!isEnvironmentError(error)) throw error;
-    const detail = error instanceof UnsafePathError ? error.message : `${(error as NodeJS.ErrnoException).code}: ${(error as Error).message}`;
+    const detail = error instanceof UnsafePathError ? error.message : `${describeFsError(error)}: ${(error as Error).message}`;
     return report(ctx, { ...base, kind: "failed", code: "io-error", detail, ...(back.returned ? {} : { now_at: back.at }) });
   }
 }

@@ -44,7 +44,21 @@ export async function surfaceOnce(options: SurfaceOnceOptions): Promise<SurfaceR
   const now = options.now ?? (() => new Date());
   const log = options.log ?? silentLogger;
   const owner = options.owner ?? currentOwner();
-  const scans = await Promise.all(options.workspaces.map((ws) => scanWorkspace(ws, { skill: options.skill, now: now().getTime() })));
+  const unreadable: { workspace: string; detail: string }[] = [];
+  const scans = await Promise.all(
+    options.workspaces.map((ws) =>
+      scanWorkspace(ws, { skill: options.skill, now: now().getTime() }).catch(async (error: unknown) => {
+        // A workspace we may not list is reported, never taken for an empty one; a bug still goes on up.
+        const { describeFsError, isEnvironmentError } = await import("../fs/errors.js");
+        if (!isEnvironmentError(error)) throw error;
+        const detail = `cannot list the workspace: ${describeFsError(error)}; nothing in it was looked at`;
+        unreadable.push({ workspace: ws, detail });
+        log({ level: "error", event: "workspace_unreadable", workspace: ws, detail });
+        return emptyScan(ws);
+      }),
+    ),
+  );
+  const finish = (workspaces: readonly string[], outcomes: readonly SurfaceOutcome[], dryRun: boolean) => report(workspaces, outcomes, dryRun, unreadable);
   for (const scan of scans) if (!scan.exists) log({ level: "warn", event: "workspace_missing", workspace: scan.workspace });
   if (!options.dryRun && scans.some((s) => s.partials.length > 0)) {
     const { sweepPartials } = await import("./journal.js");
@@ -106,6 +120,11 @@ async function dryRunEntry(entry: WaitingEntry): Promise<SurfaceOutcome> {
   return { ...base, kind: "would-quarantine", code: verdict.code, detail: verdict.reason, message: renderQuarantineNotice({ skill: entry.skill, reason: verdict.reason, movedTo: `${entry.workspace}/.skip-summary-quarantine/` }) };
 }
 
-function finish(workspaces: readonly string[], outcomes: readonly SurfaceOutcome[], dryRun: boolean): SurfaceReport {
-  return { ok: outcomes.every((o) => o.kind === "sent" || o.kind === "would-send"), dry_run: dryRun, workspaces, outcomes };
+function report(workspaces: readonly string[], outcomes: readonly SurfaceOutcome[], dryRun: boolean, unreadable: readonly { workspace: string; detail: string }[]): SurfaceReport {
+  const ok = unreadable.length === 0 && outcomes.every((o) => o.kind === "sent" || o.kind === "would-send");
+  return { ok, dry_run: dryRun, workspaces, outcomes, ...(unreadable.length > 0 ? { workspace_errors: unreadable } : {}) };
+}
+
+function emptyScan(workspace: string): WorkspaceScan {
+  return { workspace, exists: true, summaries: [], claims: [], locks: new Map(), partials: [] };
 }

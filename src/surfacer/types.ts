@@ -47,6 +47,8 @@ export interface SurfaceReport {
   readonly dry_run: boolean;
   readonly workspaces: readonly string[];
   readonly outcomes: readonly SurfaceOutcome[];
+  /** Workspaces that could not be listed (EACCES, EIO, ...): whatever waits in them was not looked at, so `ok` is false. */
+  readonly workspace_errors?: readonly { readonly workspace: string; readonly detail: string }[];
 }
 
 /**

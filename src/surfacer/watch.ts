@@ -5,6 +5,7 @@
 import { stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { skillIdFromFileName } from "../contract/paths.js";
+import { describeFsError, isEnvironmentError } from "../fs/errors.js";
 import { silentLogger, type Logger } from "../log/logger.js";
 import { isDeadClaim } from "./liveness.js";
 import { currentOwner, type ClaimOwner } from "./claim-name.js";
@@ -41,6 +42,8 @@ export interface WatchHandle {
   workspaces(): readonly string[];
 }
 
+/** How often a workspace that still cannot be listed is reported again. */
+const UNREADABLE_REPORT_MS = 60_000;
 const RETRY_MIN_MS = 1_000;
 const RETRY_MAX_MS = 300_000;
 /** A workspace with at least this many summaries waiting is unwatched while it drains. */
@@ -58,6 +61,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
   const dirty = new Set<string>();
   const retryAt = new Map<string, { at: number; delay: number }>(); // summary path -> not before
   const leftAlone = new Map<string, string>(); // summary path -> signature of a file we decided to leave
+  const unlistable = new Map<string, { detail: string; at: number }>(); // workspace -> its error, when last reported
   let stopping = false;
   let loop: Promise<void> | undefined;
 
@@ -92,7 +96,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
       const dirs = [...dirty];
       dirty.clear();
       const at = now().getTime();
-      const scans = await Promise.all(dirs.map((d) => scanWorkspace(d, { skill: options.skill, now: at }).catch(() => undefined)));
+      const scans = await Promise.all(dirs.map((d) => scanWorkspace(d, { skill: options.skill, now: at }).then((scan) => readable(scan), (error: unknown) => unreadable(d, error))));
       const ready: WaitingEntry[] = [];
       for (const scan of scans) {
         if (!scan?.exists) continue;
@@ -118,10 +122,9 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
       for (const dir of paused) watcher.unwatch(dir);
       try {
         await runInOrder(ready.sort(oldestFirst), options.concurrency ?? 4, async (entry) => {
-          const outcome = await surfaceEntry(entry, ctx).catch((error: Error) => {
-            log({ level: "error", event: "surface_error", file: entry.path, error: error.message });
-            return undefined;
-          });
+          // surfaceEntry turns the environment's failures into outcomes; what it throws is a bug of ours, which
+          // stops the watcher (exit 70) instead of being logged and repeated on every rescan.
+          const outcome = await surfaceEntry(entry, ctx);
           if (outcome) afterOutcome(entry, outcome);
         }, () => stopping);
       } finally {
@@ -129,6 +132,25 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
         for (const dir of paused) dirty.add(dir);
       }
     }
+  }
+
+  // A workspace that cannot be listed (EACCES, EIO) is reported, and again every minute while it lasts; the rescan
+  // keeps trying it. It is never taken for an empty one, and never dropped in silence.
+  function unreadable(workspace: string, error: unknown): undefined {
+    if (!isEnvironmentError(error)) throw error;
+    const detail = `cannot list the workspace: ${describeFsError(error)}; nothing in it is looked at until it can be listed`;
+    const last = unlistable.get(workspace);
+    const at = now().getTime();
+    if (!last || last.detail !== detail || at - last.at >= UNREADABLE_REPORT_MS) {
+      unlistable.set(workspace, { detail, at });
+      log({ level: "error", event: "workspace_unreadable", workspace, detail });
+    }
+    return undefined;
+  }
+
+  function readable(scan: Awaited<ReturnType<typeof scanWorkspace>>): typeof scan {
+    if (unlistable.delete(scan.workspace)) log({ level: "info", event: "workspace_readable", workspace: scan.workspace });
+    return scan;
   }
 
   // A failed send is tried again later with a growing delay (not on its own doorbell, which would spin);
