@@ -8,7 +8,7 @@ import { httpUrlProblem } from "./http-url.js";
 import type { NotifierEntry } from "./config-schema.js";
 import { envFlag, envValue, NOTIFIER_ENV as E, type Env } from "./env-names.js";
 import { loadModuleNotifier, ModuleNotifierError } from "./module-notifier.js";
-import { createNanoclawNotifier, NANOCLAW_MESSAGES_DIR } from "./nanoclaw-notifier.js";
+import { createNanoclawNotifier, isNanoclawFormat, NANOCLAW_MESSAGES_DIR } from "./nanoclaw-notifier.js";
 import { createStdoutNotifier, type TextSink } from "./stdout-notifier.js";
 import { createTelegramNotifier, type TelegramTarget } from "./telegram-notifier.js";
 import type { Notifier, Refresher } from "./types.js";
@@ -55,7 +55,9 @@ export async function buildNotifier(name: string, entry: NotifierEntry, ctx: Bui
       const envDir = envValue(env, E.nanoclawDir);
       const dir = entry.dir !== undefined ? resolve(ctx.baseDir, entry.dir) : envDir !== undefined ? resolve(ctx.cwd, envDir) : NANOCLAW_MESSAGES_DIR;
       const sender = entry.sender ?? envValue(env, E.nanoclawSender);
-      return { notifier: createNanoclawNotifier(name, { dir, chatJid, groupFolder, sender, now: ctx.now }), secrets: [] };
+      const format = entry.format ?? envValue(env, E.nanoclawFormat) ?? "html";
+      if (!isNanoclawFormat(format)) return problem("format", `${E.nanoclawFormat} must be html, markdown or plain, got ${JSON.stringify(format)}`);
+      return { notifier: createNanoclawNotifier(name, { dir, chatJid, groupFolder, sender, format, now: ctx.now }), secrets: [] };
     }
     case "telegram": {
       const tokenVar = entry.token_env ?? E.telegramToken;

@@ -83,7 +83,7 @@ const notifierEntry = z.discriminatedUnion(
   "type",
   [
     strict({ type: z.literal("stdout") }, "must be an object"),
-    strict({ type: z.literal("nanoclaw"), dir: z.optional(text), sender: z.optional(text), chat_jid: z.optional(text), group_folder: z.optional(text) }, "must be an object"),
+    strict({ type: z.literal("nanoclaw"), dir: z.optional(text), sender: z.optional(text), chat_jid: z.optional(text), group_folder: z.optional(text), format: z.optional(z.enum(["html", "markdown", "plain"], { error: 'must be "html", "markdown" or "plain" (the text path of your NanoClaw fork: docs/integrations/nanoclaw.md)' })) }, "must be an object"),
     strict({
       type: z.literal("telegram"),
       token: z.optional(text),

@@ -15,6 +15,7 @@ export const NOTIFIER_ENV = {
   nanoclawGroupFolder: "NANOCLAW_GROUP_FOLDER",
   nanoclawDir: "SKIP_SUMMARY_NANOCLAW_DIR",
   nanoclawSender: "SKIP_SUMMARY_NANOCLAW_SENDER",
+  nanoclawFormat: "SKIP_SUMMARY_NANOCLAW_FORMAT",
 } as const;
 
 export type Env = Readonly<Record<string, string | undefined>>;

@@ -11,9 +11,18 @@ import { fsyncDirectory } from "../owner/atomic-write.js";
 import { abortWords, withDeadline } from "./deadline.js";
 import { permanentFailure, transientFailure } from "./failure.js";
 import { describeError } from "./redact.js";
-import type { Notifier } from "./types.js";
+import { escapeMarkdown } from "./escape.js";
+import type { Notifier, NotifyRequest } from "./types.js";
 
 export { NANOCLAW_MESSAGES_DIR } from "./default-notifier.js";
+
+/**
+ * The text path of the host's fork (docs/integrations/nanoclaw.md): nanoclaw-public sends HTML after its own
+ * Markdown-to-HTML pass; nanoclaw-telegram sends with Telegram's legacy `parse_mode: "Markdown"`.
+ */
+export const NANOCLAW_FORMATS = ["html", "markdown", "plain"] as const;
+export type NanoclawFormat = (typeof NANOCLAW_FORMATS)[number];
+export const isNanoclawFormat = (value: string): value is NanoclawFormat => (NANOCLAW_FORMATS as readonly string[]).includes(value);
 
 export interface NanoclawSettings {
   /** The folder the host polls: `/workspace/ipc/messages` in the container. */
@@ -23,6 +32,8 @@ export interface NanoclawSettings {
   readonly groupFolder?: string | undefined;
   /** Shown by the host as the author (a dedicated bot in Telegram); left out when unset, as the tool does. */
   readonly sender?: string | undefined;
+  /** @default "html" */
+  readonly format?: NanoclawFormat;
   /** @default () => new Date() */
   readonly now?: () => Date;
 }
@@ -46,7 +57,7 @@ export function createNanoclawNotifier(name: string, settings: NanoclawSettings)
       const file: NanoclawMessageFile = {
         type: "message",
         chatJid: settings.chatJid,
-        text: request.message.html,
+        text: textFor(request.message, settings.format ?? "html"),
         ...(settings.sender ? { sender: settings.sender } : {}),
         ...(settings.groupFolder ? { groupFolder: settings.groupFolder } : {}),
         timestamp: date.toISOString(),
@@ -69,6 +80,13 @@ export function createNanoclawNotifier(name: string, settings: NanoclawSettings)
       }
     },
   };
+}
+
+// A message built by hand (a module's own notice) may lack the Markdown rendering: its plain text, escaped, is one.
+function textFor(message: NotifyRequest["message"], format: NanoclawFormat): string {
+  if (format === "html") return message.html;
+  if (format === "plain") return message.text;
+  return message.markdown ?? escapeMarkdown(message.text);
 }
 
 // Temp file (exclusive create) -> fsync -> rename to `<epoch-ms>-<random>.json` -> fsync the folder.

@@ -7,6 +7,8 @@ export interface RenderedMessage {
   readonly text: string;
   /** Telegram HTML (every user-supplied string escaped), at most 4,096 characters. */
   readonly html: string;
+  /** Telegram legacy Markdown (`parse_mode: "Markdown"`, user strings escaped), at most 4,096 characters; the surfacer always sets it. */
+  readonly markdown?: string;
 }
 
 export interface NotifyRequest {
