@@ -251,3 +251,16 @@ describe("an owner racing a surfacer", () => {
     expect(items.size).toBe(600);
   }, 120_000);
 });
+
+describe("emitErrorExitCode: 70 only for our own bugs", () => {
+  it("maps the environment's and the input's failures to their codes, and anything else to 70", async () => {
+    const { emitErrorExitCode } = await import("../../src/owner/index.js");
+    const { UnsafePathError } = await import("../../src/fs/index.js");
+    expect(emitErrorExitCode(new SummaryValidationError([{ path: "reason", message: "must be one line" }]))).toBe(65);
+    expect(emitErrorExitCode(new SummaryWriteError("unwritable", "/w", "cannot write"))).toBe(73);
+    expect(emitErrorExitCode(Object.assign(new Error("EROFS: read-only file system"), { code: "EROFS" }))).toBe(73);
+    expect(emitErrorExitCode(new UnsafePathError("symlink", "/w/x", "refusing"))).toBe(73);
+    expect(emitErrorExitCode(new TypeError("cannot read properties of undefined"))).toBe(70);
+    expect(emitErrorExitCode(new RangeError("Maximum call stack size exceeded"))).toBe(70);
+  });
+});

@@ -1,7 +1,7 @@
 // `skip-summary emit`: the owner side for skills written in bash or Python. Exit codes follow BSD sysexits.
+import { EX_SOFTWARE } from "../../contract/exit-codes.js";
 import { action, type CommandContext, type CommandDefinition } from "../action.js";
 import { declareFlags, type FlagSpec } from "../flag-spec.js";
-import { readAll } from "../io.js";
 import { UsageError } from "../usage-error.js";
 
 const EMIT_FLAGS: readonly FlagSpec[] = [
@@ -62,6 +62,7 @@ async function runEmit(opts: EmitFlags, context: CommandContext): Promise<number
   } catch (error) {
     const code = emitErrorExitCode(error);
     if (opts.json) io.stdout.write(`${JSON.stringify({ ok: false, exit_code: code, error: errorData(error) })}\n`);
+    if (code === EX_SOFTWARE) throw error; // a bug: the last-resort handler words it, with the stack under --debug
     io.stderr.write(`skip-summary emit: ${(error as Error).message}\n`);
     return code;
   }
