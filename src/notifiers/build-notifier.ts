@@ -1,6 +1,6 @@
 // Turns one notifier's config entry plus the environment into a working notifier, or into problems that name the
 // config key or env var to set. Config keys win over env vars; secrets are best left in env.
-import { resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { Problem } from "../contract/problems.js";
 import { buildAlertmanager } from "./alertmanager-build.js";
 import { createCommandNotifier } from "./command-notifier.js";
@@ -9,6 +9,7 @@ import type { NotifierEntry } from "./config-schema.js";
 import { envFlag, envValue, NOTIFIER_ENV as E, type Env } from "./env-names.js";
 import { loadModuleNotifier, ModuleNotifierError } from "./module-notifier.js";
 import { createNanoclawNotifier, isNanoclawFormat, NANOCLAW_MESSAGES_DIR } from "./nanoclaw-notifier.js";
+import { createNanoclaw2Notifier, NANOCLAW2_INBOUND_DB, NANOCLAW2_OUTBOUND_DB } from "./nanoclaw2-notifier.js";
 import { createStdoutNotifier, type TextSink } from "./stdout-notifier.js";
 import { createTelegramNotifier, type TelegramTarget } from "./telegram-notifier.js";
 import type { Notifier, Refresher } from "./types.js";
@@ -58,6 +59,18 @@ export async function buildNotifier(name: string, entry: NotifierEntry, ctx: Bui
       const format = entry.format ?? envValue(env, E.nanoclawFormat) ?? "html";
       if (!isNanoclawFormat(format)) return problem("format", `${E.nanoclawFormat} must be html, markdown or plain, got ${JSON.stringify(format)}`);
       return { notifier: createNanoclawNotifier(name, { dir, chatJid, groupFolder, sender, format, now: ctx.now }), secrets: [] };
+    }
+    case "nanoclaw2": {
+      // Config paths are relative to the config file, env paths to the cwd; unset means the container's own files.
+      const path = (key: string | undefined, envName: string, fallback: string) => {
+        const fromEnv = envValue(env, envName);
+        return key !== undefined ? resolve(ctx.baseDir, key) : fromEnv !== undefined ? resolve(ctx.cwd, fromEnv) : fallback;
+      };
+      const outboundDb = path(entry.outbound_db, E.nanoclaw2OutboundDb, NANOCLAW2_OUTBOUND_DB);
+      // The two files live side by side in the session folder, so a moved outbound.db moves the default inbound.db.
+      const inboundDb = path(entry.inbound_db, E.nanoclaw2InboundDb, outboundDb === NANOCLAW2_OUTBOUND_DB ? NANOCLAW2_INBOUND_DB : join(dirname(outboundDb), "inbound.db"));
+      const whereSet = `${ctx.at}.outbound_db and .inbound_db in the config, or ${E.nanoclaw2OutboundDb} and ${E.nanoclaw2InboundDb}`;
+      return { notifier: createNanoclaw2Notifier(name, { outboundDb, inboundDb, whereSet, now: ctx.now }), secrets: [] };
     }
     case "telegram": {
       const tokenVar = entry.token_env ?? E.telegramToken;

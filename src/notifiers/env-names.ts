@@ -16,6 +16,8 @@ export const NOTIFIER_ENV = {
   nanoclawDir: "SKIP_SUMMARY_NANOCLAW_DIR",
   nanoclawSender: "SKIP_SUMMARY_NANOCLAW_SENDER",
   nanoclawFormat: "SKIP_SUMMARY_NANOCLAW_FORMAT",
+  nanoclaw2OutboundDb: "SKIP_SUMMARY_NANOCLAW2_OUTBOUND_DB",
+  nanoclaw2InboundDb: "SKIP_SUMMARY_NANOCLAW2_INBOUND_DB",
 } as const;
 
 export type Env = Readonly<Record<string, string | undefined>>;

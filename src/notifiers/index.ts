@@ -9,6 +9,7 @@ export * from "./failure.js";
 export * from "./redact.js";
 export * from "./stdout-notifier.js";
 export * from "./nanoclaw-notifier.js";
+export * from "./nanoclaw2-notifier.js";
 export * from "./telegram-notifier.js";
 export * from "./webhook-notifier.js";
 export * from "./command-notifier.js";

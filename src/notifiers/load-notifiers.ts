@@ -16,7 +16,7 @@ import type { TextSink } from "./stdout-notifier.js";
 import type { Notifier, Refresher } from "./types.js";
 
 /** Names that work without a config entry: they read their settings from env. */
-export const ENV_ONLY_NOTIFIERS = ["stdout", "nanoclaw", "telegram", "webhook", "alertmanager"] as const;
+export const ENV_ONLY_NOTIFIERS = ["stdout", "nanoclaw", "nanoclaw2", "telegram", "webhook", "alertmanager"] as const;
 
 export interface LoadNotifiersOptions {
   readonly config: LoadedConfig;
