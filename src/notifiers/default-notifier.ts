@@ -6,6 +6,7 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { envValue, NOTIFIER_ENV, type Env } from "./env-names.js";
+import { NANOCLAW2_OUTBOUND_DB } from "./nanoclaw2-notifier.js";
 
 /** Where a NanoClaw 1.x container finds its host's messages folder (jbaruch/nanoclaw-public, jbaruch/nanoclaw-telegram). */
 export const NANOCLAW_MESSAGES_DIR = "/workspace/ipc/messages";
@@ -20,11 +21,14 @@ export interface DefaultNotifierProbe {
 }
 
 export type DefaultNotifierChoice =
-  | { readonly kind: "notifier"; readonly name: "nanoclaw" | "stdout"; readonly why: string }
+  | { readonly kind: "notifier"; readonly name: "nanoclaw2" | "nanoclaw" | "stdout"; readonly why: string }
   | { readonly kind: "none"; readonly why: string };
 
 /** The notifier to use when none is configured, or `none` (with the reason, in words) when nobody would be reached. */
 export async function chooseDefaultNotifier(probe: DefaultNotifierProbe): Promise<DefaultNotifierChoice> {
+  // A 2.x container has the session's outbound.db and no messages folder; where both exist, 2.x is what runs now.
+  const v2 = await probeNanoclawV2(probe.env, probe.cwd);
+  if (v2.found) return { kind: "notifier", name: "nanoclaw2", why: `the NanoClaw 2.x session database ${v2.outboundDb} exists` };
   const nanoclaw = await probeNanoclawV1(probe.env, probe.cwd);
   if (nanoclaw.found && nanoclaw.chatJid) return { kind: "notifier", name: "nanoclaw", why: `the NanoClaw messages folder ${nanoclaw.dir} exists` };
   if (probe.stdoutIsTerminal && !probe.hook) return { kind: "notifier", name: "stdout", why: "stdout is a terminal" };
@@ -34,7 +38,7 @@ export async function chooseDefaultNotifier(probe: DefaultNotifierProbe): Promis
   }
   return {
     kind: "none",
-    why: `no notifier is configured and no host was found (no NanoClaw messages folder at ${nanoclaw.dir}), and ${where}: configure one in skip-summary.config.json, or pass --notify (--notify stdout to print anyway)`,
+    why: `no notifier is configured and no host was found (no NanoClaw messages folder at ${nanoclaw.dir}, no NanoClaw 2.x ${v2.outboundDb}), and ${where}: configure one in skip-summary.config.json, or pass --notify (--notify stdout to print anyway)`,
   };
 }
 
@@ -47,6 +51,17 @@ export async function probeNanoclawV1(env: Env, cwd: string): Promise<{ readonly
     return { dir, found: (await stat(dir)).isDirectory(), chatJid };
   } catch {
     return { dir, found: false, chatJid };
+  }
+}
+
+/** The 2.x session's outbound.db named by SKIP_SUMMARY_NANOCLAW2_OUTBOUND_DB, else the container's own, and whether it is a file. */
+export async function probeNanoclawV2(env: Env, cwd: string): Promise<{ readonly outboundDb: string; readonly found: boolean }> {
+  const named = envValue(env, NOTIFIER_ENV.nanoclaw2OutboundDb);
+  const outboundDb = named !== undefined ? resolve(cwd, named) : NANOCLAW2_OUTBOUND_DB;
+  try {
+    return { outboundDb, found: (await stat(outboundDb)).isFile() };
+  } catch {
+    return { outboundDb, found: false };
   }
 }
 

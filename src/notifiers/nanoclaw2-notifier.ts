@@ -59,11 +59,13 @@ export function createNanoclaw2Notifier(name: string, settings: Nanoclaw2Setting
       }
       const row = { id: nanoclaw2MessageId(request.deliveryId), timestamp: sqliteDatetime(now()), content: JSON.stringify({ text: markdownForNanoclaw2(request.message.text) }) };
       const started = Date.now();
+      let lastBusy = "";
       const deadline = started + request.timeoutMs;
       for (;;) {
         if (request.signal.aborted) return transientFailure(`the row was not written to ${settings.outboundDb}: ${abortWords(request.signal)}`);
         const busyTimeoutMs = Math.max(1, Math.min(BUSY_SLICE_MS, deadline - Date.now()));
         const outcome = writeMessageRow(open, { outboundDb: settings.outboundDb, inboundDb: settings.inboundDb, busyTimeoutMs }, row);
+        if (outcome.kind === "busy") lastBusy = outcome.error;
         switch (outcome.kind) {
           case "inserted":
             return { ok: true, detail: `${settings.outboundDb} messages_out ${row.id} seq ${outcome.seq} (${outcome.routing.channel_type}/${outcome.routing.platform_id})` };
@@ -75,7 +77,7 @@ export function createNanoclaw2Notifier(name: string, settings: Nanoclaw2Setting
             return transientFailure(outcome.error);
           case "busy":
             if (Date.now() + BETWEEN_TRIES_MS >= deadline) {
-              return transientFailure(`${settings.outboundDb} stayed locked for ${Date.now() - started} ms (the agent or the host was using it); it will be tried again`);
+              return transientFailure(`${settings.outboundDb} stayed locked for ${Date.now() - started} ms (the agent or the host was using it; last: ${lastBusy}); it will be tried again`);
             }
             await sleep(BETWEEN_TRIES_MS, request.signal);
         }

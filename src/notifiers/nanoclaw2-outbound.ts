@@ -45,6 +45,7 @@ export interface WriteTarget {
 export function writeMessageRow(open: OpenDatabase, target: WriteTarget, row: OutboundRow): WriteOutcome {
   let out: SqliteDatabase | undefined;
   let inbound: SqliteDatabase | undefined;
+  let step = "opening the databases";
   try {
     out = open(fileUri(target.outboundDb, "rw"), { timeout: target.busyTimeoutMs });
     const missing = missingColumns(out, "messages_out", MESSAGES_OUT_COLUMNS);
@@ -58,7 +59,9 @@ export function writeMessageRow(open: OpenDatabase, target: WriteTarget, row: Ou
     const routing = sessionRouting(inbound, target.inboundDb);
     if ("error" in routing) return { kind: "permanent", error: routing.error };
 
+    step = "taking the write lock (BEGIN IMMEDIATE)";
     out.exec("BEGIN IMMEDIATE");
+    step = "reading MAX(seq)";
     const existing = out.prepare("SELECT seq FROM messages_out WHERE id = ?").get(row.id) as { seq: number } | undefined;
     if (existing !== undefined) {
       out.exec("ROLLBACK");
@@ -68,6 +71,7 @@ export function writeMessageRow(open: OpenDatabase, target: WriteTarget, row: Ou
     const maxIn = Number((inbound.prepare("SELECT COALESCE(MAX(seq), 0) AS m FROM messages_in").get() as { m: number }).m);
     const max = Math.max(maxOut, maxIn);
     const seq = (max % 2 === 0 ? max + 1 : max + 2) + 2;
+    step = "inserting the row";
     // ON CONFLICT(id) only: a clash on seq must fail loudly, never be ignored as a duplicate would be.
     out
       .prepare(
@@ -75,6 +79,7 @@ export function writeMessageRow(open: OpenDatabase, target: WriteTarget, row: Ou
          VALUES (?, ?, NULL, ?, NULL, NULL, 'chat', ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING`,
       )
       .run(row.id, seq, row.timestamp, routing.platform_id, routing.channel_type, routing.thread_id, row.content);
+    step = "committing (COMMIT waits for readers to finish)";
     out.exec("COMMIT");
     return { kind: "inserted", seq, routing };
   } catch (error) {
@@ -85,7 +90,7 @@ export function writeMessageRow(open: OpenDatabase, target: WriteTarget, row: Ou
         // Closing the connection below rolls back too.
       }
     }
-    return classify(error, target);
+    return classify(error, target, step);
   } finally {
     inbound?.close();
     out?.close();
@@ -129,12 +134,12 @@ function fileUri(path: string, mode: "ro" | "rw"): string {
   return `file:${path.replace(/[%?#]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}?mode=${mode}`;
 }
 
-function classify(error: unknown, target: WriteTarget): WriteOutcome {
+function classify(error: unknown, target: WriteTarget, step: string): WriteOutcome {
   if (error instanceof SqliteBindingError) return { kind: "permanent", error: error.message };
   const code = String((error as { code?: unknown }).code ?? "");
   const message = (error as Error).message ?? String(error);
   if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
-    return { kind: "busy", error: `${target.outboundDb} stayed locked for ${target.busyTimeoutMs} ms (the agent or the host is using it): ${message}` };
+    return { kind: "busy", error: `${step}: ${message}` };
   }
   if (code.startsWith("SQLITE_CANTOPEN") || message.startsWith("ConnectionFailed")) return { kind: "permanent", error: `cannot open ${target.outboundDb} or ${target.inboundDb}: ${message}` };
   if (code.startsWith("SQLITE_NOTADB") || code.startsWith("SQLITE_CORRUPT")) return { kind: "permanent", error: `${target.outboundDb} or ${target.inboundDb} is not a usable SQLite database: ${message}` };

@@ -11,6 +11,16 @@ const MARKUP = /[\\`*_[\]<>&~|#]|:[^\s:]+:/;
 /** A backtick cannot be shown inside a code span in Telegram's legacy Markdown; U+02CB looks the same. */
 const BACKTICK_STANDIN = "\u02CB";
 
+// Punctuation around a word (`id:`, `(item)`, `a_b,`) stays outside the code span when what is left still needs it.
+const AROUND = /^([("'[]*)(.*?)([:,.;!?)"'\]]*)$/s;
+
+function protect(token: string): string {
+  if (token.trim() === "" || !MARKUP.test(token)) return token;
+  const [, before = "", core = "", after = ""] = AROUND.exec(token) ?? [];
+  const code = (s: string) => `\`${s.replaceAll("`", BACKTICK_STANDIN)}\``;
+  return core !== "" && MARKUP.test(core) && !MARKUP.test(before + after) ? `${before}${code(core)}${after}` : code(token);
+}
+
 /** The plain notice as Markdown that every 2.x channel shows literally. */
 export function markdownForNanoclaw2(plain: string): string {
   return plain
@@ -18,7 +28,7 @@ export function markdownForNanoclaw2(plain: string): string {
     .map((line) =>
       line
         .split(/(\s+)/)
-        .map((token) => (token.trim() !== "" && MARKUP.test(token) ? `\`${token.replaceAll("`", BACKTICK_STANDIN)}\`` : token))
+        .map(protect)
         .join(""),
     )
     .join("\n");

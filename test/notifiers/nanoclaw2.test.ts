@@ -1,0 +1,183 @@
+// The nanoclaw2 notifier against real NanoClaw 2.x session databases: rows read back as the host's delivery loop
+// reads them, a second process writing as the agent-runner does, a held lock, and files that are not a session's.
+import Database from "libsql";
+import { spawn } from "node:child_process";
+import { readdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { deliver, loadNotifiers, nanoclaw2MessageId } from "../../src/notifiers/index.js";
+import { ROOT, tempDir } from "../helpers/cli.js";
+import { deliveryRequest, notifyRequest } from "./helpers.js";
+import { allOutRows, hostDelivers, initSession, insertInboundMessage, journalMode, writeSessionRouting, type Session } from "./nanoclaw2-host.js";
+
+const FIXTURES = join(ROOT, "test", "fixtures", "nanoclaw2");
+const ROUTING = { channel_type: "telegram", platform_id: "telegram:-1001234567890", thread_id: "42" };
+const NOW = new Date("2026-11-22T18:04:05.123Z");
+
+async function session(): Promise<Session> {
+  const s = await initSession(join(await tempDir(), "v2-sessions", "ag-1", "sess-1"));
+  writeSessionRouting(s, ROUTING);
+  return s;
+}
+
+async function load(s: Session, entry: Record<string, unknown> = {}) {
+  const config = { path: undefined, data: { notify: { notifiers: { chat: { type: "nanoclaw2", outbound_db: s.outboundDb, inbound_db: s.inboundDb, ...entry } } } } };
+  return loadNotifiers({ config, env: {}, cwd: "/", names: undefined, stdout: { write: () => undefined }, now: () => NOW });
+}
+
+function runNode(script: string, args: readonly string[]): { child: ReturnType<typeof spawn>; stdout: Promise<string>; firstLine: Promise<string> } {
+  const child = spawn(process.execPath, [join(FIXTURES, script), ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  let out = "";
+  let onLine: (line: string) => void = () => undefined;
+  const firstLine = new Promise<string>((resolve) => (onLine = resolve));
+  child.stdout!.setEncoding("utf8").on("data", (d: string) => {
+    out += d;
+    if (out.includes("\n")) onLine(out.split("\n")[0]!);
+  });
+  const stdout = new Promise<string>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`${script} exited ${code}`))));
+  });
+  return { child, stdout, firstLine };
+}
+
+describe("nanoclaw2 notifier", () => {
+  it("writes one messages_out row as send_message does, which the host's delivery loop picks up", async () => {
+    const s = await session();
+    insertInboundMessage(s, "in-1", "hello");
+    const inSeq = insertInboundMessage(s, "in-2", "check the CFPs"); // even, and above every outbound seq
+    expect(inSeq).toBe(4);
+    const loaded = await load(s);
+    const request = deliveryRequest({ message: { text: "⏭️ tessl__check-cfps: policy skip — your call\nReason: budget spent", html: "" } });
+    const report = await deliver(request, { ...loaded, timeoutMs: 5_000, retries: 0, log: () => undefined });
+    expect(report.ok).toBe(true);
+
+    const delivered = hostDelivers(s);
+    expect(delivered).toHaveLength(1);
+    const row = delivered[0]!;
+    expect(row).toEqual({
+      id: nanoclaw2MessageId(request.deliveryId),
+      seq: 7, // odd, above the inbound 4, with 5 left free for an agent write that read MAX(seq) just before ours
+      in_reply_to: null,
+      timestamp: "2026-11-22 18:04:05",
+      deliver_after: null,
+      recurrence: null,
+      kind: "chat",
+      ...ROUTING,
+      content: JSON.stringify({ text: "⏭️ `tessl__check-cfps`: policy skip — your call\nReason: budget spent" }),
+    });
+    expect(row.seq % 2).toBe(1);
+    expect(hostDelivers(s)).toEqual([]); // marked delivered: the host does not send it twice
+    // The host requires DELETE journal mode across the mount; the notifier leaves it, and no journal file behind.
+    expect(journalMode(s.outboundDb)).toBe("delete");
+    expect(journalMode(s.inboundDb)).toBe("delete");
+    expect((await readdir(s.dir)).sort()).toEqual(["inbound.db", "outbound.db", "outbox"]);
+  });
+
+  it("takes the seq above the agent's own rows, and a second send of the same delivery adds nothing", async () => {
+    const s = await session();
+    const agent = runNode("agent-writer.mjs", [s.outboundDb, s.inboundDb, "3"]);
+    expect(JSON.parse((await agent.stdout).split("\n")[1]!)).toEqual({ written: [1, 3, 5], errors: [] });
+    const { notifiers } = await load(s);
+    const first = await notifiers[0]!.send(notifyRequest());
+    const again = await notifiers[0]!.send(notifyRequest());
+    expect(first).toMatchObject({ ok: true });
+    expect(again).toMatchObject({ ok: true, detail: expect.stringContaining("already there") });
+    const rows = allOutRows(s);
+    expect(rows.map((r) => [r.seq, r.id.startsWith("skip-summary-")])).toEqual([[1, false], [3, false], [5, false], [9, true]]);
+  });
+
+  it("follows send_message's fallback when the session has no routing: its only destination", async () => {
+    const s = await initSession(join(await tempDir(), "sess"));
+    const db = new Database(s.inboundDb);
+    db.prepare("INSERT INTO destinations (name, display_name, type, channel_type, platform_id, agent_group_id) VALUES ('owner', 'Owner', 'channel', 'slack', 'slack:C123', NULL)").run();
+    db.close();
+    const { notifiers } = await load(s);
+    expect(await notifiers[0]!.send(notifyRequest())).toMatchObject({ ok: true });
+    expect(allOutRows(s)[0]).toMatchObject({ channel_type: "slack", platform_id: "slack:C123", thread_id: null });
+  });
+
+  it("refuses, permanently and by name, a session with no routing and no single destination; nothing is written", async () => {
+    const s = await initSession(join(await tempDir(), "sess"));
+    const { notifiers } = await load(s);
+    const result = await notifiers[0]!.send(notifyRequest());
+    expect(result).toMatchObject({ ok: false, permanent: true });
+    expect(!result.ok && result.error).toContain(`${s.inboundDb} has no session routing`);
+    expect(allOutRows(s)).toEqual([]);
+  });
+
+  it("names the file and the missing table when outbound.db is not a 2.x session's, and does not retry", async () => {
+    const s = await session();
+    const other = join(s.dir, "other.db");
+    const db = new Database(other);
+    db.exec("CREATE TABLE notes (id TEXT)");
+    db.close();
+    const loaded = await load(s, { outbound_db: other });
+    const report = await deliver(deliveryRequest(), { ...loaded, timeoutMs: 5_000, retries: 3, minDelayMs: 0, maxDelayMs: 0, log: () => undefined });
+    expect(report.ok).toBe(false);
+    expect(report.results[0]).toMatchObject({ permanent: true, attempts: 1 });
+    expect(report.results[0]!.error).toContain(`${other} has no messages_out table`);
+  });
+
+  it("names a missing file and never creates it", async () => {
+    const s = await session();
+    const missing = join(s.dir, "nope", "outbound.db");
+    const { notifiers } = await load(s, { outbound_db: missing });
+    const result = await notifiers[0]!.send(notifyRequest());
+    expect(result).toMatchObject({ ok: false, permanent: true });
+    expect(!result.ok && result.error).toContain(`${missing} does not exist`);
+    await writeFile(join(s.dir, "not-a-db"), "hello, not SQLite at all, just text that is long enough to be read as a header");
+    const { notifiers: bad } = await load(s, { outbound_db: join(s.dir, "not-a-db") });
+    const notDb = await bad[0]!.send(notifyRequest());
+    expect(notDb).toMatchObject({ ok: false, permanent: true });
+    expect(!notDb.ok && notDb.error).toContain("not-a-db");
+  });
+
+  it("waits for a lock held by another process and writes once it is released", async () => {
+    const s = await session();
+    const holder = runNode("lock-holder.mjs", [s.outboundDb, "700"]);
+    expect(await holder.firstLine).toBe("locked");
+    const started = Date.now();
+    const { notifiers } = await load(s);
+    const result = await notifiers[0]!.send(notifyRequest({}, 5_000));
+    expect(result).toMatchObject({ ok: true });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+    await holder.stdout;
+    expect(allOutRows(s)).toHaveLength(1);
+  });
+
+  it("reports a lock held past the attempt's timeout as worth retrying, and writes nothing", async () => {
+    const s = await session();
+    const holder = runNode("lock-holder.mjs", [s.outboundDb, "2500"]);
+    expect(await holder.firstLine).toBe("locked");
+    const { notifiers } = await load(s);
+    const result = await notifiers[0]!.send(notifyRequest({}, 600));
+    expect(result).toMatchObject({ ok: false, permanent: false });
+    expect(!result.ok && result.error).toContain("stayed locked");
+    await holder.stdout;
+    expect(allOutRows(s)).toEqual([]);
+  });
+
+  it("never collides with an agent-runner writing at the same time: every seq unique and odd, no write of the agent's fails", async () => {
+    const s = await session();
+    insertInboundMessage(s, "in-1", "go");
+    const agent = runNode("agent-writer.mjs", [s.outboundDb, s.inboundDb, "300"]);
+    expect(await agent.firstLine).toBe("ready");
+    const { notifiers } = await load(s);
+    const ours: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const deliveryId = `concurrent-${i}`;
+      const result = await notifiers[0]!.send(notifyRequest({ deliveryId }));
+      expect(result, JSON.stringify(result)).toMatchObject({ ok: true });
+      ours.push(nanoclaw2MessageId(deliveryId));
+    }
+    const { written, errors } = JSON.parse((await agent.stdout).split("\n")[1]!) as { written: number[]; errors: string[] };
+    expect(errors).toEqual([]);
+    expect(written).toHaveLength(300);
+    const rows = allOutRows(s);
+    expect(rows).toHaveLength(340);
+    expect(new Set(rows.map((r) => r.seq)).size).toBe(340);
+    expect(rows.every((r) => r.seq % 2 === 1)).toBe(true);
+    expect(rows.filter((r) => ours.includes(r.id))).toHaveLength(40);
+  });
+});
