@@ -6,8 +6,8 @@
 // kept as it is by the sanitizer, by CommonMark and by Telegram, so the owner sees the characters the skill wrote.
 // The rest of the plain notice (labels, emoji, ordinary words) stays prose.
 
-/** Characters with a meaning in CommonMark/GFM, in the sanitizer, or in Telegram's legacy Markdown. */
-const MARKUP = /[\\`*_[\]<>&~|#]|:[^\s:]+:/;
+/** Characters with a meaning in CommonMark/GFM, in the sanitizer, or in Telegram's legacy Markdown; `:name:` emoji codes (Slack, Discord), not times. */
+const MARKUP = /[\\`*_[\]<>&~|#]|:[\w+-]*[A-Za-z][\w+-]*:/;
 /** A backtick cannot be shown inside a code span in Telegram's legacy Markdown; U+02CB looks the same. */
 const BACKTICK_STANDIN = "\u02CB";
 
