@@ -106,4 +106,21 @@ describe("skip-summary surface into a NanoClaw 2.x outbound.db (built CLI)", () 
     expect(r.stderr).toContain("npm install libsql");
     expect(await waiting(ws)).toHaveLength(1);
   });
+
+  it("emit and a surface with nothing waiting never load the SQLite binding", async () => {
+    const { ws, env } = await setup();
+    const probe = join(ROOT, "test", "fixtures", "nanoclaw2", "report-libsql.cjs");
+    const run = (args: string[]) =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn(process.execPath, ["--require", probe, join(ROOT, "dist", "cli.js"), ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+        let stderr = "";
+        child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+        child.on("error", reject);
+        child.on("close", () => resolve(stderr));
+      });
+    const empty = await tempDir();
+    expect(await run(["emit", "--skill", "other", "--step", "1", "--reason", "r", "--workspace", empty])).toContain("libsql-loaded=false");
+    expect(await run(["surface", "--workspace", join(empty, "..", "nothing-here")])).toContain("libsql-loaded=false");
+    expect(await run(["surface", "--workspace", ws])).toContain("libsql-loaded=true"); // the probe itself works
+  });
 });

@@ -2,10 +2,10 @@
 // reads them, a second process writing as the agent-runner does, a held lock, and files that are not a session's.
 import Database from "libsql";
 import { spawn } from "node:child_process";
-import { readdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { deliver, loadNotifiers, nanoclaw2MessageId } from "../../src/notifiers/index.js";
+import { chooseDefaultNotifier, deliver, loadNotifiers, nanoclaw2MessageId } from "../../src/notifiers/index.js";
 import { ROOT, tempDir } from "../helpers/cli.js";
 import { deliveryRequest, notifyRequest } from "./helpers.js";
 import { allOutRows, hostDelivers, initSession, insertInboundMessage, journalMode, writeSessionRouting, type Session } from "./nanoclaw2-host.js";
@@ -179,5 +179,17 @@ describe("nanoclaw2 notifier", () => {
     expect(new Set(rows.map((r) => r.seq)).size).toBe(340);
     expect(rows.every((r) => r.seq % 2 === 1)).toBe(true);
     expect(rows.filter((r) => ours.includes(r.id))).toHaveLength(40);
+  });
+
+  it("is the default where the session's outbound.db exists, ahead of a 1.x messages folder; a folder of that name is not one", async () => {
+    const s = await session();
+    const ipc = join(s.dir, "ipc", "messages");
+    await mkdir(ipc, { recursive: true });
+    const probe = { cwd: "/", stdoutIsTerminal: false, hook: true };
+    const env = { SKIP_SUMMARY_NANOCLAW2_OUTBOUND_DB: s.outboundDb, SKIP_SUMMARY_NANOCLAW_DIR: ipc, NANOCLAW_CHAT_JID: "tg:1" };
+    expect(await chooseDefaultNotifier({ ...probe, env })).toMatchObject({ kind: "notifier", name: "nanoclaw2", why: expect.stringContaining(s.outboundDb) });
+    expect(await chooseDefaultNotifier({ ...probe, env: { ...env, SKIP_SUMMARY_NANOCLAW2_OUTBOUND_DB: join(s.dir, "outbox") } })).toMatchObject({ name: "nanoclaw" });
+    const none = await chooseDefaultNotifier({ ...probe, env: { SKIP_SUMMARY_NANOCLAW2_OUTBOUND_DB: join(s.dir, "gone.db") } });
+    expect(none).toMatchObject({ kind: "none", why: expect.stringContaining(`no NanoClaw 2.x ${join(s.dir, "gone.db")}`) });
   });
 });
