@@ -3,7 +3,7 @@
 // Output is built in a private folder and renamed into place, chunks first and the entry last, so a CLI
 // process that starts during a rebuild never loads a half-written file.
 import { build } from "esbuild";
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -24,50 +24,59 @@ const common = {
 };
 
 rmSync(stage, { recursive: true, force: true });
-// The hot entries (src/cli/hot/) are their own files: bin.ts imports them by their built names.
-const hotExternal = {
-  name: "hot-entries-external",
+// CommonJS dependencies call require() and read __filename: ESM output gets both from import.meta.url.
+const esmRequire =
+  "import{createRequire as __ssRequire}from'node:module';import{fileURLToPath as __ssPath}from'node:url';const require=__ssRequire(import.meta.url);const __filename=__ssPath(import.meta.url);";
+// The launcher and the hot entries are CommonJS: the ESM loader alone costs about a fifth of `node -e 0` at every
+// start (bench/startup.mjs), and emit and the after-skill hook run after every skill. The launcher loads the full CLI
+// (ESM, dist/esm/) only for the other commands and for unusual invocations of these two.
+const launcherExternal = {
+  name: "launcher-external",
   setup(b) {
-    b.onResolve({ filter: /^\.\/hot\// }, (args) => ({ path: args.path, external: true }));
+    b.onResolve({ filter: /^\.\/(hot|esm)\// }, (args) => ({ path: args.path, external: true }));
   },
 };
-await build({
-  ...common,
-  entryPoints: { cli: "src/cli/bin.ts" },
-  plugins: [hotExternal],
-  outdir: stage,
-  splitting: true,
-  chunkNames: "chunks/[name]-[hash]",
+const cjs = {
+  format: "cjs",
   minify: true,
-  // CommonJS dependencies call require() and read __filename (write-file-atomic names its temp files with it).
-  banner: {
-    js: "#!/usr/bin/env node\nimport{createRequire as __ssRequire}from'node:module';import{fileURLToPath as __ssPath}from'node:url';const require=__ssRequire(import.meta.url);const __filename=__ssPath(import.meta.url);",
-  },
-});
-// emit and surface run after every skill: each is also one self-contained file, so its start-up loads one module.
+  define: { ...common.define, "import.meta.url": "__ssUrl" },
+  banner: { js: "const __ssUrl=require('node:url').pathToFileURL(__filename).href;" },
+};
+await build({ ...common, ...cjs, entryPoints: { cli: "src/cli/bin.ts" }, outdir: stage, plugins: [launcherExternal], banner: { js: `#!/usr/bin/env node\n${cjs.banner.js}` } });
 await build({
   ...common,
+  ...cjs,
   entryPoints: { emit: "src/cli/hot/emit.ts", surface: "src/cli/hot/surface.ts" },
   outdir: join(stage, "hot"),
   // Loaded only by watch mode and workspace globs: resolved from node_modules at run time, not parsed at every start.
   external: ["chokidar", "fast-glob"],
+});
+await build({
+  ...common,
+  entryPoints: { full: "src/cli/full.ts" },
+  outdir: join(stage, "esm"),
+  splitting: true,
+  chunkNames: "chunks/[name]-[hash]",
   minify: true,
-  banner: { js: "import{createRequire as __ssRequire}from'node:module';import{fileURLToPath as __ssPath}from'node:url';const require=__ssRequire(import.meta.url);const __filename=__ssPath(import.meta.url);" },
+  banner: { js: esmRequire },
 });
 await build({ ...common, entryPoints: { index: "src/index.ts" }, outdir: join(stage, "lib"), packages: "external" });
 
-mkdirSync(join(dist, "chunks"), { recursive: true });
-mkdirSync(join(dist, "lib"), { recursive: true });
-mkdirSync(join(dist, "hot"), { recursive: true });
+// The package is "type": "module"; these mark which folders of dist/ hold which kind of module.
+const scopes = { ".": "commonjs", esm: "module", lib: "module", types: "module" };
+for (const folder of ["hot", "esm/chunks", "lib", "types"]) mkdirSync(join(dist, folder), { recursive: true });
+for (const [folder, type] of Object.entries(scopes)) writeFileSync(join(dist, folder, "package.json"), `${JSON.stringify({ type })}\n`);
 for (const name of readdirSync(join(stage, "hot"))) renameSync(join(stage, "hot", name), join(dist, "hot", name));
-for (const name of readdirSync(join(stage, "chunks"))) renameSync(join(stage, "chunks", name), join(dist, "chunks", name));
+for (const name of readdirSync(join(stage, "esm", "chunks"))) renameSync(join(stage, "esm", "chunks", name), join(dist, "esm", "chunks", name));
+renameSync(join(stage, "esm", "full.js"), join(dist, "esm", "full.js"));
 renameSync(join(stage, "lib", "index.js"), join(dist, "lib", "index.js"));
 renameSync(join(stage, "cli.js"), join(dist, "cli.js"));
 rmSync(stage, { recursive: true, force: true });
+rmSync(join(dist, "chunks"), { recursive: true, force: true }); // the layout before dist/esm/
 
 // Chunk names carry a content hash; old ones are unreferenced after an hour and can go.
 const hourAgo = Date.now() - 3_600_000;
-for (const name of readdirSync(join(dist, "chunks"))) {
-  const path = join(dist, "chunks", name);
+for (const name of readdirSync(join(dist, "esm", "chunks"))) {
+  const path = join(dist, "esm", "chunks", name);
   if (statSync(path).mtimeMs < hourAgo) rmSync(path, { force: true });
 }

@@ -3,7 +3,6 @@
 // read at most `limit` bytes (plus one, to know there was more) and then stop.
 import { constants } from "node:fs";
 import { open } from "node:fs/promises";
-import type { Readable } from "node:stream";
 
 export class InputTooLargeError extends Error {
   override readonly name = "InputTooLargeError";
@@ -54,7 +53,7 @@ async function readOpened(handle: import("node:fs/promises").FileHandle, path: s
 }
 
 /** The bytes of `stream` (stdin), or InputTooLargeError once more than `limit` bytes have come; it is not read further. */
-export async function readStreamAtMost(stream: Readable, limit: number, source = "stdin"): Promise<Buffer> {
+export async function readStreamAtMost(stream: AsyncIterable<Buffer | string> & { destroy?(): void }, limit: number, source = "stdin"): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of stream) {
@@ -62,7 +61,7 @@ export async function readStreamAtMost(stream: Readable, limit: number, source =
     chunks.push(buffer);
     total += buffer.length;
     if (total > limit) {
-      stream.destroy();
+      stream.destroy?.();
       throw new InputTooLargeError(source, limit);
     }
   }

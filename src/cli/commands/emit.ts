@@ -2,6 +2,7 @@
 import { EX_SOFTWARE } from "../../contract/exit-codes.js";
 import { action, type CommandContext, type CommandDefinition } from "../action.js";
 import { declareFlags, type FlagSpec } from "../flag-spec.js";
+import type { CliIo } from "../io.js";
 import { UsageError } from "../usage-error.js";
 
 const EMIT_FLAGS: readonly FlagSpec[] = [
@@ -84,7 +85,7 @@ interface EmitFlags {
 
 // At most a summary's worth of bytes is read (/dev/zero, a sparse file or an endless pipe must not fill memory):
 // every item goes into one summary, and a reader refuses a summary larger than that.
-async function readItems(source: string, stdin: NodeJS.ReadableStream, cwd: string): Promise<string[]> {
+async function readItems(source: string, stdin: CliIo["stdin"], cwd: string): Promise<string[]> {
   const [{ readFileAtMost, readStreamAtMost, InputTooLargeError }, { resolve }, { MAX_SUMMARY_BYTES }] = await Promise.all([
     import("../../fs/read-bounded.js"),
     import("node:path"),
@@ -92,7 +93,7 @@ async function readItems(source: string, stdin: NodeJS.ReadableStream, cwd: stri
   ]);
   let text: string;
   try {
-    const bytes = source === "-" ? await readStreamAtMost(stdin as never, MAX_SUMMARY_BYTES) : await readFileAtMost(resolve(cwd, source), MAX_SUMMARY_BYTES);
+    const bytes = source === "-" ? await readStreamAtMost(stdin, MAX_SUMMARY_BYTES) : await readFileAtMost(resolve(cwd, source), MAX_SUMMARY_BYTES);
     text = bytes.toString("utf8");
   } catch (error) {
     if (error instanceof InputTooLargeError) {

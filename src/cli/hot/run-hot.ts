@@ -2,7 +2,7 @@
 // (dist/hot/<command>.js, scripts/build.mjs): one module to load instead of a dozen chunks, no commander, and the
 // process's descriptors written directly (fd-sink.ts). Anything unusual returns undefined and bin.ts loads the full CLI.
 import type { CommandDefinition, ExitCode } from "../action.js";
-import { fdSink } from "../fd-sink.js";
+import { fdSink, fdSource } from "../fd-io.js";
 import type { CliIo } from "../io.js";
 import { runFastPath } from "../fast-path.js";
 import { reportInternalError } from "../report-internal-error.js";
@@ -11,9 +11,7 @@ export async function runHot(command: CommandDefinition, argv: readonly string[]
   const io: CliIo = {
     stdout: fdSink(1),
     stderr: fdSink(2),
-    get stdin() {
-      return process.stdin;
-    },
+    stdin: fdSource(0),
     env: process.env,
     cwd: process.cwd(),
   };

@@ -1,0 +1,16 @@
+// The full CLI behind the launcher (bin.ts): commander, every command, the process's own streams. Built as ESM with
+// lazily loaded chunks (dist/esm/), so each command still loads only what it uses.
+import { main } from "./main.js";
+import { processIo } from "./io.js";
+import type { ExitCode } from "./action.js";
+
+export async function runFull(argv: readonly string[], fatal: (error: unknown) => never): Promise<ExitCode> {
+  // A reader that went away (`skip-summary ... | head`) is not an error of ours.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+      fatal(error);
+    });
+  }
+  return main(argv, processIo());
+}
