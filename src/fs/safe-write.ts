@@ -41,7 +41,11 @@ export async function createExclusively(path: string, text: string | Uint8Array,
   await handle.close();
 }
 
-/** Replaces whatever is at `path` with a regular file holding `text`, atomically and durably. */
+/**
+ * Replaces whatever is at `path` with a regular file holding `text`, atomically and durably. The temp name is in
+ * the same folder (so the rename is atomic) and never has the `.skip-summary-<id>.json` form; O_EXCL makes a clash
+ * fail instead of sharing a file, so pid plus a random suffix is enough (no crypto load on emit's path).
+ */
 export async function replaceAtomically(path: string, text: string | Uint8Array, options: WriteOptions = {}): Promise<void> {
   const tmp = join(dirname(path), `${basename(path)}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`);
   try {

@@ -2,12 +2,13 @@
 //
 // Why not write-file-atomic here: it resolves the final name with realpath() and writes to the link's target,
 // which this contract forbids, and loading it (signal-exit, crypto, worker_threads) costs about 10 ms of CPU on
-// every emit, which runs after every skill. The sequence below is the same one it uses, minus link following:
-// an exclusive O_NOFOLLOW temp file in the same folder, fsync, rename (which replaces a link, never its target),
-// fsync of the folder.
+// every emit, which runs after every skill. The safe-path layer's replaceAtomically (src/fs) is the same sequence
+// it uses, minus link following: an exclusive O_NOFOLLOW temp file in the same folder, fsync, rename (which
+// replaces a link, never its target), fsync of the folder.
 import { constants } from "node:fs";
-import { lstat, open, rename, unlink } from "node:fs/promises";
-import { dirname } from "node:path";
+import { lstat, open } from "node:fs/promises";
+import { describeFsError } from "../fs/errors.js";
+import { replaceAtomically, syncFolder } from "../fs/safe-write.js";
 import { SummaryWriteError } from "./errors.js";
 
 /** What sits at `path` now: nothing, a regular file, or something the writer must refuse. */
@@ -38,39 +39,14 @@ export async function readRegularFile(path: string): Promise<string> {
   }
 }
 
-/**
- * The temp name: same folder (so rename is atomic), and never of the `.skip-summary-<id>.json` form.
- * O_EXCL makes a clash fail instead of sharing a file, so pid plus a random suffix is enough (no crypto load).
- */
-export function tempNameFor(path: string): string {
-  return `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
-}
-
+/** The owner's words around the safe-path layer's one atomic replace (src/fs/safe-write.ts). */
 export async function writeFileAtomically(path: string, text: string, mode = 0o644): Promise<void> {
-  const tmp = tempNameFor(path);
   try {
-    const handle = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
-    try {
-      await handle.writeFile(text);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(tmp, path);
-    await fsyncDirectory(dirname(path));
+    await replaceAtomically(path, text, { mode });
   } catch (error) {
-    await unlink(tmp).catch(() => undefined);
-    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new SummaryWriteError("unwritable", path, `cannot write ${path}: ${reason}; check that the workspace exists and is writable`, { cause: error });
+    throw new SummaryWriteError("unwritable", path, `cannot write ${path}: ${describeFsError(error)}; check that the workspace exists and is writable`, { cause: error });
   }
 }
 
-// The rename is only durable once the folder's entry is on disk.
-export async function fsyncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY);
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
+/** The rename is only durable once the folder's entry is on disk. */
+export const fsyncDirectory = syncFolder;
