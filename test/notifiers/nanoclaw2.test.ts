@@ -192,4 +192,28 @@ describe("nanoclaw2 notifier", () => {
     const none = await chooseDefaultNotifier({ ...probe, env: { SKIP_SUMMARY_NANOCLAW2_OUTBOUND_DB: join(s.dir, "gone.db") } });
     expect(none).toMatchObject({ kind: "none", why: expect.stringContaining(`no NanoClaw 2.x ${join(s.dir, "gone.db")}`) });
   });
+
+  it("waits for a lock taken by another SQLite build too (Python's sqlite3 module, the system library), as bun:sqlite's would be", async () => {
+    const s = await session();
+    const holder = spawn(
+      "python3",
+      ["-c", "import sqlite3, sys, time\nc = sqlite3.connect(sys.argv[1], isolation_level=None)\nc.execute('BEGIN EXCLUSIVE')\nprint('locked', sqlite3.sqlite_version, flush=True)\ntime.sleep(0.7)\nc.execute('COMMIT')", s.outboundDb],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const line = await new Promise<string>((resolve, reject) => {
+      holder.on("error", reject);
+      let out = "";
+      holder.stdout!.setEncoding("utf8").on("data", (d: string) => {
+        out += d;
+        if (out.includes("\n")) resolve(out.trim());
+      });
+    });
+    expect(line).toMatch(/^locked 3\./);
+    const started = Date.now();
+    const { notifiers } = await load(s);
+    expect(await notifiers[0]!.send(notifyRequest({}, 5_000))).toMatchObject({ ok: true });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+    await new Promise((resolve) => holder.on("close", resolve));
+    expect(allOutRows(s)).toHaveLength(1);
+  });
 });
