@@ -1,9 +1,11 @@
 // The built CLI in a NanoClaw 2.x session: found by its outbound.db, surfaced into it, and a crash between the
 // insert and the journal that does not make a second row. The host side is the port in nanoclaw2-host.ts.
 import { spawn } from "node:child_process";
-import { cp, mkdir, readdir, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { ROOT, runCli, tempDir } from "../helpers/cli.js";
 import { allOutRows, hostDelivers, initSession, writeSessionRouting, type Session } from "./nanoclaw2-host.js";
 
@@ -20,6 +22,29 @@ async function setup(): Promise<{ ws: string; s: Session; env: Record<string, st
   // As in a 2.x container where /workspace/outbound.db exists: here the paths are moved by env, as the docs show.
   return { ws, s, env: { SKIP_SUMMARY_NANOCLAW2_OUTBOUND_DB: s.outboundDb } };
 }
+
+/**
+ * A fresh folder from which `libsql` does not resolve: Node also looks in every node_modules above a file, so a
+ * stray /tmp/node_modules would hand the copy a binding. The first such folder of a few temp roots is used.
+ */
+async function bareFolder(): Promise<string> {
+  const tried: string[] = [];
+  for (const root of [tmpdir(), "/var/tmp", "/dev/shm"]) {
+    const dir = await mkdtemp(join(root, "skip-summary-bare-")).catch(() => undefined);
+    if (dir === undefined) continue;
+    made.push(dir);
+    try {
+      tried.push(`${root} (finds ${createRequire(join(dir, "x.js")).resolve("libsql")})`);
+    } catch {
+      return dir;
+    }
+  }
+  throw new Error(`every temp folder sees a libsql package above it: ${tried.join("; ")}`);
+}
+const made: string[] = [];
+afterEach(async () => {
+  await Promise.all(made.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
 
 const waiting = async (ws: string) => (await readdir(ws)).filter((n) => n.startsWith(".skip-summary-"));
 
@@ -91,7 +116,7 @@ describe("skip-summary surface into a NanoClaw 2.x outbound.db (built CLI)", () 
   it("without the libsql package, says which package to install and keeps the summary", async () => {
     const { ws, env } = await setup();
     // The bundled CLI on its own, with no node_modules anywhere above it: as after `npm install --omit=optional`.
-    const bare = join(await tempDir(), "bare");
+    const bare = await bareFolder();
     await cp(join(ROOT, "dist"), join(bare, "dist"), { recursive: true });
     await writeFile(join(bare, "package.json"), JSON.stringify({ type: "module" }));
     const r = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
@@ -101,7 +126,7 @@ describe("skip-summary surface into a NanoClaw 2.x outbound.db (built CLI)", () 
       child.on("error", reject);
       child.on("close", (code) => resolve({ code, stderr }));
     });
-    expect(r.code).toBe(1);
+    expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain('needs the optional package \\"libsql\\", which is not installed');
     expect(r.stderr).toContain("npm install libsql");
     expect(await waiting(ws)).toHaveLength(1);
