@@ -5,7 +5,7 @@ import { hooksCommand } from "./hooks.js";
 import { lintCommand } from "./lint.js";
 import { runCommand } from "./run.js";
 import { schemaCommand } from "./schema.js";
-import { surfaceCommand } from "./surface.js";
+import { surfaceCommand } from "./surface/index.js";
 import { validateCommand } from "./validate.js";
 
 export const COMMANDS: readonly CommandDefinition[] = [emitCommand, validateCommand, schemaCommand, runCommand, surfaceCommand, hooksCommand, lintCommand];

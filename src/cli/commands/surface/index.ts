@@ -1,6 +1,6 @@
 // `skip-summary surface`: the surfacer. Flags only here; the work (and chokidar, and the notifiers) loads on use.
-import { action, type CommandContext, type CommandDefinition } from "../action.js";
-import { declareFlags, type FlagSpec } from "../flag-spec.js";
+import { action, type CommandContext, type CommandDefinition } from "../../action.js";
+import { declareFlags, type FlagSpec } from "../../flag-spec.js";
 
 export interface SurfaceFlags {
   workspace?: string[];
@@ -27,7 +27,7 @@ const SURFACE_FLAGS: readonly FlagSpec[] = [
 ];
 
 const runSurface = async (flags: SurfaceFlags, context: CommandContext) => {
-  const { runSurfaceCommand } = await import("../../surfacer/command.js");
+  const { runSurfaceCommand } = await import("./run.js");
   return runSurfaceCommand(flags, context);
 };
 

@@ -1,10 +1,11 @@
 // Watch mode under the CLI: run until SIGINT or SIGTERM, then stop taking files, finish those in flight, exit 0.
 // A second signal cuts sends in flight short; their files stay on disk for the next surfacer.
-import type { CliIo } from "../cli/io.js";
-import type { Logger } from "../log/logger.js";
-import type { SurfaceSetup } from "./setup.js";
-import { startRefreshLoop } from "./refresh-loop.js";
-import { startWatch } from "./watch.js";
+import { EXIT_CODES } from "../../exit-codes.js";
+import type { CliIo } from "../../io.js";
+import type { Logger } from "../../../log/logger.js";
+import type { SurfaceSetup } from "../../../surfacer/setup.js";
+import { startRefreshLoop } from "../../../surfacer/refresh-loop.js";
+import { startWatch } from "../../../surfacer/watch.js";
 
 export interface WatchCommandOptions {
   readonly patterns: readonly string[];
@@ -48,5 +49,5 @@ export async function watchUntilSignal(options: WatchCommandOptions): Promise<nu
     process.on("SIGINT", onSignal);
     process.on("SIGTERM", onSignal);
   });
-  return 0;
+  return EXIT_CODES.surface.sent;
 }

@@ -1,22 +1,23 @@
-// The CLI side of `skip-summary surface`: flags to options, the library call, printing, the exit code. It lives
-// beside the surfacer so that src/cli/commands/surface.ts stays a flag list that loads this only when run.
-import { ConfigError } from "../config/load.js";
-import { NoNotifierError } from "../notifiers/default-notifier.js";
-import { assertSkillId, skillIdProblem, toFullSkillId } from "../contract/ids.js";
-import { resolveWorkspace, WorkspaceNotFoundError } from "../contract/workspace.js";
-import { createLogger, type LogFormat, type Logger } from "../log/logger.js";
-import type { CommandContext } from "../cli/action.js";
-import type { SurfaceFlags } from "../cli/commands/surface.js";
-import { UsageError } from "../cli/usage-error.js";
-import { countOutcomes, describeOutcome } from "./describe.js";
-import { surfaceExitCode } from "./exit-code.js";
-import { surfaceOnce } from "./once.js";
-import { setUpSurfacer } from "./setup.js";
-import { expandWorkspaces } from "./workspaces.js";
+// The work of `skip-summary surface` once or --watch: flags to options, the library call, printing, the exit code
+// (exit-codes.ts). index.ts stays a flag list and loads this only when the command runs.
+import { ConfigError } from "../../../config/load.js";
+import { NoNotifierError } from "../../../notifiers/default-notifier.js";
+import { assertSkillId, skillIdProblem, toFullSkillId } from "../../../contract/ids.js";
+import { resolveWorkspace, WorkspaceNotFoundError } from "../../../contract/workspace.js";
+import { createLogger, type LogFormat, type Logger } from "../../../log/logger.js";
+import type { CommandContext } from "../../action.js";
+import type { SurfaceFlags } from "./index.js";
+import { EXIT_CODES } from "../../exit-codes.js";
+import { UsageError } from "../../usage-error.js";
+import { countOutcomes, describeOutcome } from "../../../surfacer/describe.js";
+import { surfaceExitCode } from "../../../surfacer/exit-code.js";
+import { surfaceOnce } from "../../../surfacer/once.js";
+import { setUpSurfacer } from "../../../surfacer/setup.js";
+import { expandWorkspaces } from "../../../surfacer/workspaces.js";
 
 export async function runSurfaceCommand(flags: SurfaceFlags, context: CommandContext): Promise<number> {
   if (!flags.hookInput) return runSurface(flags, context);
-  const { runSurfaceHook } = await import("./hook-command.js");
+  const { runSurfaceHook } = await import("./hook.js");
   return runSurfaceHook(flags, context);
 }
 
@@ -43,12 +44,12 @@ async function runSurface(flags: SurfaceFlags, context: CommandContext): Promise
   } catch (error) {
     if (error instanceof ConfigError) {
       io.stderr.write(`skip-summary surface: config error: ${error.path}\n${error.problems.map((p) => `  ${p.path}: ${p.message}\n`).join("")}`);
-      return 2;
+      return EXIT_CODES.surface.usage;
     }
     // Said once, not once per summary: nothing was claimed, every summary is where it was.
     if (error instanceof NoNotifierError) {
       io.stderr.write(`skip-summary surface: nothing sent, every summary is kept: ${error.why}\n`);
-      return 1;
+      return EXIT_CODES.surface["not-sent"];
     }
     throw error;
   }
@@ -63,7 +64,7 @@ async function surface(flags: SurfaceFlags, context: CommandContext, log: Logger
   const prepare = flags.dryRun ? () => setup.load().catch(warnNoNotifier(log)) : setup.load;
   if (flags.watch || flags.dryRun) await prepare();
   if (flags.watch) {
-    const { watchUntilSignal } = await import("./watch-command.js");
+    const { watchUntilSignal } = await import("./watch.js");
     return watchUntilSignal({ patterns, cwd: io.cwd, skill, setup, log, json: Boolean(flags.json), io });
   }
   const { dirs, missing } = await expandWorkspaces(patterns, io.cwd);
@@ -89,7 +90,7 @@ async function surface(flags: SurfaceFlags, context: CommandContext, log: Logger
     if (report.outcomes.length === 0) io.stdout.write("nothing waiting\n");
   }
   if (!flags.json && report.outcomes.length > 0 && !report.dry_run) io.stderr.write(`skip-summary surface: ${countOutcomes(report)}\n`);
-  return surfaceExitCode(report);
+  return surfaceExitCode(report) === 0 ? EXIT_CODES.surface.sent : EXIT_CODES.surface["not-sent"];
 }
 
 function warnNoNotifier(log: Logger) {

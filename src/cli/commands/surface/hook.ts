@@ -3,20 +3,21 @@
 // stdout is Claude Code's and carries only the hook's JSON, and the workspace may come from the event's cwd.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { ConfigError } from "../config/load.js";
-import { DEFAULT_WORKSPACE, WORKSPACE_ENV } from "../contract/workspace.js";
-import { NoNotifierError } from "../notifiers/default-notifier.js";
-import { createLogger, type LogFormat } from "../log/logger.js";
-import type { CommandContext } from "../cli/action.js";
-import type { SurfaceFlags } from "../cli/commands/surface.js";
-import { readAll } from "../cli/io.js";
-import { UsageError } from "../cli/usage-error.js";
-import { countOutcomes } from "./describe.js";
-import { HookInputError, parseHookInput } from "./hook-input.js";
-import { hookOutput, type HookResult } from "./hook-output.js";
-import { surfaceOnce } from "./once.js";
-import { setUpSurfacer } from "./setup.js";
-import { expandWorkspaces } from "./workspaces.js";
+import { ConfigError } from "../../../config/load.js";
+import { DEFAULT_WORKSPACE, WORKSPACE_ENV } from "../../../contract/workspace.js";
+import { NoNotifierError } from "../../../notifiers/default-notifier.js";
+import { createLogger, type LogFormat } from "../../../log/logger.js";
+import type { CommandContext } from "../../action.js";
+import type { SurfaceFlags } from "./index.js";
+import { readAll } from "../../io.js";
+import { EXIT_CODES } from "../../exit-codes.js";
+import { UsageError } from "../../usage-error.js";
+import { countOutcomes } from "../../../surfacer/describe.js";
+import { HookInputError, parseHookInput } from "../../../surfacer/hook-input.js";
+import { hookOutput, type HookResult } from "../../../surfacer/hook-output.js";
+import { surfaceOnce } from "../../../surfacer/once.js";
+import { setUpSurfacer } from "../../../surfacer/setup.js";
+import { expandWorkspaces } from "../../../surfacer/workspaces.js";
 
 /** Exit 0 when everything found was sent (or nothing waited, or the event is not ours); 1 otherwise. Never 2. */
 export async function runSurfaceHook(flags: SurfaceFlags, context: CommandContext): Promise<0 | 1> {
@@ -35,7 +36,7 @@ export async function runSurfaceHook(flags: SurfaceFlags, context: CommandContex
     const target = parseHookInput(await readAll(io.stdin));
     if (target.kind === "ignore") {
       log({ level: "debug", event: "hook_ignored", why: target.why });
-      return 0;
+      return EXIT_CODES.surface.sent;
     }
 
     // The stdout notifier, when chosen by name, writes into the hook's systemMessage: stdout itself is Claude Code's.
@@ -67,12 +68,12 @@ export async function runSurfaceHook(flags: SurfaceFlags, context: CommandContex
     }
     const output = hookOutput(target.event, result);
     if (output !== undefined) io.stdout.write(`${JSON.stringify(output)}\n`);
-    return result.kind === "report" && result.report.ok ? 0 : 1;
+    return result.kind === "report" && result.report.ok ? EXIT_CODES.surface.sent : EXIT_CODES.surface["not-sent"];
   } catch (error) {
     if (error instanceof HookInputError || error instanceof UsageError) say(error.message);
     else if (error instanceof ConfigError) say(`config error: ${error.path}\n${error.problems.map((p) => `  ${p.path}: ${p.message}`).join("\n")}`);
     else throw error;
-    return 1;
+    return EXIT_CODES.surface["hook-usage"];
   }
 }
 
