@@ -29,11 +29,11 @@ const esmRequire =
   "import{createRequire as __ssRequire}from'node:module';import{fileURLToPath as __ssPath}from'node:url';const require=__ssRequire(import.meta.url);const __filename=__ssPath(import.meta.url);";
 // The launcher and the hot entries are CommonJS: the ESM loader alone costs about a fifth of `node -e 0` at every
 // start (bench/startup.mjs), and emit and the after-skill hook run after every skill. The launcher loads the full CLI
-// (ESM, dist/esm/) only for the other commands and for unusual invocations of these two.
+// (ESM, dist/full.mjs and dist/chunks/) only for the other commands and for unusual invocations of these two.
 const launcherExternal = {
   name: "launcher-external",
   setup(b) {
-    b.onResolve({ filter: /^\.\/(hot|esm)\// }, (args) => ({ path: args.path, external: true }));
+    b.onResolve({ filter: /^\.\/(hot\/|full\.mjs$)/ }, (args) => ({ path: args.path, external: true }));
   },
 };
 const cjs = {
@@ -51,10 +51,13 @@ await build({
   // Loaded only by watch mode and workspace globs: resolved from node_modules at run time, not parsed at every start.
   external: ["chokidar", "fast-glob"],
 });
+// .mjs, so these are ESM whatever the folder's package.json says, and dist/chunks/ sits where it always did (the
+// lint finds its shipped rule at ../../rules from a chunk).
 await build({
   ...common,
   entryPoints: { full: "src/cli/full.ts" },
-  outdir: join(stage, "esm"),
+  outdir: stage,
+  outExtension: { ".js": ".mjs" },
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",
   minify: true,
@@ -63,20 +66,20 @@ await build({
 await build({ ...common, entryPoints: { index: "src/index.ts" }, outdir: join(stage, "lib"), packages: "external" });
 
 // The package is "type": "module"; these mark which folders of dist/ hold which kind of module.
-const scopes = { ".": "commonjs", esm: "module", lib: "module", types: "module" };
-for (const folder of ["hot", "esm/chunks", "lib", "types"]) mkdirSync(join(dist, folder), { recursive: true });
+const scopes = { ".": "commonjs", lib: "module", types: "module" };
+for (const folder of ["hot", "chunks", "lib", "types"]) mkdirSync(join(dist, folder), { recursive: true });
 for (const [folder, type] of Object.entries(scopes)) writeFileSync(join(dist, folder, "package.json"), `${JSON.stringify({ type })}\n`);
 for (const name of readdirSync(join(stage, "hot"))) renameSync(join(stage, "hot", name), join(dist, "hot", name));
-for (const name of readdirSync(join(stage, "esm", "chunks"))) renameSync(join(stage, "esm", "chunks", name), join(dist, "esm", "chunks", name));
-renameSync(join(stage, "esm", "full.js"), join(dist, "esm", "full.js"));
+for (const name of readdirSync(join(stage, "chunks"))) renameSync(join(stage, "chunks", name), join(dist, "chunks", name));
+renameSync(join(stage, "full.mjs"), join(dist, "full.mjs"));
 renameSync(join(stage, "lib", "index.js"), join(dist, "lib", "index.js"));
 renameSync(join(stage, "cli.js"), join(dist, "cli.js"));
 rmSync(stage, { recursive: true, force: true });
-rmSync(join(dist, "chunks"), { recursive: true, force: true }); // the layout before dist/esm/
+rmSync(join(dist, "esm"), { recursive: true, force: true }); // an earlier layout
 
 // Chunk names carry a content hash; old ones are unreferenced after an hour and can go.
 const hourAgo = Date.now() - 3_600_000;
-for (const name of readdirSync(join(dist, "esm", "chunks"))) {
-  const path = join(dist, "esm", "chunks", name);
+for (const name of readdirSync(join(dist, "chunks"))) {
+  const path = join(dist, "chunks", name);
   if (statSync(path).mtimeMs < hourAgo) rmSync(path, { force: true });
 }

@@ -11,14 +11,14 @@ const fatal = (error: unknown): never => process.exit(reportInternalError(error,
 process.on("uncaughtException", fatal);
 process.on("unhandledRejection", fatal);
 
-// Built as separate CommonJS files (scripts/build.mjs marks ./hot/ and ./esm/ external): these are the built names.
+// Built as separate CommonJS files (scripts/build.mjs marks ./hot/ and ./full.mjs external): these are the built names.
 type HotEntry = { run(argv: readonly string[], debug: boolean): Promise<number | undefined> };
 const HOT: Readonly<Record<string, () => HotEntry>> = {
   emit: () => require("./hot/emit.js") as HotEntry,
   surface: () => require("./hot/surface.js") as HotEntry,
 };
 
-const FULL_CLI = "./esm/full.js";
+const FULL_CLI = "./full.mjs";
 
 async function run(): Promise<number> {
   const hot = Object.hasOwn(HOT, argv[0] ?? "") ? HOT[argv[0]!] : undefined;

@@ -1,5 +1,5 @@
 // The full CLI behind the launcher (bin.ts): commander, every command, the process's own streams. Built as ESM with
-// lazily loaded chunks (dist/esm/), so each command still loads only what it uses.
+// lazily loaded chunks (dist/full.mjs, dist/chunks/), so each command still loads only what it uses.
 import { main } from "./main.js";
 import { processIo } from "./io.js";
 import type { ExitCode } from "./action.js";
