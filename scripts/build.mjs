@@ -3,8 +3,9 @@
 // Output is built in a private folder and renamed into place, chunks first and the entry last, so a CLI
 // process that starts during a rebuild never loads a half-written file.
 import { build } from "esbuild";
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -83,3 +84,17 @@ for (const name of readdirSync(join(dist, "chunks"))) {
   const path = join(dist, "chunks", name);
   if (statSync(path).mtimeMs < hourAgo) rmSync(path, { force: true });
 }
+
+// The lint's parsers: tree-sitter's WebAssembly runtime and the grammars it reads, copied from the npm package
+// @vscode/tree-sitter-wasm (a devDependency) so an installed skip-summary needs no parser package (src/lint/source/tree-sitter.ts).
+const wasmFrom = dirname(createRequire(import.meta.url).resolve("@vscode/tree-sitter-wasm"));
+mkdirSync(join(dist, "wasm"), { recursive: true });
+mkdirSync(stage, { recursive: true });
+for (const name of ["tree-sitter.js", "tree-sitter.wasm", "tree-sitter-python.wasm", "tree-sitter-bash.wasm", "tree-sitter-javascript.wasm", "tree-sitter-typescript.wasm", "tree-sitter-tsx.wasm", "LICENSE"]) {
+  const from = name === "LICENSE" ? join(wasmFrom, "..", "LICENSE") : join(wasmFrom, name);
+  // .cjs: the runtime is CommonJS, and this package's "type": "module" would make a .js file ESM.
+  const to = name.replace(/\.js$/, ".cjs");
+  copyFileSync(from, join(stage, to));
+  renameSync(join(stage, to), join(dist, "wasm", to));
+}
+rmSync(stage, { recursive: true, force: true });

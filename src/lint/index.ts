@@ -8,6 +8,6 @@ export { explainRule, ruleList } from "./explain.js";
 export { RuleFileReadError, TileReadError } from "./tile/load-tile.js";
 export { parseRuleFile, suggestPatternId, RULE_NAMESPACE, type ForbiddenPattern, type RuleFile } from "./tile/rule-file.js";
 export { parseSuppressions, type Suppression } from "./suppressions.js";
-export { DEFERRAL_PHRASES } from "./deferral-phrases.js";
+export { MECHANISMS as SKIP_MECHANISMS } from "./skips/intentional.js";
 export { defineRule, fillMessage } from "./types.js";
 export type { Finding, FileResult, LintSummary, Rule, RuleMeta, RuleContext, Report, Severity } from "./types.js";

@@ -4,7 +4,7 @@ import { RULES } from "./rules/index.js";
 import { isSuppressed, parseSuppressions, type Suppression } from "./suppressions.js";
 import { BUILTIN_RULE_PATH } from "./builtin-rule.js";
 import { loadTile, readRuleText } from "./tile/load-tile.js";
-import { fillMessage, type FileResult, type Finding, type LintSummary, type Report, type Severity } from "./types.js";
+import { fillMessage, type FileResult, type Finding, type LintSettings, type LintSummary, type Report, type Severity } from "./types.js";
 
 export interface LintOptions {
   /** Folder that output paths are relative to. */
@@ -16,6 +16,7 @@ export interface LintOptions {
   readonly ruleFile?: string;
   /** Report errors only (`--quiet`). */
   readonly quiet?: boolean;
+  readonly settings?: LintSettings;
 }
 
 export function defaultSeverities(): Map<string, Severity> {
@@ -54,9 +55,13 @@ export async function lintTiles(dirs: readonly string[], options: LintOptions): 
           messageId: r.messageId,
           message: fillMessage(template, r.data),
           ...(r.skill === undefined ? {} : { skill: r.skill }),
+          ...(r.snippet === undefined ? {} : { snippet: r.snippet }),
+          ...(r.related === undefined || r.related.length === 0
+            ? {}
+            : { related: r.related.map((l) => ({ ...l, file: displayPath(options.cwd, isAbsolute(l.file) ? l.file : resolve(tile.dir, l.file)) })) }),
         });
       };
-      rule.check({ tile, knownRuleIds, report });
+      rule.check({ tile, knownRuleIds, report, ...(options.settings ? { settings: options.settings } : {}) });
     }
   }
   return summarise(findings, dirs);

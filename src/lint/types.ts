@@ -27,6 +27,14 @@ export interface RuleMeta {
   readonly limits?: string;
 }
 
+export interface Location {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  /** What is there, one line (baselines match on it, not on line numbers). */
+  readonly snippet?: string;
+}
+
 export interface Report {
   /** Tile-relative path with `/` separators. */
   readonly file: string;
@@ -36,10 +44,21 @@ export interface Report {
   readonly data?: Readonly<Record<string, string | number>>;
   /** The full id of the skill the finding is about, when there is one. */
   readonly skill?: string;
+  /** The code or sentence at the location, one line; baselines match on it. */
+  readonly snippet?: string;
+  /** Every other place of the same finding (tile-relative), as SARIF relatedLocations. */
+  readonly related?: readonly Location[];
+}
+
+/** What the config tells rules beyond severities (the `lint` section, docs/lint.md). */
+export interface LintSettings {
+  /** Skill id or name → mechanism → reason. */
+  readonly intentionalSkips?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 export interface RuleContext {
   readonly tile: Tile;
+  readonly settings?: LintSettings;
   /** Every registered rule id (suppressions may name only these). */
   readonly knownRuleIds: ReadonlySet<string>;
   report(report: Report): void;
@@ -65,6 +84,9 @@ export interface Finding {
   readonly messageId: string;
   readonly message: string;
   readonly skill?: string;
+  readonly snippet?: string;
+  /** Other places of the same finding, paths relative to the working folder. */
+  readonly related?: readonly Location[];
 }
 
 /** The findings of one file, sorted by line and column; files are sorted by path. */

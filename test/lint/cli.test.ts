@@ -33,7 +33,7 @@ const FAILING: [fixture: string, expected: { ruleId: string; file: string; line:
   ["stale-summary-file", { ruleId: "stale-summary-file", file: "skills/a/.skip-summary-tessl__a.json", line: 1, column: 1, message: /is a skip summary committed in the tile; delete it/ }],
   ["invalid-summary-fixture", { ruleId: "invalid-summary-fixture", file: "tests/fixtures/.skip-summary-tessl__a.json", line: 1, column: 1, message: /fails the v1 schema: technical_failure: must be true/ }],
   ["unversioned-summary-read", { ruleId: "unversioned-summary-read", file: "hooks/count.py", line: 4, column: 22, message: /^open reads a summary but this file never checks schema_version/ }],
-  ["defer-without-summary", { ruleId: "defer-without-summary", file: "skills/a/SKILL.md", line: 8, column: 51, message: /says "next run will catch" here but never emits a skip summary/ }],
+  ["defer-without-summary", { ruleId: "defer-without-summary", file: "skills/a/SKILL.md", line: 8, column: 1, message: /skill tessl__a tells the agent to skip, drop or defer work on a failure or limit without telling anyone \(instructed-skip, 1 place\(s\)\)/ }],
   ["forbidden-pattern-missing-id", { ruleId: "forbidden-pattern-missing-id", file: "rules/no-silent-defer.md", line: 6, column: 1, message: /<!-- id: catching-budget-exhaustion-carrying -->/ }],
   ["forbidden-pattern-duplicate-id", { ruleId: "forbidden-pattern-duplicate-id", file: "rules/no-silent-defer.md", line: 6, column: 43, message: /"log-only-defer" is already used on line 5/ }],
   ["rule-file-invalid", { ruleId: "rule-file-invalid", file: "rules/no-silent-defer.md", line: 1, column: 1, message: /has no forbidden patterns: add a "## Forbidden patterns" heading/ }],
@@ -115,7 +115,7 @@ describe("skip-summary lint: formats", () => {
       "::error file=hooks/surface.sh,line=4,col=9,title=skip-summary lint%3A surfacer-deletes-before-send::rm deletes a summary before the send on line 5; delete it only after the send succeeded, or the skip is lost when the send fails\n",
     );
     const w = await runCli(["lint", ".", "--format", "github"], { cwd: join(FIXTURES, "defer-without-summary") });
-    expect(w.stdout).toMatch(/^::warning file=skills\/a\/SKILL\.md,line=8,col=51,/);
+    expect(w.stdout).toMatch(/^::warning file=skills\/a\/SKILL\.md,line=8,col=1,/);
   });
 
   it("github escapes %, CR and LF in the message, and also , and : in the file property, as GitHub's workflow commands require", async () => {

@@ -2,7 +2,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEFERRAL_PHRASES } from "../../src/lint/deferral-phrases.js";
+import { MECHANISMS } from "../../src/lint/skips/intentional.js";
 import { RULES } from "../../src/lint/rules/index.js";
 import { ROOT } from "../helpers/cli.js";
 
@@ -19,9 +19,15 @@ describe("docs/lint.md", () => {
     }
   });
 
-  it("lists every deferral phrase, every format and a CI job that uploads SARIF", async () => {
+  it("explains every silent-skip mechanism with a failing and a passing example, every format and a CI job that uploads SARIF", async () => {
     const docs = await readFile(join(ROOT, "docs", "lint.md"), "utf8");
-    for (const { phrase } of DEFERRAL_PHRASES) expect(docs).toContain(`| ${phrase} |`);
+    for (const mechanism of MECHANISMS) {
+      const at = docs.indexOf(`#### \`${mechanism}\``);
+      expect(at, mechanism).toBeGreaterThan(-1);
+      const section = docs.slice(at, docs.indexOf("\n#### ", at + 1) === -1 ? undefined : docs.indexOf("\n#### ", at + 1));
+      expect(section).toContain("Fails:");
+      expect(section).toContain("Passes:");
+    }
     for (const format of ["pretty", "json", "sarif", "github"]) expect(docs).toContain(`**${format}**`);
     expect(docs).toContain("github/codeql-action/upload-sarif");
   });

@@ -1,9 +1,16 @@
 // The language readers: what they see as code, strings and file operations, with positions.
-import { describe, expect, it } from "vitest";
-import { analysePython } from "../../src/lint/source/python.js";
-import { analyseShell } from "../../src/lint/source/shell.js";
-import { analyseJs, loadTypeScript } from "../../src/lint/source/js.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { analyseCode } from "../../src/lint/source/analyse.js";
+import { Parsers } from "../../src/lint/source/tree-sitter.js";
 import { classifyTarget } from "../../src/lint/source/targets.js";
+
+let parsers: Parsers;
+beforeAll(async () => {
+  parsers = await Parsers.load(["python", "bash", "typescript"]);
+});
+// These snippets name skip-summary files, so the readers take their facts (see RELEVANT in src/lint/source/analyse.ts).
+const analyseShell = (text: string, o: { bats?: boolean } = {}) => analyseCode(parsers, o.bats ? "bats" : "shell", "x.sh", text, { script: false });
+const analysePython = (text: string) => analyseCode(parsers, "python", "x.py", text, { script: false });
 
 const brief = (ops: readonly { kind: string; target: string; line: number; column: number }[]) => ops.map((o) => `${o.kind} ${o.target} ${o.line}:${o.column}`);
 
@@ -32,16 +39,15 @@ describe("python reader", () => {
   });
 
   it("handles triple-quoted strings and comments with quotes in them", () => {
-    const f = analysePython('x = """a # not a comment\nb"""  # it\'s a comment\ndef test_a():\n    "in a test"\n');
-    expect(f.strings.map((s) => s.value)).toEqual(["a # not a comment\nb", "in a test"]);
-    expect(f.testNames.map((s) => s.value)).toEqual(["in a test"]);
+    const f = analysePython('x = """a # not a comment\nb"""  # it\'s a comment\ndef test_a():\n    "in a test skip-summary"\n');
+    expect(f.strings.map((s) => s.value)).toEqual(["a # not a comment\nb", "in a test skip-summary"]);
+    expect(f.testNames.map((s) => s.value)).toEqual(["in a test skip-summary"]);
   });
 });
 
 describe("JS/TS reader", () => {
   it("parses TypeScript and reports calls with resolved paths", async () => {
-    const ts = await loadTypeScript();
-    const f = analyseJs(ts, "a.ts", 'const p: string = path.join(dir, ".skip-summary-tessl__a.json");\n// fs.rmSync(p)\nawait fs.promises.writeFile(p, "x");\n');
+    const f = analyseCode(parsers, "js", "a.ts", 'const p: string = path.join(dir, ".skip-summary-tessl__a.json");\n// fs.rmSync(p)\nawait fs.promises.writeFile(p, "x");\n', { script: false });
     expect(brief(f.ops)).toEqual(["write */.skip-summary-tessl__a.json 3:7"]);
   });
 });

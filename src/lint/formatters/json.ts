@@ -11,6 +11,6 @@ export const formatJson: Formatter = (summary) =>
       file: f.file,
       errorCount: f.errorCount,
       warningCount: f.warningCount,
-      findings: f.findings.map((x) => ({ ruleId: x.ruleId, severity: x.severity, line: x.line, column: x.column, message: x.message, messageId: x.messageId, ...(x.skill ? { skill: x.skill } : {}) })),
+      findings: f.findings.map((x) => ({ ruleId: x.ruleId, severity: x.severity, line: x.line, column: x.column, message: x.message, messageId: x.messageId, ...(x.skill ? { skill: x.skill } : {}), ...(x.snippet ? { snippet: x.snippet } : {}), ...(x.related ? { related: x.related } : {}) })),
     })),
   }, null, 2)}\n`;

@@ -1,29 +1,88 @@
-// Check 9: a skill that talks about skipping or deferring but never writes a summary is the silent defer itself.
-import { findDeferrals } from "../deferral-phrases.js";
-import { defineRule } from "../types.js";
+// Check 9: a skill leaves work undone and nothing tells its owner. Found from behaviour (src/lint/skips/), one finding
+// per skill and mechanism, with every place as a related location and advice in the skill's own language.
+import { posix } from "node:path";
+import type { SkipEvidence, SkipMechanism } from "../source/facts.js";
+import { instructionSkips, linkedReferences, relayedFields } from "../skips/instructions.js";
+import { intentionalSkipsOf, MECHANISMS } from "../skips/intentional.js";
+import { defineRule, type Location } from "../types.js";
 import { emitsSummary } from "./skill-facts.js";
+
+const WORDS: Readonly<Record<SkipMechanism, string>> = {
+  "log-only-skip": "drops an item when it fails with only a log line, then carries on",
+  "budget-stop": "stops early on a budget or deadline and leaves the rest undone",
+  "catch-all-exit-0": "catches every error at the top and exits 0",
+  "unrelayed-collection": "collects skipped or failed items that only reach stderr, a count, or a field nothing relays",
+  "stamped-unverified": "stamps a verification field on entries it did not verify",
+  "instructed-skip": "tells the agent to skip, drop or defer work on a failure or limit without telling anyone",
+};
+
+function advice(language: string, skill: string): string {
+  if (language === "python")
+    return `in Python: \`from skip_summary import emit_skip\`, then \`emit_skip(skill="${skill}", step=N, reason="...", items=skipped)\` and \`sys.exit(2)\` (docs/owner.md#python)`;
+  if (language === "markdown") return `in SKILL.md: say to run \`skip-summary emit --skill ${skill} --step N --reason "..." --item ...\` (or send a message) in that case`;
+  if (language === "js") return `in JS: \`await skipAndExit({ skill: "${skill}", step: N, reason: "...", items })\` from skip-summary`;
+  return `in shell: \`skip-summary emit --skill ${skill} --step N --reason "..." --item "$item"\` then \`exit 2\``;
+}
 
 export default defineRule({
   meta: {
     id: "defer-without-summary",
     severity: "warning",
-    description: "a skill uses the language of deferral (skip, defer, budget, later, ...) but never emits a skip summary",
+    description: "a skill leaves work undone (a failure branch that only logs, a budget stop, a catch-all exit 0, an unrelayed skipped list, an unverified stamp, or an instruction to skip) and nothing tells its owner",
     messages: {
-      silent: "skill {{skill}} says \"{{phrase}}\" here but never emits a skip summary; when it skips or defers work, record it with `skip-summary emit` (or this project's library)",
+      silent: "skill {{skill}} {{mechanism}} ({{mechanismId}}, {{count}} place(s)); nothing tells the owner. Record it with a skip summary: {{advice}}, or declare it intentional with a reason (docs/lint.md#intentional-skips)",
     },
     rationale:
-      "Words such as skip, defer, \"next run will catch\", budget or later in a skill's instructions or scripts mean that work may be left undone. If the skill never writes a summary, the owner never hears of it. The phrase list lives in src/lint/deferral-phrases.ts and docs/lint.md; each line that matched is a finding, so each can be fixed or suppressed on its own.",
-    failing: { file: "SKILL.md", code: "## Step 3\nIf the nightly budget is spent, stop; the next run will catch the rest.\n" },
-    passing: { file: "SKILL.md", code: "## Step 3\nIf the nightly budget is spent, run `skip-summary emit --skill tessl__check-cfps --step 3 --reason \"nightly budget spent\"` and exit 2.\n" },
-    limits: "It reads words, not meaning: \"skip the header line\" also matches. Suppress such a line with a reason.",
+      "Work left undone is fine when the owner hears of it. The check reads code with real parsers (comments and docstrings are never evidence) and SKILL.md with its linked references/*.md, and looks for mechanisms: an item loop whose failure branch only logs then continues, a budget or deadline stop, a catch-all that exits 0, a skipped/failed list that only reaches stderr or a count, a verification stamp on entries that were not verified, and an instruction to skip, drop or defer on a failure or limit. A path that sends a message, writes a skip summary, exits non-zero or puts the items in a result field SKILL.md tells the agent to relay is not silent.",
+    failing: { file: "scripts/fetch.py", code: "for url in urls:\n    try:\n        fetch(url)\n    except Exception as exc:\n        print(f\"skipped {url}: {exc}\", file=sys.stderr)\n        continue\n" },
+    passing: {
+      file: "scripts/fetch.py",
+      code: "skipped = []\nfor url in urls:\n    try:\n        fetch(url)\n    except Exception as exc:\n        skipped.append(url)\nif skipped:\n    emit_skip(skill=\"tessl__fetch\", step=1, reason=\"fetch failed\", items=skipped)\n    sys.exit(2)\n",
+    },
+    limits:
+      "It sees one file at a time (a list returned to another module is taken as surfaced), and reads instructions sentence by sentence in English. A skip that is intended is declared once with a reason, not suppressed line by line.",
   },
-  check({ tile, report }) {
+  check({ tile, report, settings }) {
+    const texts = new Map(tile.files.map((f) => [f.path, f]));
     for (const skill of tile.skills) {
-      if (emitsSummary(tile, skill)) continue;
-      for (const file of new Set([skill.skillMd, ...skill.scripts])) {
-        for (const hit of file.text === undefined ? [] : findDeferrals(file.text)) {
-          report({ file: file.path, line: hit.line, column: hit.column, messageId: "silent", data: { skill: skill.id, phrase: hit.phrase }, skill: skill.id });
-        }
+      const intentional = intentionalSkipsOf(skill, settings?.intentionalSkips);
+      const docs = [skill.skillMd, ...linkedReferences(skill.skillMd.text ?? "").map((p) => texts.get(posix.join(skill.dir, p))).filter((f) => f?.text !== undefined)];
+      const relayed = new Set(docs.flatMap((d) => [...relayedFields(d!.text!)]));
+      const found = new Map<SkipMechanism, { file: string; language: string; e: SkipEvidence }[]>();
+      const add = (file: string, language: string, e: SkipEvidence) => {
+        if (e.fields?.some((f) => relayed.has(f))) return;
+        const list = found.get(e.mechanism) ?? [];
+        list.push({ file, language, e });
+        found.set(e.mechanism, list);
+      };
+      const summaryEverywhere = emitsSummary(tile, skill);
+      for (const file of skill.scripts) {
+        if (file === skill.skillMd) continue;
+        const facts = tile.facts(file);
+        // A script that writes a skip summary itself tells the owner about what it leaves undone.
+        if (facts.usesLibrary || facts.ops.some((o) => o.kind === "emit")) continue;
+        for (const e of facts.skips) add(file.path, file.language, e);
+      }
+      for (const doc of docs) {
+        if (summaryEverywhere && doc === skill.skillMd) continue;
+        for (const e of instructionSkips(doc!.text!)) add(doc!.path, "markdown", e);
+      }
+      for (const mechanism of MECHANISMS) {
+        const list = found.get(mechanism);
+        if (!list || intentional.has(mechanism)) continue;
+        list.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.e.line - b.e.line));
+        const [first, ...rest] = list;
+        const related: Location[] = rest.map((x) => ({ file: x.file, line: x.e.line, column: x.e.column, snippet: x.e.snippet }));
+        report({
+          file: first!.file,
+          line: first!.e.line,
+          column: first!.e.column,
+          messageId: "silent",
+          data: { skill: skill.id, mechanism: WORDS[mechanism], mechanismId: mechanism, count: list.length, advice: advice(first!.language, skill.id) },
+          skill: skill.id,
+          snippet: first!.e.snippet,
+          related,
+        });
       }
     }
   },

@@ -26,6 +26,19 @@ export interface StringLit {
   readonly column: number;
 }
 
+/** How a script or an instruction leaves work undone without telling the owner (docs/lint.md "Mechanisms"). */
+export type SkipMechanism = "log-only-skip" | "budget-stop" | "catch-all-exit-0" | "unrelayed-collection" | "stamped-unverified" | "instructed-skip";
+
+export interface SkipEvidence {
+  readonly mechanism: SkipMechanism;
+  readonly line: number;
+  readonly column: number;
+  /** The code or sentence, one line, for messages and baselines. */
+  readonly snippet: string;
+  /** Result fields that carry the skipped items; the skip is surfaced when SKILL.md tells the agent to relay one. */
+  readonly fields?: readonly string[];
+}
+
 export interface CodeFacts {
   readonly ops: readonly Op[];
   /** Every string literal outside comments. */
@@ -36,9 +49,11 @@ export interface CodeFacts {
   readonly usesLibrary: boolean;
   /** `schema_version` appears in code or a string, not only in a comment. */
   readonly mentionsSchemaVersion: boolean;
+  /** Places where work is left undone with no surfacing path in sight. */
+  readonly skips: readonly SkipEvidence[];
 }
 
-export const EMPTY_FACTS: CodeFacts = { ops: [], strings: [], testNames: [], usesLibrary: false, mentionsSchemaVersion: false };
+export const EMPTY_FACTS: CodeFacts = { ops: [], strings: [], testNames: [], usesLibrary: false, mentionsSchemaVersion: false, skips: [] };
 
 /** Names of calls that hand a message to a person or a channel: what makes code a surfacer. */
 export const SEND_NAME = /send|notify/i;
@@ -47,6 +62,7 @@ export class FactsBuilder {
   readonly ops: Op[] = [];
   readonly strings: StringLit[] = [];
   readonly testNames: StringLit[] = [];
+  readonly skips: SkipEvidence[] = [];
   usesLibrary = false;
   mentionsSchemaVersion = false;
 
@@ -69,6 +85,7 @@ export class FactsBuilder {
       testNames: this.testNames,
       usesLibrary: this.usesLibrary,
       mentionsSchemaVersion: this.mentionsSchemaVersion,
+      skips: this.skips,
     };
   }
 }

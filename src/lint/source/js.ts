@@ -1,7 +1,7 @@
-// Reads JavaScript and TypeScript with the TypeScript compiler's parser: calls, imports and literals, never comments.
-import type * as TS from "typescript";
+// Reads JavaScript and TypeScript with the tree-sitter grammars: calls, imports and literals, never comments.
 import { FactsBuilder, SEND_NAME, type CodeFacts } from "./facts.js";
 import { TEMP_MARK, UNKNOWN } from "./targets.js";
+import { at, type SyntaxNode } from "./tree-sitter.js";
 
 const WRITE = /^(writeFile|writeFileSync|appendFile|appendFileSync|createWriteStream|outputFile|outputFileSync|outputJson|outputJsonSync|writeJson|writeJsonSync|writeJSON)$/;
 const ATOMIC_WRITE = /^(writeFileAtomic|writeFileAtomically|writeFileAtomicSync)$/;
@@ -15,117 +15,133 @@ const TEMP_FUNCS = /^(tmpdir|mkdtemp|mkdtempSync|tmpName|tmpNameSync|tempfile)$/
 const TEST_CALLS = new Set(["it", "test", "describe", "suite", "context", "specify"]);
 const SPAWN = /^(execFile|execFileSync|spawn|spawnSync|execa|execaSync)$/;
 const EXEC = /^(exec|execSync|execaCommand|execaCommandSync)$/;
+const WRAPPERS = new Set(["parenthesized_expression", "await_expression", "as_expression", "non_null_expression", "satisfies_expression"]);
 
-let loaded: typeof TS | undefined;
-
-/** The compiler is big: it is imported only when a tile has a JS/TS file to read. */
-export async function loadTypeScript(): Promise<typeof TS> {
-  loaded ??= ((await import("typescript")) as unknown as { default: typeof TS }).default;
-  return loaded;
+/** A string literal's value, escapes decoded the simple way (enough for paths and test names). */
+export function jsString(node: SyntaxNode): string {
+  return node.namedChildren.map((c) => (c.type === "escape_sequence" ? (c.text === "\\n" ? "\n" : c.text.slice(1)) : c.text)).join("");
 }
 
-export function analyseJs(ts: typeof TS, fileName: string, text: string): CodeFacts {
+export function nameOf(expr: SyntaxNode | null): string {
+  if (!expr) return "";
+  if (expr.type === "identifier") return expr.text;
+  if (expr.type === "member_expression") return expr.childForFieldName("property")?.text ?? "";
+  return "";
+}
+
+function rootName(expr: SyntaxNode | null): string {
+  let e = expr;
+  while (e && (e.type === "call_expression" || e.type === "member_expression" || e.type === "subscript_expression")) {
+    e = e.childForFieldName(e.type === "call_expression" ? "function" : "object");
+  }
+  return e?.type === "identifier" ? e.text : "";
+}
+
+export function analyseJsTree(root: SyntaxNode): CodeFacts {
   const facts = new FactsBuilder();
-  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, kindOf(ts, fileName));
   const vars = new Map<string, string>();
-  const pos = (node: TS.Node) => {
-    const lc = source.getLineAndCharacterOfPosition(node.getStart(source));
-    return [lc.line + 1, lc.character + 1] as const;
-  };
-  const nameOf = (expr: TS.Expression): string => {
-    if (ts.isIdentifier(expr)) return expr.text;
-    if (ts.isPropertyAccessExpression(expr)) return expr.name.text;
-    return "";
-  };
-  const resolve = (expr: TS.Expression | undefined, depth = 0): string => {
+  const resolve = (expr: SyntaxNode | null | undefined, depth = 0): string => {
     if (!expr || depth > 8) return UNKNOWN;
-    if (ts.isStringLiteral(expr) || ts.isNoSubstitutionTemplateLiteral(expr)) return expr.text;
-    if (ts.isTemplateExpression(expr)) return expr.head.text + expr.templateSpans.map((s) => resolve(s.expression, depth + 1) + s.literal.text).join("");
-    if (ts.isIdentifier(expr)) return vars.get(expr.text) ?? UNKNOWN;
-    if (ts.isParenthesizedExpression(expr) || ts.isAwaitExpression(expr) || ts.isAsExpression(expr) || ts.isNonNullExpression(expr)) return resolve(expr.expression, depth + 1);
-    if (ts.isBinaryExpression(expr) && expr.operatorToken.kind === ts.SyntaxKind.PlusToken) return resolve(expr.left, depth + 1) + resolve(expr.right, depth + 1);
-    if (ts.isCallExpression(expr)) {
-      const name = nameOf(expr.expression);
+    if (expr.type === "string") return jsString(expr);
+    if (expr.type === "template_string") return template(expr, depth);
+    if (expr.type === "identifier") return vars.get(expr.text) ?? UNKNOWN;
+    if (WRAPPERS.has(expr.type)) return resolve(expr.namedChildren[0], depth + 1);
+    if (expr.type === "binary_expression" && expr.childForFieldName("operator")?.text === "+") return resolve(expr.childForFieldName("left"), depth + 1) + resolve(expr.childForFieldName("right"), depth + 1);
+    if (expr.type === "call_expression") {
+      const name = nameOf(expr.childForFieldName("function"));
       if (TEMP_FUNCS.test(name)) return TEMP_MARK;
-      if (PATH_FUNCS.test(name)) return expr.arguments.map((a) => resolve(a, depth + 1)).join("/").replace(/\/+/g, "/");
+      if (PATH_FUNCS.test(name)) return args(expr).map((a) => resolve(a, depth + 1)).join("/").replace(/\/+/g, "/");
     }
     return UNKNOWN;
   };
-  const objectSkill = (arg: TS.Expression | undefined): string | undefined => {
-    if (!arg || !ts.isObjectLiteralExpression(arg)) return undefined;
-    for (const p of arg.properties) {
-      if (ts.isPropertyAssignment(p) && p.name.getText(source) === "skill") {
-        const value = resolve(p.initializer);
+  const template = (node: SyntaxNode, depth: number): string => {
+    let out = "";
+    let from = node.startIndex + 1;
+    for (const sub of node.namedChildren.filter((c) => c.type === "template_substitution")) {
+      out += node.text.slice(from - node.startIndex, sub.startIndex - node.startIndex) + resolve(sub.namedChildren[0], depth + 1);
+      from = sub.endIndex;
+    }
+    return out + node.text.slice(from - node.startIndex, -1);
+  };
+  const args = (call: SyntaxNode) => call.childForFieldName("arguments")?.namedChildren.filter((c) => c.type !== "comment") ?? [];
+  const objectSkill = (arg: SyntaxNode | undefined): string | undefined => {
+    if (arg?.type !== "object") return undefined;
+    for (const p of arg.namedChildren) {
+      if (p.type === "pair" && p.childForFieldName("key")?.text.replace(/["']/g, "") === "skill") {
+        const value = resolve(p.childForFieldName("value"));
         return value.includes(UNKNOWN) ? undefined : value;
       }
     }
     return undefined;
   };
-  const rootName = (expr: TS.Expression): string => {
-    let e: TS.Expression = expr;
-    for (;;) {
-      if (ts.isCallExpression(e) || ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e)) e = e.expression;
-      else if (ts.isTaggedTemplateExpression(e)) e = e.tag;
-      else break;
-    }
-    return ts.isIdentifier(e) ? e.text : "";
-  };
-  const command = (node: TS.CallExpression, name: string): void => {
+  const command = (node: SyntaxNode, name: string): void => {
+    const list = args(node);
     let words: string[] = [];
-    if (SPAWN.test(name)) {
-      const [file, list] = node.arguments;
-      words = [resolve(file), ...(list && ts.isArrayLiteralExpression(list) ? list.elements.map((e) => resolve(e)) : [])];
-    } else if (EXEC.test(name)) words = resolve(node.arguments[0]).split(/\s+/);
+    if (SPAWN.test(name)) words = [resolve(list[0]), ...(list[1]?.type === "array" ? list[1].namedChildren.map((e) => resolve(e)) : [])];
+    else if (EXEC.test(name)) words = resolve(list[0]).split(/\s+/);
     if (words[0] === "npx") words = words.slice(1);
     if (!words[0]?.endsWith("skip-summary")) return;
     facts.usesLibrary = true;
     if (words[1] !== "emit") return;
     const flag = words.indexOf("--skill");
     const skill = flag === -1 ? undefined : words[flag + 1];
-    facts.op("emit", "skip-summary emit", "", ...pos(node), skill && !skill.includes(UNKNOWN) ? { skill } : {});
+    facts.op("emit", "skip-summary emit", "", ...at(node), skill && !skill.includes(UNKNOWN) ? { skill } : {});
   };
 
-  const visit = (node: TS.Node): void => {
-    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && /^skip-summary(\/|$)/.test(node.moduleSpecifier.text)) facts.usesLibrary = true;
-    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer) vars.set(node.name.text, resolve(node.initializer));
-    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) facts.string(node.text, ...pos(node));
-    else if (ts.isTemplateExpression(node)) facts.string(resolve(node), ...pos(node));
-    if ((ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) && node.text === "schema_version") facts.mentionsSchemaVersion = true;
-    if (ts.isCallExpression(node) || ts.isNewExpression(node)) {
-      const name = nameOf(node.expression);
-      const args = node.arguments ?? ts.factory.createNodeArray();
-      const callee = node.expression.getText(source);
-      const at = pos(node);
-      if (ts.isCallExpression(node) && TEST_CALLS.has(rootName(node.expression))) {
-        const title = args[0];
-        if (title && (ts.isStringLiteral(title) || ts.isNoSubstitutionTemplateLiteral(title) || ts.isTemplateExpression(title))) facts.testNames.push({ value: resolve(title), ...lc(title) });
+  const visit = (node: SyntaxNode): void => {
+    switch (node.type) {
+      case "import_statement": {
+        const source = node.childForFieldName("source");
+        if (source && /^skip-summary(\/|$)/.test(jsString(source))) facts.usesLibrary = true;
+        break;
       }
-      if (name === "require" && args[0] && ts.isStringLiteral(args[0]) && /^skip-summary(\/|$)/.test(args[0].text)) facts.usesLibrary = true;
-      if (VERSION_AWARE.test(name)) facts.usesLibrary = true;
-      if (WRITE.test(name)) facts.op("write", callee, resolve(args[0]), ...at);
-      else if (ATOMIC_WRITE.test(name) || (name === "sync" && callee.startsWith("writeFileAtomic"))) facts.op("atomic-write", callee, resolve(args[0]), ...at);
-      else if (RENAME.test(name)) facts.op("rename", callee, resolve(args[1]), ...at, { source: resolve(args[0]) });
-      else if (DELETE.test(name)) facts.op("delete", callee, resolve(args[0]), ...at);
-      else if (READ.test(name)) facts.op("read", callee, resolve(args[0]), ...at);
-      else if (EMIT.test(name)) {
-        const skill = objectSkill(args[0]);
-        facts.op("emit", callee, "", ...at, skill ? { skill } : {});
-      } else if (ts.isCallExpression(node) && (SPAWN.test(name) || EXEC.test(name))) command(node, name);
-      else if (SEND_NAME.test(name)) facts.op("send", callee, "", ...at);
+      case "variable_declarator": {
+        const name = node.childForFieldName("name");
+        const value = node.childForFieldName("value");
+        if (name?.type === "identifier" && value) vars.set(name.text, resolve(value));
+        break;
+      }
+      case "string":
+        facts.string(jsString(node), ...at(node));
+        return;
+      case "template_string":
+        facts.string(template(node, 0), ...at(node));
+        break;
+      case "identifier":
+      case "property_identifier":
+      case "shorthand_property_identifier":
+        if (node.text === "schema_version") facts.mentionsSchemaVersion = true;
+        return;
+      case "call_expression":
+      case "new_expression":
+        call(node);
+        break;
     }
-    ts.forEachChild(node, visit);
+    for (const c of node.namedChildren) visit(c);
   };
-  const lc = (node: TS.Node) => {
-    const p = source.getLineAndCharacterOfPosition(node.getStart(source));
-    return { line: p.line + 1, column: p.character + 1 };
+  const call = (node: SyntaxNode): void => {
+    const fn = node.childForFieldName(node.type === "call_expression" ? "function" : "constructor");
+    const name = nameOf(fn);
+    const list = args(node);
+    const callee = fn?.text ?? "";
+    const where = at(node);
+    if (node.type === "call_expression" && TEST_CALLS.has(rootName(fn))) {
+      const title = list[0];
+      if (title && (title.type === "string" || title.type === "template_string")) facts.testNames.push({ value: resolve(title), line: at(title)[0], column: at(title)[1] });
+    }
+    if (name === "require" && list[0]?.type === "string" && /^skip-summary(\/|$)/.test(jsString(list[0]))) facts.usesLibrary = true;
+    if (VERSION_AWARE.test(name)) facts.usesLibrary = true;
+    if (WRITE.test(name)) facts.op("write", callee, resolve(list[0]), ...where);
+    else if (ATOMIC_WRITE.test(name) || (name === "sync" && callee.startsWith("writeFileAtomic"))) facts.op("atomic-write", callee, resolve(list[0]), ...where);
+    else if (RENAME.test(name)) facts.op("rename", callee, resolve(list[1]), ...where, { source: resolve(list[0]) });
+    else if (DELETE.test(name)) facts.op("delete", callee, resolve(list[0]), ...where);
+    else if (READ.test(name)) facts.op("read", callee, resolve(list[0]), ...where);
+    else if (EMIT.test(name)) {
+      const skill = objectSkill(list[0]);
+      facts.op("emit", callee, "", ...where, skill ? { skill } : {});
+    } else if (node.type === "call_expression" && (SPAWN.test(name) || EXEC.test(name))) command(node, name);
+    else if (SEND_NAME.test(name)) facts.op("send", callee, "", ...where);
   };
-  visit(source);
+  visit(root);
   return facts.build();
-}
-
-function kindOf(ts: typeof TS, fileName: string): TS.ScriptKind {
-  if (/\.tsx$/.test(fileName)) return ts.ScriptKind.TSX;
-  if (/\.[cm]?ts$/.test(fileName)) return ts.ScriptKind.TS;
-  if (/\.jsx$/.test(fileName)) return ts.ScriptKind.JSX;
-  return ts.ScriptKind.JS;
 }

@@ -1,312 +1,171 @@
-// Reads Python by tokens (strings with every prefix and triple quotes, comments, brackets), then by logical lines.
+// Reads Python with the tree-sitter grammar: calls, imports, assignments and string literals; comments are not in the tree.
 import { FactsBuilder, SEND_NAME, type CodeFacts } from "./facts.js";
 import { TEMP_MARK, UNKNOWN } from "./targets.js";
-
-interface Token {
-  readonly kind: "name" | "string" | "op" | "number";
-  readonly text: string;
-  /** For strings: the value without quotes and prefix. */
-  readonly value: string;
-  readonly fstring: boolean;
-  readonly line: number;
-  readonly column: number;
-}
-
-interface LogicalLine {
-  readonly indent: number;
-  readonly tokens: Token[];
-}
-
-const STRING_START = /^([rRbBuUfF]{0,2})('''|"""|'|")/;
-
-function tokenize(text: string): LogicalLine[] {
-  const lines: LogicalLine[] = [];
-  let tokens: Token[] = [];
-  let depth = 0;
-  let indent = 0;
-  let atLineStart = true;
-  let i = 0;
-  let line = 1;
-  let lineStart = 0;
-  const flush = () => {
-    if (tokens.length > 0) lines.push({ indent, tokens });
-    tokens = [];
-  };
-  while (i < text.length) {
-    const c = text[i]!;
-    if (atLineStart) {
-      let j = i;
-      while (text[j] === " " || text[j] === "\t") j++;
-      indent = j - i;
-      atLineStart = false;
-      i = j;
-      continue;
-    }
-    if (c === "\n") {
-      if (depth === 0) {
-        flush();
-        atLineStart = true;
-      }
-      i++;
-      line++;
-      lineStart = i;
-      continue;
-    }
-    if (c === "#") {
-      while (i < text.length && text[i] !== "\n") i++;
-      continue;
-    }
-    if (c === "\\" && text[i + 1] === "\n") {
-      i += 2;
-      line++;
-      lineStart = i;
-      continue;
-    }
-    if (/\s/.test(c)) {
-      i++;
-      continue;
-    }
-    const s = STRING_START.exec(text.slice(i, i + 5));
-    if (s && (s[1] !== "" || c === "'" || c === '"')) {
-      const quote = s[2]!;
-      const raw = s[1]!.toLowerCase().includes("r");
-      let j = i + s[0].length;
-      let value = "";
-      const startLine = line;
-      const column = i - lineStart + 1;
-      while (j < text.length && !text.startsWith(quote, j)) {
-        if (text[j] === "\\" && !raw) {
-          value += text[j + 1] ?? "";
-          if (text[j + 1] === "\n") {
-            line++;
-            lineStart = j + 2;
-          }
-          j += 2;
-          continue;
-        }
-        if (text[j] === "\n") {
-          if (quote.length === 1) break;
-          line++;
-          lineStart = j + 1;
-        }
-        value += text[j];
-        j++;
-      }
-      tokens.push({ kind: "string", text: text.slice(i, j + quote.length), value, fstring: /f/i.test(s[1]!), line: startLine, column });
-      i = j + quote.length;
-      continue;
-    }
-    const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(i, i + 200));
-    if (name) {
-      tokens.push({ kind: "name", text: name[0], value: name[0], fstring: false, line, column: i - lineStart + 1 });
-      i += name[0].length;
-      continue;
-    }
-    const num = /^\d[\d_.eExXa-fA-F]*/.exec(text.slice(i, i + 50));
-    if (num) {
-      tokens.push({ kind: "number", text: num[0], value: num[0], fstring: false, line, column: i - lineStart + 1 });
-      i += num[0].length;
-      continue;
-    }
-    const op = /^(==|!=|<=|>=|\*\*|\/\/|->|:=|[-+*/%=<>()[\]{}.,:;@&|^~])/.exec(text.slice(i, i + 2));
-    const t = op ? op[0] : c;
-    if (t === "(" || t === "[" || t === "{") depth++;
-    if (t === ")" || t === "]" || t === "}") depth = Math.max(0, depth - 1);
-    tokens.push({ kind: "op", text: t, value: t, fstring: false, line, column: i - lineStart + 1 });
-    i += t.length;
-  }
-  flush();
-  return lines;
-}
-
-/** The index just past the bracket that closes the one at `open`. */
-function closeOf(tokens: Token[], open: number): number {
-  let depth = 0;
-  for (let j = open; j < tokens.length; j++) {
-    const t = tokens[j]!.text;
-    if (t === "(" || t === "[" || t === "{") depth++;
-    else if ((t === ")" || t === "]" || t === "}") && --depth === 0) return j + 1;
-  }
-  return tokens.length;
-}
-
-function splitArgs(tokens: Token[]): Token[][] {
-  const args: Token[][] = [];
-  let current: Token[] = [];
-  let depth = 0;
-  for (const t of tokens) {
-    if (t.text === "(" || t.text === "[" || t.text === "{") depth++;
-    if (t.text === ")" || t.text === "]" || t.text === "}") depth--;
-    if (t.text === "," && depth === 0) {
-      args.push(current);
-      current = [];
-    } else current.push(t);
-  }
-  if (current.length > 0) args.push(current);
-  return args;
-}
+import { at, type SyntaxNode } from "./tree-sitter.js";
 
 const PATH_FUNCS = /^(os\.path\.join|os\.path\.abspath|os\.path\.expanduser|os\.path\.realpath|join|Path|pathlib\.Path|PurePath|str|sorted|list|glob\.glob|glob\.iglob|glob|iglob|os\.fspath)$/;
 const TEMP_FUNCS = /(mkstemp|mktemp|NamedTemporaryFile|mkdtemp|TemporaryDirectory|gettempdir)$/;
 
-class PythonReader {
+/** The value of a string literal; f-string fields are resolved through `vars` (unknown ones become `*`). */
+export function pyString(node: SyntaxNode, vars?: ReadonlyMap<string, string>): string {
+  let out = "";
+  for (const c of node.namedChildren) {
+    if (c.type === "string_content") out += c.text.replace(/\\(.)/gs, (_m, ch: string) => (ch === "n" ? "\n" : ch === "\n" ? "" : ch));
+    else if (c.type === "escape_sequence") out += c.text === "\\n" ? "\n" : c.text.slice(1);
+    else if (c.type === "interpolation") {
+      const e = c.namedChildren[0];
+      out += e?.type === "identifier" && vars ? vars.get(e.text) ?? UNKNOWN : UNKNOWN;
+    }
+  }
+  return out;
+}
+
+/** `os.path.join` for an attribute chain of names, else "". */
+export function dotted(node: SyntaxNode | null): string {
+  if (!node) return "";
+  if (node.type === "identifier") return node.text;
+  if (node.type === "attribute") {
+    const left = dotted(node.childForFieldName("object"));
+    const name = node.childForFieldName("attribute")?.text ?? "";
+    return left === "" ? "" : `${left}.${name}`;
+  }
+  return "";
+}
+
+export function callArgs(call: SyntaxNode): { positional: SyntaxNode[]; keyword: (name: string) => SyntaxNode | undefined } {
+  const list = call.childForFieldName("arguments")?.namedChildren ?? [];
+  const positional = list.filter((a) => a.type !== "keyword_argument" && a.type !== "comment");
+  return {
+    positional,
+    keyword: (name) => list.find((a) => a.type === "keyword_argument" && a.childForFieldName("name")?.text === name)?.childForFieldName("value") ?? undefined,
+  };
+}
+
+class Resolver {
   readonly vars = new Map<string, string>();
 
-  /** Resolves an expression's tokens to path text: literals kept, known variables substituted, the rest `*`. */
-  resolve(tokens: Token[]): string {
-    let out = "";
-    let i = 0;
-    while (i < tokens.length) {
-      const t = tokens[i]!;
-      if (t.kind === "string") {
-        out += t.fstring ? t.value.replace(/\{([A-Za-z_][A-Za-z0-9_]*)[^}]*\}|\{[^}]*\}/g, (_m, n?: string) => (n ? this.vars.get(n) ?? UNKNOWN : UNKNOWN)) : t.value;
-        i++;
-        continue;
+  resolve(node: SyntaxNode | null | undefined, depth = 0): string {
+    if (!node || depth > 12) return UNKNOWN;
+    switch (node.type) {
+      case "string":
+        return pyString(node, this.vars);
+      case "concatenated_string":
+        return node.namedChildren.map((c) => this.resolve(c, depth + 1)).join("");
+      case "identifier":
+        return this.vars.get(node.text) ?? UNKNOWN;
+      case "parenthesized_expression":
+        return this.resolve(node.namedChildren[0], depth + 1);
+      case "binary_operator": {
+        const op = node.childForFieldName("operator")?.text;
+        const l = this.resolve(node.childForFieldName("left"), depth + 1);
+        const r = this.resolve(node.childForFieldName("right"), depth + 1);
+        return (op === "/" ? `${l}/${r}` : op === "+" ? l + r : UNKNOWN).replace(/\/+/g, "/");
       }
-      if (t.kind === "name") {
-        let j = i;
-        let callee = t.text;
-        while (tokens[j + 1]?.text === "." && tokens[j + 2]?.kind === "name") {
-          callee += `.${tokens[j + 2]!.text}`;
-          j += 2;
-        }
-        if (tokens[j + 1]?.text === "(") {
-          const end = closeOf(tokens, j + 1);
-          const args = splitArgs(tokens.slice(j + 2, end - 1)).filter((a) => !(a[1]?.text === "=" && a[0]?.kind === "name"));
-          const last = callee.slice(callee.lastIndexOf(".") + 1);
-          if (TEMP_FUNCS.test(callee)) out += TEMP_MARK;
-          else if (PATH_FUNCS.test(callee)) out += args.map((a) => this.resolve(a)).join("/");
-          else if (last === "glob" || last === "joinpath") out += `${UNKNOWN}/${args.map((a) => this.resolve(a)).join("/")}`;
-          else out += UNKNOWN;
-          i = end;
-          continue;
-        }
-        out += j === i ? this.vars.get(t.text) ?? UNKNOWN : UNKNOWN;
-        i = j + 1;
-        continue;
+      case "call": {
+        const fn = node.childForFieldName("function");
+        const callee = dotted(fn) || (fn?.type === "attribute" ? `.${fn.childForFieldName("attribute")?.text}` : "");
+        const last = callee.slice(callee.lastIndexOf(".") + 1);
+        const args = callArgs(node).positional;
+        if (TEMP_FUNCS.test(callee)) return TEMP_MARK;
+        if (PATH_FUNCS.test(callee)) return args.map((a) => this.resolve(a, depth + 1)).join("/").replace(/\/+/g, "/");
+        if (last === "glob" || last === "joinpath") return `${UNKNOWN}/${args.map((a) => this.resolve(a, depth + 1)).join("/")}`.replace(/\/+/g, "/");
+        return UNKNOWN;
       }
-      // A subscript (`os.environ["WS"]`, `sys.argv[1]`) is one unknown part; its key is not part of the path.
-      if (t.text === "[") {
-        if (!out.endsWith(UNKNOWN)) out += UNKNOWN;
-        i = closeOf(tokens, i);
-        continue;
-      }
-      if (t.text === "/") out += "/";
-      else if (t.text !== "+" && t.text !== "(" && t.text !== ")") out += UNKNOWN;
-      i++;
+      default:
+        return UNKNOWN;
     }
-    return out.replace(/\/+/g, "/");
   }
 }
 
-export function analysePython(text: string): CodeFacts {
+function isTestFunction(node: SyntaxNode): boolean {
+  return node.type === "function_definition" && /^test/.test(node.childForFieldName("name")?.text ?? "");
+}
+
+export function analysePythonTree(root: SyntaxNode): CodeFacts {
   const facts = new FactsBuilder();
-  const reader = new PythonReader();
-  const lines = tokenize(text);
-  let testIndent: number | undefined;
-  let decorators: Token[] = [];
-  for (const { indent, tokens } of lines) {
-    if (testIndent !== undefined && indent <= testIndent) testIndent = undefined;
-    const first = tokens[0]!;
-    if (first.text === "@") decorators.push(...tokens);
-    else {
-      if ((first.text === "def" || (first.text === "async" && tokens[1]?.text === "def")) && testIndent === undefined) {
-        const name = tokens[first.text === "def" ? 1 : 2]?.text ?? "";
-        if (/^test/.test(name)) {
-          testIndent = indent;
-          for (const d of decorators) if (d.kind === "string") facts.testNames.push({ value: d.value, line: d.line, column: d.column });
-        }
+  const r = new Resolver();
+  const visit = (node: SyntaxNode, inTest: boolean): void => {
+    let test = inTest;
+    if (!inTest && isTestFunction(node)) {
+      test = true;
+      const decorated = node.parent?.type === "decorated_definition" ? node.parent : undefined;
+      for (const d of decorated?.namedChildren.filter((c) => c.type === "decorator") ?? []) {
+        for (const s of d.descendantsOfType("string")) facts.testNames.push({ value: pyString(s), line: at(s)[0], column: at(s)[1] });
       }
-      decorators = [];
     }
-    for (const t of tokens) {
-      if (t.kind === "string") {
-        const lit = facts.string(t.value, t.line, t.column);
-        if (testIndent !== undefined) facts.testNames.push(lit);
-      } else if (t.text === "schema_version") facts.mentionsSchemaVersion = true;
+    switch (node.type) {
+      case "string": {
+        const lit = facts.string(pyString(node, r.vars), ...at(node));
+        if (test) facts.testNames.push(lit);
+        return;
+      }
+      case "identifier":
+        if (node.text === "schema_version") facts.mentionsSchemaVersion = true;
+        return;
+      case "import_statement":
+      case "import_from_statement":
+        if (/\bskip_summary\b/.test(node.text)) facts.usesLibrary = true;
+        return;
+      case "assignment": {
+        const left = node.childForFieldName("left");
+        if (left?.type === "identifier") r.vars.set(left.text, r.resolve(node.childForFieldName("right")));
+        break;
+      }
+      case "for_statement": {
+        const left = node.childForFieldName("left");
+        if (left?.type === "identifier") r.vars.set(left.text, r.resolve(node.childForFieldName("right")));
+        break;
+      }
+      case "as_pattern": {
+        const target = node.childForFieldName("alias")?.namedChildren[0] ?? node.childForFieldName("alias");
+        if (target?.type === "identifier") r.vars.set(target.text, r.resolve(node.namedChildren[0]));
+        break;
+      }
+      case "call":
+        callFacts(node, r, facts);
+        break;
     }
-    lineFacts(tokens, reader, facts);
-  }
+    for (const c of node.namedChildren) visit(c, test);
+  };
+  visit(root, false);
   return facts.build();
 }
 
-function lineFacts(tokens: Token[], reader: PythonReader, facts: FactsBuilder): void {
-  const first = tokens[0]!;
-  if (first.kind === "name" && tokens[1]?.text === "=") reader.vars.set(first.text, reader.resolve(tokens.slice(2)));
-  if (first.text === "for") {
-    const inAt = tokens.findIndex((t) => t.text === "in");
-    if (inAt === 2 && tokens[1]!.kind === "name") reader.vars.set(tokens[1]!.text, reader.resolve(tokens.slice(3, tokens.length - 1)));
-  }
-  if (first.text === "with" || first.text === "async") {
-    const asAt = tokens.findIndex((t) => t.text === "as");
-    if (asAt > 0 && tokens[asAt + 1]?.kind === "name") reader.vars.set(tokens[asAt + 1]!.text, reader.resolve(tokens.slice(1, asAt)));
-  }
-  if ((first.text === "import" || first.text === "from") && tokens.some((t) => t.text === "skip_summary")) facts.usesLibrary = true;
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i]!;
-    if (t.kind !== "name" || tokens[i + 1]?.text !== "(" || tokens[i - 1]?.text === "def") continue;
-    const receiverEnd = tokens[i - 1]?.text === "." ? i - 1 : i;
-    const q = qualified(tokens, i);
-    const method = tokens[i - 1]?.text === "." ? `.${t.text}` : undefined;
-    const end = closeOf(tokens, i + 1);
-    const args = splitArgs(tokens.slice(i + 2, end - 1));
-    const positional = args.filter((a) => !(a[1]?.text === "=" && a[0]?.kind === "name"));
-    const keyword = (k: string) => args.find((a) => a[0]?.text === k && a[1]?.text === "=")?.slice(2);
-    const arg = (n: number) => (positional[n] ? reader.resolve(positional[n]!) : "");
-    const receiver = () => reader.resolve(receiverTokens(tokens, receiverEnd));
-    const name = t.text;
-    const at = [t.line, t.column] as const;
-    if (q === "open" || q === "io.open") {
-      const mode = positional[1] ?? keyword("mode");
-      const modeText = mode?.[0]?.kind === "string" ? mode[0].value : "r";
-      facts.op(/[wax+]/.test(modeText) ? "write" : "read", "open", arg(0), ...at);
-    } else if (/^(os\.(remove|unlink))$/.test(q)) facts.op("delete", q, arg(0), ...at);
-    else if (/^(os\.(replace|rename)|shutil\.move)$/.test(q)) facts.op("rename", q, arg(1), ...at, { source: arg(0) });
-    else if (method === ".write_text" || method === ".write_bytes") facts.op("write", q, receiver(), ...at);
-    else if (method === ".read_text" || method === ".read_bytes" || method === ".open") facts.op("read", q, receiver(), ...at);
-    else if (method === ".unlink") facts.op("delete", q, receiver(), ...at);
-    else if ((method === ".replace" || method === ".rename") && positional.length === 1) {
-      const src = receiver();
-      if (src.includes(".skip-summary-") || src.includes(TEMP_MARK)) facts.op("rename", q, arg(0), ...at, { source: src });
-    } else if (/^(subprocess\.)?(run|call|check_call|check_output|Popen)$/.test(q)) {
-      const list = positional[0] ?? [];
-      const words = list.filter((x) => x.kind === "string").map((x) => x.value);
-      const cmd = words.length === 1 ? words[0]!.split(/\s+/) : words;
-      const at0 = cmd.findIndex((w) => w.endsWith("skip-summary"));
-      if (at0 !== -1) {
-        facts.usesLibrary = true;
-        if (cmd[at0 + 1] === "emit") {
-          const flag = cmd.indexOf("--skill");
-          const skill = flag === -1 ? undefined : cmd[flag + 1];
-          facts.op("emit", "skip-summary emit", "", ...at, skill ? { skill } : {});
-        }
+function callFacts(call: SyntaxNode, r: Resolver, facts: FactsBuilder): void {
+  const fn = call.childForFieldName("function");
+  if (!fn) return;
+  const q = dotted(fn);
+  const method = fn.type === "attribute" ? `.${fn.childForFieldName("attribute")?.text ?? ""}` : undefined;
+  const nameNode = fn.type === "attribute" ? fn.childForFieldName("attribute")! : fn;
+  const name = nameNode.text;
+  const where = at(nameNode);
+  const { positional, keyword } = callArgs(call);
+  const arg = (n: number) => (positional[n] ? r.resolve(positional[n]) : "");
+  const receiver = () => r.resolve(fn.childForFieldName("object"));
+  if (q === "open" || q === "io.open") {
+    const mode = positional[1] ?? keyword("mode");
+    const modeText = mode?.type === "string" ? pyString(mode) : "r";
+    facts.op(/[wax+]/.test(modeText) ? "write" : "read", "open", arg(0), ...where);
+  } else if (/^(os\.(remove|unlink))$/.test(q)) facts.op("delete", q, arg(0), ...where);
+  else if (/^(os\.(replace|rename)|shutil\.move)$/.test(q)) facts.op("rename", q, arg(1), ...where, { source: arg(0) });
+  else if (method === ".write_text" || method === ".write_bytes") facts.op("write", q || name, receiver(), ...where);
+  else if (method === ".read_text" || method === ".read_bytes" || method === ".open") facts.op("read", q || name, receiver(), ...where);
+  else if (method === ".unlink") facts.op("delete", q || name, receiver(), ...where);
+  else if ((method === ".replace" || method === ".rename") && positional.length === 1) {
+    const src = receiver();
+    if (src.includes(".skip-summary-") || src.includes(TEMP_MARK)) facts.op("rename", q || name, arg(0), ...where, { source: src });
+  } else if (/^(subprocess\.)?(run|call|check_call|check_output|Popen)$/.test(q)) {
+    const list = positional[0];
+    const words = list?.type === "list" ? list.namedChildren.filter((x) => x.type === "string").map((x) => pyString(x)) : list?.type === "string" ? [pyString(list)] : [];
+    const cmd = words.length === 1 ? words[0]!.split(/\s+/) : words;
+    const at0 = cmd.findIndex((w) => w.endsWith("skip-summary"));
+    if (at0 !== -1) {
+      facts.usesLibrary = true;
+      if (cmd[at0 + 1] === "emit") {
+        const flag = cmd.indexOf("--skill");
+        const skill = flag === -1 ? undefined : cmd[flag + 1];
+        facts.op("emit", "skip-summary emit", "", ...where, skill ? { skill } : {});
       }
-    } else if (SEND_NAME.test(name)) facts.op("send", q, "", ...at);
-  }
-}
-
-function qualified(tokens: Token[], i: number): string {
-  let name = tokens[i]!.text;
-  let j = i;
-  while (tokens[j - 1]?.text === "." && tokens[j - 2]?.kind === "name") {
-    name = `${tokens[j - 2]!.text}.${name}`;
-    j -= 2;
-  }
-  return name;
-}
-
-/** The tokens of the expression before `.method(`: a name chain or a call such as `Path(x)`. */
-function receiverTokens(tokens: Token[], dot: number): Token[] {
-  let j = dot - 1;
-  let depth = 0;
-  while (j >= 0) {
-    const t = tokens[j]!.text;
-    if (t === ")" || t === "]") depth++;
-    else if (t === "(" || t === "[") {
-      if (depth === 0) break;
-      depth--;
-    } else if (depth === 0 && tokens[j]!.kind === "op" && t !== "." && t !== "/") break;
-    j--;
-  }
-  return tokens.slice(j + 1, dot);
+    }
+  } else if (SEND_NAME.test(name)) facts.op("send", q || name, "", ...where);
 }

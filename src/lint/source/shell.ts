@@ -1,187 +1,39 @@
-// Reads bash (and bats) by words, with quotes, comments and heredocs handled, so a `#` or `>` inside a string is not code.
+// Reads bash (and bats) with the tree-sitter grammar: commands, redirections and strings; comments and heredocs are not code.
 import { FactsBuilder, SEND_NAME, type CodeFacts } from "./facts.js";
 import { TEMP_MARK, UNKNOWN } from "./targets.js";
+import { at, type SyntaxNode } from "./tree-sitter.js";
 
-interface Word {
-  readonly raw: string;
-  readonly quoted: boolean;
-  readonly line: number;
-  readonly column: number;
+const BATS_TEST = /^(\s*)@test\s+(["'])(.*?)\2\s*\{/gm;
+
+/**
+ * bats is bash plus `@test "name" {`: each such line becomes a function header of the same length, so the bash grammar
+ * reads the body with unchanged positions; the names are returned as the tests' names.
+ */
+export function prepareBats(text: string): { text: string; names: { value: string; line: number; column: number }[] } {
+  const names: { value: string; line: number; column: number }[] = [];
+  const out = text.replace(BATS_TEST, (whole, indent: string, _q: string, name: string, offset: number) => {
+    const line = text.slice(0, offset).split("\n").length;
+    names.push({ value: name, line, column: indent.length + whole.slice(indent.length).indexOf(_q) + 1 });
+    const header = `${indent}bats_t()`;
+    return header + " ".repeat(Math.max(1, whole.length - header.length - 1)) + "{";
+  });
+  return { text: out, names };
 }
 
-interface Command {
-  readonly words: Word[];
-  readonly redirects: { op: string; target: Word }[];
-}
-
-const SEPARATORS = new Set([";", "&", "|", "(", ")", "\n"]);
-const KEYWORDS = new Set(["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "time", "exec", "command", "sudo", "{", "}", "then", "esac", "in"]);
-
-/** Splits shell text into simple commands; quoted words and heredoc bodies are also recorded as strings. */
-function lex(text: string, facts: FactsBuilder, bats: boolean, firstLine = 1, firstColumn = 1): Command[] {
-  const commands: Command[] = [];
-  // Commands inside `$(...)` are commands too (`body=$(cat "$f")` reads a file); their positions are shifted.
-  const substitution = (open: number, end: number) => {
-    const inner = text.slice(open + 1, end);
-    const column = open + 1 - lineStart + 1;
-    commands.push(...lex(inner, facts, false, line, column));
-  };
-  let words: Word[] = [];
-  let redirects: Command["redirects"] = [];
-  let pendingRedirect: string | undefined;
-  const heredocs: { delim: string; strip: boolean }[] = [];
-  let i = 0;
-  let line = firstLine;
-  let lineStart = 1 - firstColumn;
-
-  const endCommand = () => {
-    if (words.length > 0 || redirects.length > 0) commands.push({ words, redirects });
-    words = [];
-    redirects = [];
-    pendingRedirect = undefined;
-  };
-  const pushWord = (w: Word) => {
-    if (pendingRedirect !== undefined) {
-      redirects.push({ op: pendingRedirect, target: w });
-      pendingRedirect = undefined;
-    } else words.push(w);
-  };
-
-  while (i < text.length) {
-    const c = text[i]!;
-    if (c === "\n") {
-      endCommand();
-      i++;
-      line++;
-      lineStart = i;
-      // Heredoc bodies are data, never code: each line is a string until the delimiter.
-      for (const h of heredocs.splice(0)) {
-        while (i < text.length) {
-          const end = text.indexOf("\n", i);
-          const body = text.slice(i, end === -1 ? text.length : end);
-          const bodyLine = line;
-          i = end === -1 ? text.length : end + 1;
-          line++;
-          lineStart = i;
-          if ((h.strip ? body.replace(/^\t+/, "") : body) === h.delim) break;
-          facts.string(body, bodyLine, 1);
-        }
-      }
-      continue;
-    }
-    if (c === " " || c === "\t" || c === "\r") {
-      i++;
-      continue;
-    }
-    if (c === "\\" && text[i + 1] === "\n") {
-      i += 2;
-      line++;
-      lineStart = i;
-      continue;
-    }
-    if (c === "#") {
-      while (i < text.length && text[i] !== "\n") i++;
-      continue;
-    }
-    if (c === "<" && text[i + 1] === "<" && text[i + 2] !== "<") {
-      const m = /^<<(-?)\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\2/.exec(text.slice(i));
-      if (m) {
-        heredocs.push({ delim: m[3]!, strip: m[1] === "-" });
-        i += m[0].length;
-        continue;
-      }
-    }
-    if (c === ">" || c === "<" || (c === "&" && text[i + 1] === ">")) {
-      const m = /^(&>>?|>>?\|?|<)/.exec(text.slice(i))!;
-      pendingRedirect = m[0];
-      i += m[0].length;
-      if (text[i] === "&") {
-        // `2>&1`: a descriptor, not a file.
-        while (i < text.length && /[&\d-]/.test(text[i]!)) i++;
-        pendingRedirect = undefined;
-      }
-      continue;
-    }
-    if (SEPARATORS.has(c)) {
-      endCommand();
-      i++;
-      continue;
-    }
-    // A word: runs until unquoted whitespace or an operator.
-    const startLine = line;
-    const startCol = i - lineStart + 1;
-    let raw = "";
-    let quoted = false;
-    while (i < text.length) {
-      const d = text[i]!;
-      if (d === "'") {
-        const end = text.indexOf("'", i + 1);
-        const stop = end === -1 ? text.length : end;
-        const value = text.slice(i + 1, stop);
-        facts.string(value, line, i - lineStart + 1);
-        for (const ch of value) if (ch === "\n") line++;
-        raw += value;
-        quoted = true;
-        i = stop + 1;
-        if (value.includes("\n")) lineStart = text.lastIndexOf("\n", stop) + 1;
-      } else if (d === '"') {
-        let j = i + 1;
-        let value = "";
-        const col = i - lineStart + 1;
-        const valueLine = line;
-        while (j < text.length && text[j] !== '"') {
-          if (text[j] === "\\" && j + 1 < text.length) {
-            value += text[j + 1] === "\n" ? "" : text[j + 1];
-            j += 2;
-            continue;
-          }
-          if (text[j] === "$" && text[j + 1] === "(") {
-            const end = matchParen(text, j + 1);
-            substitution(j + 1, end);
-            value += text.slice(j, end + 1);
-            j = end + 1;
-            continue;
-          }
-          if (text[j] === "\n") {
-            line++;
-            lineStart = j + 1;
-          }
-          value += text[j];
-          j++;
-        }
-        facts.string(value, valueLine, col);
-        raw += value;
-        quoted = true;
-        i = j + 1;
-      } else if (d === "$" && text[i + 1] === "(") {
-        const end = matchParen(text, i + 1);
-        substitution(i + 1, end);
-        raw += text.slice(i, end + 1);
-        i = end + 1;
-      } else if (d === "\\" && i + 1 < text.length) {
-        raw += text[i + 1];
-        i += 2;
-      } else if (/[\s;&|()<>]/.test(d)) {
-        break;
-      } else {
-        raw += d;
-        i++;
-      }
-    }
-    pushWord({ raw, quoted, line: startLine, column: startCol });
-    if (bats && words.length === 2 && words[0]!.raw === "@test" && quoted) facts.testNames.push({ value: raw, line: startLine, column: startCol });
+/** A word's text as the shell would see it before expansion: quotes removed, `$x` and `$(...)` kept. */
+export function wordValue(node: SyntaxNode): string {
+  switch (node.type) {
+    case "string":
+      return node.text.slice(1, -1).replace(/\\(["\\$`])/g, "$1").replace(/\\\n/g, "");
+    case "raw_string":
+      return node.text.slice(1, -1);
+    case "ansi_c_string":
+      return node.text.slice(2, -1);
+    case "concatenation":
+      return node.children.map(wordValue).join("");
+    default:
+      return node.text.replace(/\\(.)/g, "$1");
   }
-  endCommand();
-  return commands;
-}
-
-function matchParen(text: string, open: number): number {
-  let depth = 0;
-  for (let j = open; j < text.length; j++) {
-    if (text[j] === "(") depth++;
-    else if (text[j] === ")" && --depth === 0) return j;
-  }
-  return text.length - 1;
 }
 
 /** Substitutes variables whose literal value is known; temp-file commands become {@link TEMP_MARK}. */
@@ -195,76 +47,97 @@ function resolve(raw: string, vars: Map<string, string>, depth = 0): string {
     });
 }
 
-export function analyseShell(text: string, options: { readonly bats?: boolean; readonly test?: boolean } = {}): CodeFacts {
+const QUOTED = new Set(["string", "raw_string", "ansi_c_string"]);
+
+export function analyseShellTree(root: SyntaxNode, options: { readonly testNames?: readonly { value: string; line: number; column: number }[] } = {}): CodeFacts {
   const facts = new FactsBuilder();
-  const commands = lex(text, facts, options.bats ?? false);
+  facts.testNames.push(...(options.testNames ?? []));
   const vars = new Map<string, string>();
-  for (const command of commands) {
-    let words = command.words;
-    // Leading assignments (and `local`/`export`) give variables a value; the rest is the command.
-    while (words.length > 0) {
-      const w = words[0]!;
-      if (KEYWORDS.has(w.raw) && !w.quoted) words = words.slice(1);
-      else if (/^(local|export|readonly|declare|typeset)$/.test(w.raw)) words = words.slice(1).filter((x) => !x.raw.startsWith("-"));
-      else break;
+  const visit = (node: SyntaxNode): void => {
+    switch (node.type) {
+      case "string":
+      case "raw_string":
+        facts.string(wordValue(node), ...at(node));
+        break;
+      case "heredoc_body":
+        node.text.split("\n").forEach((body, i) => {
+          if (body !== "") facts.string(body, node.startPosition.row + 1 + i, 1);
+        });
+        return;
+      case "variable_assignment": {
+        const name = node.childForFieldName("name")?.text;
+        const value = node.childForFieldName("value");
+        if (name) vars.set(name, value ? resolve(wordValue(value), vars) : "");
+        break;
+      }
+      case "for_statement": {
+        const name = node.childForFieldName("variable")?.text;
+        const value = node.childrenForFieldName("value")[0];
+        if (name && value) vars.set(name, resolve(wordValue(value), vars));
+        break;
+      }
+      case "file_redirect": {
+        const op = node.children.find((c) => !c.isNamed)?.text ?? "";
+        const dest = node.childForFieldName("destination") ?? node.namedChildren.at(-1);
+        if (dest && !(op.includes("&") && !op.startsWith("&")) && dest.type !== "file_descriptor") {
+          facts.op(op === "<" ? "read" : "write", op, resolve(wordValue(dest), vars), ...at(dest));
+        }
+        break;
+      }
+      case "command":
+        commandOps(node, vars, facts);
+        break;
     }
-    while (words.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0]!.raw)) {
-      const [name, ...value] = words[0]!.raw.split("=");
-      vars.set(name!, resolve(value.join("="), vars));
-      words = words.slice(1);
-    }
-    if (words[0]?.raw === "for" && words[2]?.raw === "in" && words[3]) vars.set(words[1]!.raw, resolve(words[3].raw, vars));
-    for (const r of command.redirects) {
-      const target = resolve(r.target.raw, vars);
-      facts.op(r.op === "<" ? "read" : "write", r.op, target, r.target.line, r.target.column);
-    }
-    if (words.length === 0 || words[0]!.raw === "for") continue;
-    commandOps(words, vars, facts);
-  }
+    for (const c of node.namedChildren) visit(c);
+  };
+  visit(root);
   return facts.build();
 }
 
-function commandOps(words: Word[], vars: Map<string, string>, facts: FactsBuilder): void {
-  let name = words[0]!.raw;
-  let args = words.slice(1);
+function commandOps(command: SyntaxNode, vars: Map<string, string>, facts: FactsBuilder): void {
+  const nameNode = command.childForFieldName("name");
+  if (!nameNode) return;
+  let name = wordValue(nameNode);
+  let args = command.childrenForFieldName("argument");
   if ((name === "npx" || name === "pnpm" || name === "yarn") && args.length > 0) {
-    name = args[0]!.raw;
+    name = wordValue(args[0]!);
     args = args.slice(1);
   }
   const base = name.slice(name.lastIndexOf("/") + 1);
-  const at = words[0]!;
-  const operands = args.filter((w) => !w.raw.startsWith("-") || w.quoted);
-  const targetOf = (w: Word) => resolve(w.raw, vars);
+  const where = at(nameNode);
+  const operands = args.filter((w) => !w.text.startsWith("-") || QUOTED.has(w.type));
+  const targetOf = (w: SyntaxNode) => resolve(wordValue(w), vars);
   if (base === "skip-summary") {
     facts.usesLibrary = true;
-    if (args[0]?.raw === "emit") {
-      const flag = args.findIndex((w) => w.raw === "--skill" || w.raw.startsWith("--skill="));
-      const value = flag === -1 ? undefined : args[flag]!.raw.startsWith("--skill=") ? args[flag]!.raw.slice(8) : args[flag + 1]?.raw;
+    if (args[0] && wordValue(args[0]) === "emit") {
+      const words = args.map(wordValue);
+      const flag = words.findIndex((w) => w === "--skill" || w.startsWith("--skill="));
+      const value = flag === -1 ? undefined : words[flag]!.startsWith("--skill=") ? words[flag]!.slice(8) : words[flag + 1];
       const skill = value === undefined ? undefined : resolve(value, vars);
-      facts.op("emit", "skip-summary emit", "", at.line, at.column, skill !== undefined && !skill.includes(UNKNOWN) ? { skill } : {});
+      facts.op("emit", "skip-summary emit", "", ...where, skill !== undefined && !skill.includes(UNKNOWN) ? { skill } : {});
     }
     return;
   }
   switch (base) {
     case "tee":
-      for (const w of operands) facts.op("write", base, targetOf(w), w.line, w.column);
+      for (const w of operands) facts.op("write", base, targetOf(w), ...at(w));
       return;
     case "cp":
     case "install":
     case "dd": {
       const last = operands.at(-1);
-      if (last) facts.op("write", base, targetOf(last).replace(/^of=/, ""), last.line, last.column);
+      if (last) facts.op("write", base, targetOf(last).replace(/^of=/, ""), ...at(last));
       return;
     }
     case "mv": {
       const [src, dst] = operands.slice(-2);
-      if (src && dst) facts.op("rename", base, targetOf(dst), dst.line, dst.column, { source: targetOf(src) });
+      if (src && dst) facts.op("rename", base, targetOf(dst), ...at(dst), { source: targetOf(src) });
       return;
     }
     case "rm":
     case "unlink":
     case "shred":
-      for (const w of operands) facts.op("delete", base, targetOf(w), w.line, w.column);
+      for (const w of operands) facts.op("delete", base, targetOf(w), ...at(w));
       return;
     case "cat":
     case "jq":
@@ -274,8 +147,8 @@ function commandOps(words: Word[], vars: Map<string, string>, facts: FactsBuilde
     case "grep":
     case "source":
     case ".":
-      for (const w of operands) facts.op("read", base, targetOf(w), w.line, w.column);
+      for (const w of operands) facts.op("read", base, targetOf(w), ...at(w));
       return;
   }
-  if (SEND_NAME.test(base)) facts.op("send", base, "", at.line, at.column);
+  if (SEND_NAME.test(base)) facts.op("send", base, "", ...where);
 }

@@ -77,7 +77,8 @@ function isRead(path: string, language: Language): boolean {
       return isSummaryLikeName(path);
     case "markdown": {
       const name = baseName(path);
-      return name === "SKILL.md" || name === "no-silent-defer.md" || /(^|\/)rules\//.test(path);
+      // references/*.md: a SKILL.md's linked instructions, read for instructed skips.
+      return name === "SKILL.md" || name === "no-silent-defer.md" || /(^|\/)(rules|references)\//.test(path);
     }
     case "json":
       return isSummaryLikeName(path) || path === "tile.json" || path === ".tessl-plugin/plugin.json";

@@ -1,15 +1,17 @@
 // Reads one tile folder from disk into a Tile; a folder that cannot be read at all is a TileReadError (exit 2).
 import { readFile, stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { loadTypeScript } from "../source/js.js";
+import { grammarOf, needsParse, RELEVANT, type CodeLanguage } from "../source/analyse.js";
+import { Parsers, type Grammar } from "../source/tree-sitter.js";
 import { baseName } from "./classify-path.js";
 import { listTileFiles, type TileFile } from "./files.js";
 import { LEGACY_MANIFEST, PLUGIN_MANIFEST, parseManifest, type Manifest } from "./manifest.js";
 import { parseRuleFile } from "./rule-file.js";
-import { RELEVANT, buildTile, type RuleSource, type Tile } from "./tile.js";
+import { isTestFile } from "./classify-path.js";
+import { buildTile, type RuleSource, type Tile } from "./tile.js";
 
 export const RULE_FILE_NAME = "no-silent-defer.md";
-const JS_BLOCK = /^\s*(```+|~~~+)\s*(js|javascript|mjs|ts|typescript|jsx|tsx)\b/m;
+const BLOCK = /^\s*(?:```+|~~~+)\s*(js|javascript|mjs|ts|typescript|jsx|tsx|py|python|python3|sh|bash|shell|zsh|console|shell-session)\b/gm;
 
 export class TileReadError extends Error {
   override readonly name = "TileReadError";
@@ -80,8 +82,19 @@ export async function loadTile(dirArg: string, cwd: string, options: LoadTileOpt
   const rule: RuleSource = own
     ? { path: own, origin: "tile", parsed: parseRuleFile(byPath.get(own)!.text!) }
     : { path: options.fallbackRule.path, origin: options.fallbackRule.origin, parsed: parseRuleFile(options.fallbackRule.text) };
-  const needsParser = (f: TileFile) =>
-    f.text !== undefined && (f.language === "js" || (f.language === "markdown" && JS_BLOCK.test(f.text))) && RELEVANT.test(f.text);
-  const ts = files.some(needsParser) ? await loadTypeScript() : undefined;
-  return buildTile({ dir, files, unreadable, manifest, rule, ts });
+  // The grammars are loaded once, and only those a file of this tile will be parsed with.
+  const parsers = await Parsers.load(files.flatMap((f) => grammarsFor(f)));
+  return buildTile({ dir, files, unreadable, manifest, rule, parsers });
+}
+
+function grammarsFor(f: TileFile): Grammar[] {
+  if (f.text === undefined) return [];
+  if (f.language === "markdown") {
+    if (baseName(f.path) !== "SKILL.md" || !RELEVANT.test(f.text)) return [];
+    // Inline `skip-summary ...` spans are read as shell, so bash is always needed.
+    return ["bash", ...f.text.matchAll(BLOCK)].map((m) => (typeof m === "string" ? (m as Grammar) : /^(py|python|python3)$/.test(m[1]!) ? "python" : /^(js|javascript|mjs)$/.test(m[1]!) ? "javascript" : /^(ts|typescript)$/.test(m[1]!) ? "typescript" : /^(jsx|tsx)$/.test(m[1]!) ? "tsx" : "bash"));
+  }
+  if (f.language !== "python" && f.language !== "js" && f.language !== "shell" && f.language !== "bats") return [];
+  const language = f.language as CodeLanguage;
+  return needsParse(language, f.text, !isTestFile(f.path, f.language)) ? [grammarOf(language, f.path)] : [];
 }

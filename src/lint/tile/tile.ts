@@ -1,11 +1,9 @@
 // Turns a tile folder into the model every rule reads: files, skills with their scripts and tests, the rule file.
-import type * as TS from "typescript";
 import { toFullSkillId } from "../../contract/ids.js";
+import { analyseCode } from "../source/analyse.js";
 import { EMPTY_FACTS, type CodeFacts } from "../source/facts.js";
-import { analyseJs } from "../source/js.js";
 import { analyseMarkdown } from "../source/markdown.js";
-import { analysePython } from "../source/python.js";
-import { analyseShell } from "../source/shell.js";
+import type { Parsers } from "../source/tree-sitter.js";
 import { baseName, isCode, isTestFile } from "./classify-path.js";
 import type { TileFile, UnreadableFile } from "./files.js";
 import { declaresRule, readFrontMatter } from "./front-matter.js";
@@ -60,7 +58,7 @@ export function buildTile(input: {
   unreadable: UnreadableFile[];
   manifest: Manifest | undefined;
   rule: RuleSource;
-  ts: typeof TS | undefined;
+  parsers: Parsers;
 }): Tile {
   const { files, manifest } = input;
   const cache = new Map<string, CodeFacts>();
@@ -69,7 +67,7 @@ export function buildTile(input: {
   const facts = (file: TileFile): CodeFacts => {
     let f = cache.get(file.path);
     if (f) return f;
-    f = analyse(file, tests.has(file.path), input.ts, (detail) => unreadable.push({ path: file.path, reason: "unreadable", detail }));
+    f = analyse(file, tests.has(file.path), input.parsers, (detail) => unreadable.push({ path: file.path, reason: "unreadable", detail }));
     cache.set(file.path, f);
     return f;
   };
@@ -121,29 +119,22 @@ export function buildTile(input: {
   return { dir: input.dir, files, unreadable, manifest, missingSkills, skills, rule: input.rule, scripts, facts };
 }
 
-/**
- * A file that names none of these can hold nothing any check looks for (no summary path, no emit, no pattern
- * reference), so it is not parsed at all: most scripts of a large tile, and the TypeScript parser is not loaded for them.
- */
-export const RELEVANT = /skip-summary|skipAndExit|emitSkip|createSkipCollector|no-silent-defer\/|readSummaryFile|classifySummary/;
-
-function analyse(file: TileFile, test: boolean, ts: typeof TS | undefined, fail: (detail: string) => void): CodeFacts {
-  if (file.text === undefined || !RELEVANT.test(file.text)) return EMPTY_FACTS;
+function analyse(file: TileFile, test: boolean, parsers: Parsers, fail: (detail: string) => void): CodeFacts {
+  if (file.text === undefined) return EMPTY_FACTS;
   try {
     switch (file.language) {
       case "shell": {
-        const f = analyseShell(file.text);
+        const f = analyseCode(parsers, "shell", file.path, file.text, { script: !test });
         // In a shell test every quoted string is the test's own output, so each may name a pattern.
         return test ? { ...f, testNames: f.strings } : f;
       }
       case "bats":
-        return analyseShell(file.text, { bats: true });
+        return analyseCode(parsers, "bats", file.path, file.text, { script: false });
       case "python":
-        return analysePython(file.text);
       case "js":
-        return ts ? analyseJs(ts, file.path, file.text) : EMPTY_FACTS;
+        return analyseCode(parsers, file.language, file.path, file.text, { script: !test });
       case "markdown":
-        return baseName(file.path) === "SKILL.md" ? analyseMarkdown(file.text, ts) : EMPTY_FACTS;
+        return baseName(file.path) === "SKILL.md" ? analyseMarkdown(file.text, parsers) : EMPTY_FACTS;
       default:
         return EMPTY_FACTS;
     }

@@ -1,29 +1,102 @@
-import { ruleTester } from "../rule-tester.js";
+// One tile per mechanism, each with a near miss that must not fire: the check reads behaviour, not words.
+import { expect, it } from "vitest";
+import { lintOnly, ruleTester } from "../rule-tester.js";
+
+const SKILL = "---\nname: a\n---\n# A\n\nRun `scripts/run.py` and report what it prints.\n";
+
+const LOG_ONLY = `import sys
+for url in urls:
+    try:
+        fetch(url)
+    except Exception as exc:
+        print(f"skipped {url}: {exc}", file=sys.stderr)
+        continue
+`;
+const BUDGET = `import time
+start = time.monotonic()
+for item in items:
+    if time.monotonic() - start > BUDGET_S:
+        break
+    handle(item)
+`;
+const CATCH_ALL = `import sys
+def main():
+    work()
+
+if __name__ == "__main__":
+    try:
+        main()
+    except Exception:
+        sys.exit(0)
+`;
+const COLLECTION = `import sys
+failed = []
+for op in ops:
+    if not apply(op):
+        failed.append(op)
+print(f"{len(failed)} ops failed", file=sys.stderr)
+`;
 
 ruleTester("defer-without-summary", {
   valid: [
-    { name: "deferral language and an emit", files: { "skills/a/SKILL.md": "---\nname: a\n---\n## Step 1\nIf the budget is spent, run `skip-summary emit --skill tessl__a ...`.\n" } },
-    { name: "no deferral language", files: { "skills/a/SKILL.md": "---\nname: a\n---\n## Step 1\nFormat every file.\n" } },
-    {
-      name: "a suppressed line with a reason",
-      files: { "skills/a/SKILL.md": "---\nname: a\n---\n<!-- skip-summary-lint-disable-next-line defer-without-summary -- the header row is not work -->\nSkip the CSV header row.\n" },
-    },
+    { name: "a near miss of log-only-skip: the failed item goes to a list that is emitted", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": LOG_ONLY.replace('print(f"skipped {url}: {exc}", file=sys.stderr)\n        continue', "failed.append(url)") + "if failed:\n    emit_skip(skill='tessl__a', step=1, reason='fetch failed', items=failed)\n    sys.exit(2)\n" } },
+    { name: "a near miss of log-only-skip: the words are only in comments and docstrings", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": '"""Skip nothing; defer nothing; the budget is a timeout."""\n# skip the rest later\nfor url in urls:\n    fetch(url)  # skipped? never\n' } },
+    { name: "a near miss of log-only-skip: a loop that skips what does not parse is filtering its input", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": "for raw in rows:\n    try:\n        n = int(raw)\n    except ValueError:\n        continue\n    total += n\n" } },
+    { name: "a near miss of log-only-skip: the failure branch raises", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": LOG_ONLY.replace("continue", "raise") } },
+    { name: "a near miss of budget-stop: a `deadline` that is data, not a clock", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": "for cfp in cfps:\n    if cfp.deadline < today:\n        continue\n    keep(cfp)\n" } },
+    { name: "a near miss of budget-stop: the stop writes a skip summary", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": BUDGET.replace("break", "emit_skip(skill='tessl__a', step=1, reason='budget spent', items=items)\n        sys.exit(2)") } },
+    { name: "a near miss of catch-all-exit-0: it exits 1", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": CATCH_ALL.replace("sys.exit(0)", "sys.exit(1)") } },
+    { name: "a near miss of unrelayed-collection: the list is a result field SKILL.md tells the agent to relay", files: { "skills/a/SKILL.md": SKILL + "\nIf `failed` is not empty, send it to the owner with send_message.\n", "skills/a/scripts/run.py": COLLECTION.replace('print(f"{len(failed)} ops failed", file=sys.stderr)', 'print(json.dumps({"failed": failed}))') } },
+    { name: "a near miss of stamped-unverified: the stamp follows a live check", files: { "skills/a/SKILL.md": SKILL + "\nAfter the live API call succeeds, set `last_verified` to today.\n" } },
+    { name: "a near miss of instructed-skip: a negated prohibition", files: { "skills/a/SKILL.md": SKILL + "\nDo not skip ahead. There is no permitted budget-skip path that drops candidates.\n" } },
+    { name: "a near miss of instructed-skip: the skip is reported", files: { "skills/a/SKILL.md": SKILL + "\nIf the fetch fails, skip the item and send a note via send_message.\n" } },
+    { name: "a near miss of instructed-skip: a missing file is nothing to read", files: { "skills/a/SKILL.md": SKILL + "\n- **Missing files**: skip silently and continue.\n" } },
+    { name: "the skip is declared intentional in the front matter, with a reason", files: { "skills/a/SKILL.md": "---\nname: a\nintentional-skips:\n  log-only-skip: a dead link is dropped by design; the weekly link report lists them\n---\n", "skills/a/scripts/run.py": LOG_ONLY } },
+    { name: "a shell near miss: the failure is recorded with skip-summary emit", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.sh": 'for f in *.csv; do\n  if ! load "$f"; then\n    skip-summary emit --skill tessl__a --step 1 --reason "load failed" --item "$f"\n    exit 2\n  fi\ndone\n' } },
   ],
   invalid: [
+    { name: "log-only-skip: a failure branch that only logs, then continues", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": LOG_ONLY }, errors: [{ messageId: "silent", file: "skills/a/scripts/run.py", line: 5, message: /skill tessl__a drops an item when it fails.*log-only-skip, 1 place.*emit_skip\(skill="tessl__a".*docs\/owner\.md#python/ }] },
+    { name: "budget-stop: a wall-clock budget ends the loop", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": BUDGET }, errors: [{ messageId: "silent", line: 4, message: /budget-stop/ }] },
+    { name: "catch-all-exit-0: a broad catch at the top exits 0", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": CATCH_ALL }, errors: [{ messageId: "silent", line: 8, message: /catch-all-exit-0/ }] },
+    { name: "unrelayed-collection: failed items only reach stderr as a count", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": COLLECTION }, errors: [{ messageId: "silent", line: 2, message: /unrelayed-collection/ }] },
     {
-      name: "SKILL.md promises the next run",
-      files: { "skills/a/SKILL.md": "---\nname: a\n---\n## Step 2\nStop here; the next run will catch the rest.\n" },
-      errors: [{ messageId: "silent", file: "skills/a/SKILL.md", line: 5, column: 16, message: /says "next run will catch" here but never emits/ }],
+      name: "stamped-unverified: a verification field stamped without a check",
+      files: { "skills/a/SKILL.md": SKILL + "\nFor feed sources there is no live API call. Mark `_verified_this_run: true` on every entry so Step 8 advances `last_verified`.\n" },
+      errors: [{ messageId: "silent", file: "skills/a/SKILL.md", line: 8, message: /stamped-unverified.*skip-summary emit --skill tessl__a/ }],
     },
     {
-      name: "a script comment and a SKILL.md line",
-      files: { "skills/a/SKILL.md": "---\nname: a\n---\nDefer the rest.\n", "skills/a/scripts/run.py": "# over budget: give up quietly\nprint('done')\n" },
-      errors: [{ messageId: "silent", line: 4, message: /"defer"/ }, { messageId: "silent", file: "skills/a/scripts/run.py", line: 1, message: /"budget"/ }],
+      name: "instructed-skip: a linked references/*.md says to drop silently on failure",
+      files: { "skills/a/SKILL.md": SKILL + "\nThe failure protocol is in `references/contracts.md`.\n", "skills/a/references/contracts.md": "# Contracts\n\nWhen verification fails:\n\n- New candidates: drop silently from this run's pool.\n" },
+      errors: [{ messageId: "silent", file: "skills/a/references/contracts.md", line: 5, message: /instructed-skip/ }],
     },
     {
-      name: "a suppression without a reason suppresses nothing",
-      files: { "skills/a/SKILL.md": "---\nname: a\n---\n<!-- skip-summary-lint-disable-next-line defer-without-summary -->\nSkip the rest when tired.\n" },
-      errors: [{ messageId: "silent", line: 5 }],
+      name: "shell log-only-skip: `cmd || { echo >&2; continue; }`",
+      files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.sh": 'for f in *.csv; do\n  load "$f" || { echo "skipped $f" >&2; continue; }\ndone\n' },
+      errors: [{ messageId: "silent", file: "skills/a/scripts/run.sh", line: 2, message: /log-only-skip.*in shell: `skip-summary emit --skill tessl__a/ }],
+    },
+    {
+      name: "JS log-only-skip: catch in a loop that only logs",
+      files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.mjs": "for (const u of urls) {\n  try {\n    await get(u);\n  } catch (e) {\n    console.error(`skipped ${u}`);\n    continue;\n  }\n}\n" },
+      errors: [{ messageId: "silent", file: "skills/a/scripts/run.mjs", line: 4, message: /log-only-skip/ }],
     },
   ],
+});
+
+it("reports one finding per skill and mechanism, with every other place as a related location", async () => {
+  const two = LOG_ONLY + "\nfor row in rows:\n    try:\n        store(row)\n    except OSError:\n        continue\n";
+  const findings = await lintOnly("defer-without-summary", { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": two, "skills/a/scripts/other.py": LOG_ONLY });
+  expect(findings).toHaveLength(1);
+  expect(findings[0]!.message).toMatch(/log-only-skip, 3 place/);
+  expect(findings[0]!.related?.map((r) => `${r.file}:${r.line}`)).toEqual(["skills/a/scripts/run.py:5", "skills/a/scripts/run.py:12"]);
+});
+
+it("honours an intentional skip from the config, keyed by skill id, only with a reason", async () => {
+  const { lintTiles } = await import("../../../src/lint/run-lint.js");
+  const { writeTile } = await import("../rule-tester.js");
+  const dir = await writeTile({ "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": LOG_ONLY });
+  const severities = new Map([["defer-without-summary", "warning" as const]]);
+  const declared = await lintTiles(["."], { cwd: dir, severities, settings: { intentionalSkips: { tessl__a: { "log-only-skip": "dead links are listed weekly" } } } });
+  expect(declared.warningCount).toBe(0);
+  const noReason = await lintTiles(["."], { cwd: dir, severities, settings: { intentionalSkips: { tessl__a: { "log-only-skip": " " } } } });
+  expect(noReason.warningCount).toBe(1);
 });

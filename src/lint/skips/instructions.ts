@@ -1,0 +1,137 @@
+// Reads a SKILL.md (or a references/*.md it links) for instructions that leave work undone in silence: on a failure
+// or a limit, skip / drop / leave for the next run / do not surface, with no surfacing action in the same instruction.
+// Also: stamping a verification field on entries the instruction says were not verified. Code blocks, headings,
+// front matter and negated prohibitions ("do not skip ahead") are not instructions to skip.
+import type { SkipEvidence } from "../source/facts.js";
+
+const SKIP = /\b(skip(?:s|ped|ping)?|drop(?:s|ped)?|discard(?:s|ed)?|omit(?:s|ted)?|defer(?:s|red)?|ignore[sd]?|leave (?:it|them|the \w+) for the next (?:run|cycle)|retr(?:y|ies) (?:on |in )?the next (?:run|cycle|fire|sweep)|(?:proceed|continue|move on|fail|exclude|remove)s? silently|(?:do not|don't|never) (?:surface|report|forward|relay|notify|mention|echo) (?:it|them|this|the (?:failure|error))\b)/gi;
+const NEGATION = /\b(do not|don't|never|must not|mustn't|no|not|nothing to|without|cannot|instead of|rather than|isn't|is not)\s+(?:\w+[\s-]){0,2}$/i;
+const CONDITION = /\b(fail(?:s|ed|ure|ures)?|errors?|unreachable|time[sd]? out|timeouts?|non-?zero|exits? [1-9]|unverifiable|could not|couldn't|cannot be|malformed|invalid|unparseable|budget|limit (?:is )?(?:reached|hit|exceeded)|deadline|quota|rate[- ]limit(?:ed)?|too (?:large|many|long)|HTTP [45]\d\d|[45]\d\d)\b/i;
+const SURFACE = /send_message|\bconfirm\b|\bsay so\b|\binform\b|\blet (?:the )?\w+ know\b|\bsend (?:a|the|it)\b|\bnotif(?:y|ies|ication)\b|\bsurface[sd]?\b|\breport(?:s|ed)? (?:it|them|the|to|a|an)\b|\btell (?:the )?\w+|\bwarn(?:s|ing)?\b|\balert\b|skip-summary|skip summary|\bexit(?:s)? (?:non-?zero|[1-9])|\bnon-?zero exit|\brelay|\bforward (?:it|them|the|a)\b|\bcaller\b|<internal>|\bask (?:the )?(?:user|owner|operator)/gi;
+const STAMP = /\b(mark|set|stamp|write|advance)s?\b[^.]*\b(_?verified(?:_this_run)?|last_verified|last_checked|_last_checked|verified_at|checked_at)\b[^.]*\b(true|today|now)\b/i;
+/** Absence is not failure: "missing files: skip silently" reads nothing because there is nothing to read. */
+const ABSENCE = /\b(missing|absent|empty|not found|does not exist|doesn't exist|no such)\b/i;
+const UNVERIFIED = /\b(no live|without (?:a |any )?(?:network|live|api|verification|round-trip|check)|skips? [^.]{0,40}(?:verification|api call|check)|not (?:actually )?verified|unverified)\b/i;
+
+interface Unit {
+  readonly text: string;
+  readonly line: number;
+  /** The paragraph that introduces a list ("When verification fails:"), whose condition applies to each item. */
+  readonly leadIn: string;
+}
+
+/** Paragraphs and list items with their first line, outside front matter, code fences and HTML comments. */
+export function proseUnits(markdown: string): Unit[] {
+  const lines = markdown.split("\n");
+  const units: Unit[] = [];
+  let i = 0;
+  if (lines[0]?.trim() === "---") {
+    i = 1;
+    while (i < lines.length && lines[i]!.trim() !== "---") i++;
+    i++;
+  }
+  let current: { text: string[]; line: number; item: boolean } | undefined;
+  let lastParagraph = "";
+  const flush = () => {
+    if (!current) return;
+    const text = current.text.join(" ").replace(/\s+/g, " ").trim();
+    if (text !== "") units.push({ text, line: current.line, leadIn: current.item ? lastParagraph : "" });
+    if (!current.item) lastParagraph = text;
+    current = undefined;
+  };
+  for (; i < lines.length; i++) {
+    const line = lines[i]!;
+    const fence = /^\s*(```+|~~~+)/.exec(line);
+    if (fence) {
+      flush();
+      i++;
+      while (i < lines.length && !lines[i]!.trimStart().startsWith(fence[1]!)) i++;
+      continue;
+    }
+    if (/^\s*<!--/.test(line)) {
+      flush();
+      while (i < lines.length && !lines[i]!.includes("-->")) i++;
+      continue;
+    }
+    if (line.trim() === "" || /^\s*#/.test(line) || /^\s*\|/.test(line)) {
+      flush();
+      if (/^\s*#/.test(line)) lastParagraph = "";
+      continue;
+    }
+    const item = /^\s*([-*+]|\d+[.)])\s+/.exec(line);
+    if (item) {
+      flush();
+      current = { text: [line.slice(item[0].length)], line: i + 1, item: true };
+    } else if (current) current.text.push(line);
+    else current = { text: [line], line: i + 1, item: false };
+  }
+  flush();
+  return units;
+}
+
+function sentences(text: string): string[] {
+  return text.split(/(?<=[.!?])\s+(?=[A-Z`*_(])/);
+}
+
+function positiveSurface(text: string): boolean {
+  for (const m of text.matchAll(SURFACE)) {
+    if (!NEGATION.test(text.slice(0, m.index))) return true;
+  }
+  return false;
+}
+
+function skipVerb(sentence: string): string | undefined {
+  for (const m of sentence.matchAll(SKIP)) {
+    const verb = m[0];
+    // "do not surface it" is itself the silent instruction; any other verb must not be negated.
+    if (/^(do not|don't|never)\b/i.test(verb)) return verb;
+    // Negated anywhere earlier in its clause: "there is no permitted budget-skip path that drops ...".
+    const clause = sentence.slice(0, m.index).split(/[;:—]|\s-\s/).at(-1)!;
+    if (NEGATION.test(clause) || /\b(no|never|not|don't|do not|must not|cannot)\b/i.test(clause)) continue;
+    // The object is a field or a code name ("drop `_verify_skipped`"), not work.
+    if (/^\s+`/.test(sentence.slice(m.index! + verb.length))) continue;
+    // Compounds name something else: "skip-optimize", "skip_drive", "skipped_user_actioned".
+    if (/^[-_]/.test(sentence.slice(m.index! + verb.length)) || /[-_`]$/.test(sentence.slice(0, m.index))) continue;
+    return verb;
+  }
+  return undefined;
+}
+
+export function instructionSkips(markdown: string): SkipEvidence[] {
+  const out: SkipEvidence[] = [];
+  for (const unit of proseUnits(markdown)) {
+    const stamp = STAMP.exec(unit.text);
+    if (stamp && UNVERIFIED.test(unit.text) && !/\b(never|not|don't|do not|must not)\b[^.;]*$/i.test(unit.text.slice(0, stamp.index))) {
+      out.push({ mechanism: "stamped-unverified", line: unit.line, column: 1, snippet: unit.text.slice(0, 160) });
+      continue;
+    }
+    if (positiveSurface(unit.text)) continue;
+    const leadIn = unit.leadIn.trim().endsWith(":") ? sentences(unit.leadIn).at(-1)! : "";
+    for (const sentence of sentences(unit.text)) {
+      const verb = skipVerb(sentence);
+      if (verb === undefined) continue;
+      const condition = CONDITION.test(sentence) || CONDITION.test(leadIn);
+      if (!condition || (ABSENCE.test(unit.text) && !/\b(fail|error|timeout|time[sd]? out|unreachable|budget)/i.test(sentence))) continue;
+      out.push({ mechanism: "instructed-skip", line: unit.line, column: 1, snippet: sentence.slice(0, 160) });
+      break;
+    }
+  }
+  return out;
+}
+
+/** Result fields SKILL.md tells the agent to relay: `failed`, `warnings`, named in a sentence that surfaces them. */
+export function relayedFields(markdown: string): Set<string> {
+  const fields = new Set<string>();
+  for (const unit of proseUnits(markdown)) {
+    for (const sentence of sentences(unit.text)) {
+      if (!positiveSurface(sentence)) continue;
+      for (const m of sentence.matchAll(/`([A-Za-z_][\w.]*)`|"([A-Za-z_]\w*)"\s*:|\b([a-z]+_[a-z_]+)\b/g)) fields.add((m[1] ?? m[2] ?? m[3])!.split(".").pop()!);
+    }
+  }
+  return fields;
+}
+
+/** `references/x.md` paths a SKILL.md links, relative to the skill folder. */
+export function linkedReferences(markdown: string): string[] {
+  return [...new Set([...markdown.matchAll(/\breferences\/[\w./-]+\.md\b/g)].map((m) => m[0]))];
+}

@@ -1,0 +1,217 @@
+// Finds, in a Python syntax tree, the code shapes that leave work undone without telling anyone: an item loop whose
+// failure branch only logs, a budget or deadline stop, a catch-all that exits 0, and a skipped/failed list that only
+// reaches stderr or a count. Behaviour, never words: comments are not in the tree and docstrings are never read.
+import type { SkipEvidence, SkipMechanism } from "../source/facts.js";
+import { callArgs, dotted } from "../source/python.js";
+import { at, type SyntaxNode } from "../source/tree-sitter.js";
+
+const LOG_CALL = /^(logging|logger|log|LOG|_log|LOGGER|warnings)\.\w+$|^(sys\.stderr\.write|_?e?print_?err\w*|_?(log|debug|info|warn|warning)\w*)$/;
+const SURFACE_CALL = /send|notify|notif|alert|emit_skip|skip_and_exit|skip_summary|emit|report|surface|page|escalate/i;
+// A budget by name, or a deadline compared with a clock: `deadline` alone is often data (a CFP's deadline).
+const BUDGET = /budget|elapsed|time_left|remaining_(s|sec|secs|seconds|time)|out_of_time|monotonic\(|perf_counter\(|time\.time\(/i;
+/** Calls that only parse a value: a loop that skips what does not parse is filtering its input, unless it says so. */
+const PARSE = /^(int|float|str|bool|Decimal|dict|tuple|list|\w*\.?fromisoformat|\w*\.?strptime|\w*\.?fromtimestamp|json\.loads|\w*parse\w*|_\w*parse\w*|\w+\.(replace|strip|split|lower|upper|get|group|match))$/;
+const HARMLESS_EXC = /^(FileNotFoundError|StopIteration|KeyboardInterrupt|GeneratorExit|ImportError|ModuleNotFoundError|NotADirectoryError)$/;
+const COLLECTION = /(^|_)(skip(ped|s)?|fail(ed|ures?|s)?|defer(red)?|drop(ped)?|errors?|invalid|malformed|unprocessed|rejected|leftover|not_done)(_|$)/i;
+const LOOPS = new Set(["for_statement", "while_statement"]);
+const SCOPES = new Set(["function_definition", "class_definition", "module", "lambda"]);
+
+function snippetOf(node: SyntaxNode): string {
+  return node.text.split("\n")[0]!.trim().slice(0, 160);
+}
+
+function enclosingLoop(node: SyntaxNode): SyntaxNode | undefined {
+  for (let p = node.parent; p; p = p.parent) {
+    if (LOOPS.has(p.type)) return p;
+    if (SCOPES.has(p.type)) return undefined;
+  }
+  return undefined;
+}
+
+function statements(block: SyntaxNode | null | undefined): SyntaxNode[] {
+  return (block?.namedChildren ?? []).filter((c) => c.type !== "comment");
+}
+
+function calleeOf(stmt: SyntaxNode): { name: string; call: SyntaxNode } | undefined {
+  const e = stmt.type === "expression_statement" ? stmt.namedChildren[0] : stmt;
+  if (e?.type !== "call") return undefined;
+  const fn = e.childForFieldName("function");
+  return { name: dotted(fn) || (fn?.type === "attribute" ? fn.childForFieldName("attribute")!.text : fn?.text ?? ""), call: e };
+}
+
+function isLog(stmt: SyntaxNode): boolean {
+  const c = calleeOf(stmt);
+  if (!c) return false;
+  if (c.name === "print") return /file\s*=\s*sys\.stderr/.test(c.call.text);
+  return LOG_CALL.test(c.name);
+}
+
+/** `sys.exit(2)`, `exit(1)`, `raise`: the run does not end clean. */
+function exitsNonZero(node: SyntaxNode): boolean {
+  if (node.descendantsOfType("raise_statement").length > 0 || node.type === "raise_statement") return true;
+  for (const call of [node, ...node.descendantsOfType("call")]) {
+    if (call.type !== "call") continue;
+    const name = dotted(call.childForFieldName("function"));
+    if (!/^(sys\.exit|exit|os\._exit|quit)$/.test(name)) continue;
+    const arg = callArgs(call).positional[0];
+    if (arg && !/^(0|None|False)$/.test(arg.text)) return true;
+  }
+  return false;
+}
+
+function surfaces(node: SyntaxNode): boolean {
+  if (exitsNonZero(node)) return true;
+  return [node, ...node.descendantsOfType("call")].some((c) => c.type === "call" && SURFACE_CALL.test(dotted(c.childForFieldName("function")) || c.childForFieldName("function")?.text || ""));
+}
+
+/** The failure branch does nothing a person would see: log lines, counters, `pass`, then continue/return. */
+function onlyLogs(body: SyntaxNode[]): boolean {
+  let leaves = false;
+  for (const s of body) {
+    if (s.type === "continue_statement" || s.type === "pass_statement") leaves = true;
+    else if (s.type === "return_statement") {
+      const v = s.namedChildren[0];
+      if (v && !/^(None|False|\[\]|\{\}|0|""|'')$/.test(v.text)) return false;
+      leaves = true;
+    } else if (s.type === "expression_statement" && s.namedChildren[0]?.type === "augmented_assignment") continue;
+    else if (!isLog(s)) return false;
+  }
+  return leaves || body.length > 0;
+}
+
+function caughtNames(clause: SyntaxNode): string[] {
+  const first = clause.namedChildren.find((c) => c.type !== "block" && c.type !== "comment");
+  if (!first) return [];
+  const target = first.type === "as_pattern" ? first.namedChildren[0] : first;
+  if (!target) return [];
+  return target.type === "tuple" ? target.namedChildren.map((n) => n.text) : [target.text];
+}
+
+export function pythonSkips(root: SyntaxNode): SkipEvidence[] {
+  const out: SkipEvidence[] = [];
+  const add = (mechanism: SkipMechanism, node: SyntaxNode, fields?: string[]) => out.push({ mechanism, line: at(node)[0], column: at(node)[1], snippet: snippetOf(node), ...(fields ? { fields } : {}) });
+  for (const clause of root.descendantsOfType("except_clause")) {
+    const body = statements(clause.namedChildren.find((c) => c.type === "block"));
+    const names = caughtNames(clause);
+    const broad = names.length === 0 || names.some((n) => /^(Exception|BaseException)$/.test(n));
+    if (broad && catchAllExitsZero(clause, body)) add("catch-all-exit-0", clause);
+    if (names.length > 0 && names.every((n) => HARMLESS_EXC.test(n.replace(/^\w+\./, "")))) continue;
+    if (!enclosingLoop(clause) || body.length === 0) continue;
+    if (body.some((s) => surfaces(s) || /\.(append|extend|add)\(/.test(s.text))) continue;
+    const tryBlock = clause.parent?.type === "try_statement" ? clause.parent.namedChildren.find((c) => c.type === "block") : undefined;
+    if (!body.some(isLog) && tryBlock && parseOnly(tryBlock)) continue;
+    if (onlyLogs(body) && body.some((s) => s.type === "continue_statement" || s.type === "pass_statement" || s.type === "return_statement")) add("log-only-skip", clause);
+  }
+  for (const ifs of root.descendantsOfType("if_statement")) {
+    const cond = ifs.childForFieldName("condition");
+    if (!cond || !BUDGET.test(cond.text) || !enclosingLoop(ifs)) continue;
+    const body = statements(ifs.childForFieldName("consequence"));
+    const stops = body.some((s) => /^(break|continue|return)_statement$/.test(s.type));
+    if (stops && !body.some(surfaces)) add("budget-stop", ifs, appended(body));
+  }
+  out.push(...collections(root));
+  return out;
+}
+
+/** Every call in the block only parses or converts a value (no write, no fetch, no append). */
+function parseOnly(block: SyntaxNode): boolean {
+  return block.descendantsOfType("call").every((c) => {
+    const fn = c.childForFieldName("function");
+    return PARSE.test(dotted(fn) || (fn?.type === "attribute" ? `x.${fn.childForFieldName("attribute")?.text}` : fn?.text ?? ""));
+  });
+}
+
+/** Names appended to in a branch: the deferred items may be reported through them. */
+function appended(body: SyntaxNode[]): string[] | undefined {
+  const names = body.flatMap((s) => [...s.text.matchAll(/\b(\w+)\.(append|extend|add)\(/g)].map((m) => m[1]!));
+  return names.length > 0 ? names : undefined;
+}
+
+function catchAllExitsZero(clause: SyntaxNode, body: SyntaxNode[]): boolean {
+  if (body.some(surfaces)) return false;
+  const exitZero = body.some((s) => {
+    const c = calleeOf(s);
+    return c !== undefined && /^(sys\.exit|exit|os\._exit)$/.test(c.name) && /^\(\s*(0)?\s*\)$/.test(c.call.childForFieldName("arguments")?.text ?? "");
+  });
+  if (exitZero) return true;
+  // `try: main() except Exception: pass` at the top of the script.
+  let scope = clause.parent;
+  while (scope && !SCOPES.has(scope.type) && scope.type !== "if_statement") scope = scope.parent;
+  const top = scope?.type === "module" || (scope?.type === "if_statement" && /__name__/.test(scope.childForFieldName("condition")?.text ?? ""));
+  return top && body.every((s) => s.type === "pass_statement" || isLog(s));
+}
+
+/**
+ * A list named for skipped or failed items (`skipped = []`, then `.append`) that reaches nothing but stderr, a log
+ * or `len(...)`. A list put into a result field is reported with the field, and it is fine when SKILL.md tells the
+ * agent to relay that field; a list passed anywhere else (returned, sent, in an exit code) is taken as surfaced.
+ */
+function collections(root: SyntaxNode): SkipEvidence[] {
+  const out: SkipEvidence[] = [];
+  for (const assign of root.descendantsOfType("assignment")) {
+    const left = assign.childForFieldName("left");
+    const right = assign.childForFieldName("right");
+    if (left?.type !== "identifier" || !right || !/^(\[\]|list\(\)|set\(\)|\{\})$/.test(right.text) || !COLLECTION.test(left.text)) continue;
+    const name = left.text;
+    let scope = assign.parent;
+    while (scope && !SCOPES.has(scope.type)) scope = scope.parent;
+    if (!scope) continue;
+    const uses = scope.descendantsOfType("identifier").filter((id) => id.text === name && id.startIndex !== left.startIndex);
+    let added = false;
+    let escapes = false;
+    const fields: string[] = [];
+    for (const id of uses) {
+      const parent = id.parent;
+      if (parent?.type === "attribute" && parent.childForFieldName("object") === null) continue;
+      if (parent?.type === "attribute" && /^(append|extend|add|insert)$/.test(parent.childForFieldName("attribute")?.text ?? "")) {
+        added = true;
+        continue;
+      }
+      const field = fieldOf(id);
+      if (field !== undefined) {
+        fields.push(field);
+        continue;
+      }
+      if (stderrOnly(id)) continue;
+      escapes = true;
+    }
+    if (added && !escapes) out.push({ mechanism: "unrelayed-collection", line: at(assign)[0], column: at(assign)[1], snippet: snippetOf(assign), ...(fields.length > 0 ? { fields } : {}) });
+  }
+  return out;
+}
+
+/** `{"failed": failed}` or `result["failed"] = failed`: the field the list is published under. */
+function fieldOf(id: SyntaxNode): string | undefined {
+  let n: SyntaxNode = id;
+  while (n.parent && /^(list_comprehension|call|argument_list|parenthesized_expression|list|sorted)$/.test(n.parent.type) && !/^(len)$/.test(dotted(n.parent.childForFieldName("function")))) n = n.parent;
+  const p = n.parent;
+  if (p?.type === "pair") return p.childForFieldName("key")?.text.replace(/^["']|["']$/g, "");
+  if (p?.type === "keyword_argument") return p.childForFieldName("name")?.text;
+  if (p?.type === "assignment" && p.childForFieldName("right") === n) {
+    const left = p.childForFieldName("left");
+    if (left?.type === "subscript") return left.childForFieldName("subscript")?.text.replace(/^["']|["']$/g, "");
+    if (left?.type === "attribute") return left.childForFieldName("attribute")?.text;
+  }
+  return undefined;
+}
+
+/** The use only logs the list or counts it. */
+function stderrOnly(id: SyntaxNode): boolean {
+  for (let p = id.parent; p && !/(_statement|_definition|block)$/.test(p.type); p = p.parent) {
+    if (p.type === "call") {
+      const name = dotted(p.childForFieldName("function"));
+      if (name === "len" || name === "bool") return true;
+      if (name === "print") return /file\s*=\s*sys\.stderr/.test(p.text);
+      if (LOG_CALL.test(name)) return true;
+    }
+    if (p.type === "if_statement" || p.type === "conditional_expression" || p.type === "boolean_operator" || p.type === "not_operator") {
+      const stmt = p.type === "if_statement" ? p : undefined;
+      if (stmt && !surfaces(stmt)) return true;
+    }
+  }
+  // `for x in failed:` that only logs each one.
+  const loop = id.parent;
+  if (loop?.type === "for_statement" && loop.childForFieldName("right") === id) return statements(loop.childForFieldName("body")).every(isLog);
+  if (id.parent?.type === "if_statement" || id.parent?.type === "not_operator") return !surfaces(id.parent.type === "if_statement" ? id.parent : id.parent.parent ?? id.parent);
+  return false;
+}

@@ -1,0 +1,54 @@
+// One entry point per file: pick the grammar, parse once, and read both the file facts and the silent-skip evidence.
+import { pythonSkips } from "../skips/python-skips.js";
+import { shellSkips } from "../skips/shell-skips.js";
+import { jsSkips } from "../skips/js-skips.js";
+import { EMPTY_FACTS, type CodeFacts } from "./facts.js";
+import { analyseJsTree } from "./js.js";
+import { analysePythonTree } from "./python.js";
+import { analyseShellTree, prepareBats } from "./shell.js";
+import { jsGrammar, type Grammar, type Parsers } from "./tree-sitter.js";
+
+export type CodeLanguage = "python" | "shell" | "bats" | "js";
+
+/**
+ * A file that names none of these can hold nothing the summary checks look for (no summary path, no emit, no pattern
+ * reference): its facts are empty and most scripts of a large tile are never parsed for them.
+ */
+export const RELEVANT = /skip-summary|skipAndExit|emitSkip|createSkipCollector|no-silent-defer\/|readSummaryFile|classifySummary|skip_summary/;
+
+/** Words without which a file has none of the silent-skip shapes (a loop's failure branch, a budget stop, a catch-all). */
+const SKIP_SHAPES: Readonly<Record<CodeLanguage, RegExp>> = {
+  python: /\bexcept\b|\bcontinue\b|\bbreak\b|=\s*\[\]/,
+  shell: /\bcontinue\b|\bbreak\b|\btrap\b|\bexit 0\b/,
+  bats: /(?!)/,
+  js: /\bcatch\b|\bcontinue\b|\bbreak\b/,
+};
+
+export function grammarOf(language: CodeLanguage, fileName: string): Grammar {
+  return language === "python" ? "python" : language === "js" ? jsGrammar(fileName) : "bash";
+}
+
+/** Whether the file needs a parser at all: for its facts, or (scripts only) for silent-skip shapes. */
+export function needsParse(language: CodeLanguage, text: string, script: boolean): boolean {
+  return RELEVANT.test(text) || (script && SKIP_SHAPES[language].test(text));
+}
+
+export function analyseCode(parsers: Parsers, language: CodeLanguage, fileName: string, source: string, options: { readonly script: boolean }): CodeFacts {
+  const wantFacts = RELEVANT.test(source);
+  const wantSkips = options.script && SKIP_SHAPES[language].test(source);
+  if (!wantFacts && !wantSkips) return EMPTY_FACTS;
+  const bats = language === "bats" ? prepareBats(source) : undefined;
+  const grammar = grammarOf(language, fileName);
+  return parsers.parse(grammar, bats?.text ?? source, (root) => {
+    const facts = wantFacts
+      ? language === "python"
+        ? analysePythonTree(root)
+        : language === "js"
+          ? analyseJsTree(root)
+          : analyseShellTree(root, bats ? { testNames: bats.names } : {})
+      : EMPTY_FACTS;
+    if (!wantSkips) return facts;
+    const skips = language === "python" ? pythonSkips(root) : language === "js" ? jsSkips(root) : shellSkips(root);
+    return { ...facts, skips };
+  });
+}
