@@ -27,7 +27,7 @@ function makeTile() {
     write(`${s}/scripts/run.sh`, `#!/usr/bin/env bash\nset -euo pipefail\nleft=()\nfor item in $(cat "\${ITEMS:-items.txt}"); do\n  if (( BUDGET == 0 )); then left+=(--item "$item"); continue; fi\n  python3 "$(dirname "$0")/fetch.py" "$item" > "/tmp/${name}-$item.out"\n  BUDGET=$(( BUDGET - 1 ))\ndone\nif (( \${#left[@]} > 0 )); then\n  skip-summary emit --skill ${id} --step 1 --reason "budget spent" "\${left[@]}"\n  exit 2\nfi\n`);
     write(`${s}/scripts/fetch.py`, `import json\nimport sys\nfrom helper import load\n\n\ndef main(item):\n    """Fetch one item and print it as JSON."""\n    data = load(item)\n    with open(f"/tmp/{item}.json", "w") as f:\n        json.dump(data, f)\n    print(json.dumps(data))\n\n\nif __name__ == "__main__":\n    main(sys.argv[1])\n`);
     write(`${s}/scripts/helper.py`, `import os\n\nBASE = os.path.join(os.path.dirname(__file__), "..", "assets")\n\n\ndef load(item):\n    path = os.path.join(BASE, "data.json")\n    with open(path) as f:\n        return {"item": item, "size": len(f.read())}\n`);
-    // Every fourth skill records its skip with this project's JS library, so the TypeScript parser is loaded and used.
+    // Every fourth skill records its skip with this project's JS library, so the tree-sitter JS grammar is loaded and used.
     if (i % 4 === 0) {
       write(`${s}/scripts/record.mjs`, `import { skipAndExit } from "skip-summary";\n\nconst left = process.argv.slice(2);\nif (left.length > 0) {\n  await skipAndExit({ skill: "${id}", step: 2, reason: "render budget spent", items: left });\n}\n`);
     }

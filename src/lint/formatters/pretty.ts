@@ -1,4 +1,5 @@
 // Findings grouped by file for people, with colour only when asked, and a one-line summary at the end.
+import { relatedText } from "./related.js";
 import type { Formatter } from "./types.js";
 
 const paint = (on: boolean, code: string, text: string) => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
@@ -10,6 +11,8 @@ export const formatPretty: Formatter = (summary, { color }) => {
     for (const f of file.findings) {
       const level = f.severity === "error" ? paint(color, "31", "error  ") : paint(color, "33", "warning");
       out.push(`  ${`${f.line}:${f.column}`.padEnd(8)} ${level}  ${f.message}  ${paint(color, "2", f.ruleId)}`);
+      const also = relatedText(f);
+      if (also !== "") out.push(`  ${"".padEnd(8)} ${paint(color, "2", also)}`);
     }
     out.push("");
   }

@@ -44,6 +44,18 @@ export const formatSarif: Formatter = (summary, meta) => {
                 },
               },
             ],
+            ...(f.related && f.related.length > 0
+              ? {
+                  relatedLocations: f.related.map((r, id) => ({
+                    id,
+                    physicalLocation: {
+                      artifactLocation: { uri: toUri(r.file), uriBaseId: "%SRCROOT%" },
+                      region: { startLine: Math.max(1, r.line), startColumn: Math.max(1, r.column) },
+                    },
+                    ...(r.snippet ? { message: { text: r.snippet } } : {}),
+                  })),
+                }
+              : {}),
           })),
         ),
         columnKind: "utf16CodeUnits",

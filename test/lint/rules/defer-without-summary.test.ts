@@ -100,3 +100,23 @@ it("honours an intentional skip from the config, keyed by skill id, only with a 
   const noReason = await lintTiles(["."], { cwd: dir, severities, settings: { intentionalSkips: { tessl__a: { "log-only-skip": " " } } } });
   expect(noReason.warningCount).toBe(1);
 });
+
+it("shows related places as SARIF relatedLocations, and the first three plus a count in pretty and github", async () => {
+  const { lintTiles } = await import("../../../src/lint/run-lint.js");
+  const { writeTile } = await import("../rule-tester.js");
+  const { FORMATTERS } = await import("../../../src/lint/formatters/index.js");
+  const files: Record<string, string> = { "skills/a/SKILL.md": SKILL };
+  for (const n of [1, 2, 3, 4, 5]) files[`skills/a/scripts/s${n}.py`] = LOG_ONLY;
+  const dir = await writeTile(files);
+  const summary = await lintTiles(["."], { cwd: dir, severities: new Map([["defer-without-summary", "warning" as const]]) });
+  const options = { rules: [], version: "0", color: false };
+  const sarif = JSON.parse(FORMATTERS.sarif(summary, options));
+  expect(sarif.runs[0].results[0].relatedLocations.map((l: { physicalLocation: { artifactLocation: { uri: string } } }) => l.physicalLocation.artifactLocation.uri)).toEqual([
+    "skills/a/scripts/s2.py",
+    "skills/a/scripts/s3.py",
+    "skills/a/scripts/s4.py",
+    "skills/a/scripts/s5.py",
+  ]);
+  expect(FORMATTERS.pretty(summary, options)).toContain("also at skills/a/scripts/s2.py:5, skills/a/scripts/s3.py:5, skills/a/scripts/s4.py:5 and 1 more");
+  expect(FORMATTERS.github(summary, options)).toContain("%0Aalso at skills/a/scripts/s2.py:5, skills/a/scripts/s3.py:5, skills/a/scripts/s4.py:5 and 1 more");
+});
