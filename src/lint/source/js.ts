@@ -1,7 +1,7 @@
 // Reads JavaScript and TypeScript with the tree-sitter grammars: calls, imports and literals, never comments.
 import { FactsBuilder, SEND_NAME, type CodeFacts } from "./facts.js";
 import { TEMP_MARK, UNKNOWN } from "./targets.js";
-import { at, type SyntaxNode } from "./tree-sitter.js";
+import { at, walk, type SyntaxNode } from "./tree-sitter.js";
 
 const WRITE = /^(writeFile|writeFileSync|appendFile|appendFileSync|createWriteStream|outputFile|outputFileSync|outputJson|outputJsonSync|writeJson|writeJsonSync|writeJSON)$/;
 const ATOMIC_WRITE = /^(writeFileAtomic|writeFileAtomically|writeFileAtomicSync)$/;
@@ -15,6 +15,7 @@ const TEMP_FUNCS = /^(tmpdir|mkdtemp|mkdtempSync|tmpName|tmpNameSync|tempfile)$/
 const TEST_CALLS = new Set(["it", "test", "describe", "suite", "context", "specify"]);
 const SPAWN = /^(execFile|execFileSync|spawn|spawnSync|execa|execaSync)$/;
 const EXEC = /^(exec|execSync|execaCommand|execaCommandSync)$/;
+const JS_TYPES = new Set(["import_statement", "variable_declarator", "string", "template_string", "identifier", "property_identifier", "shorthand_property_identifier", "call_expression", "new_expression"]);
 const WRAPPERS = new Set(["parenthesized_expression", "await_expression", "as_expression", "non_null_expression", "satisfies_expression"]);
 
 /** A string literal's value, escapes decoded the simple way (enough for paths and test names). */
@@ -88,7 +89,7 @@ export function analyseJsTree(root: SyntaxNode): CodeFacts {
     facts.op("emit", "skip-summary emit", "", ...at(node), skill && !skill.includes(UNKNOWN) ? { skill } : {});
   };
 
-  const visit = (node: SyntaxNode): void => {
+  const visit = (node: SyntaxNode): boolean => {
     switch (node.type) {
       case "import_statement": {
         const source = node.childForFieldName("source");
@@ -103,7 +104,7 @@ export function analyseJsTree(root: SyntaxNode): CodeFacts {
       }
       case "string":
         facts.string(jsString(node), ...at(node));
-        return;
+        return false;
       case "template_string":
         facts.string(template(node, 0), ...at(node));
         break;
@@ -111,13 +112,13 @@ export function analyseJsTree(root: SyntaxNode): CodeFacts {
       case "property_identifier":
       case "shorthand_property_identifier":
         if (node.text === "schema_version") facts.mentionsSchemaVersion = true;
-        return;
+        return false;
       case "call_expression":
       case "new_expression":
         call(node);
         break;
     }
-    for (const c of node.namedChildren) visit(c);
+    return true;
   };
   const call = (node: SyntaxNode): void => {
     const fn = node.childForFieldName(node.type === "call_expression" ? "function" : "constructor");
@@ -142,6 +143,6 @@ export function analyseJsTree(root: SyntaxNode): CodeFacts {
     } else if (node.type === "call_expression" && (SPAWN.test(name) || EXEC.test(name))) command(node, name);
     else if (SEND_NAME.test(name)) facts.op("send", callee, "", ...where);
   };
-  visit(root);
+  walk(root, JS_TYPES, visit);
   return facts.build();
 }

@@ -1,7 +1,7 @@
 // Reads Python with the tree-sitter grammar: calls, imports, assignments and string literals; comments are not in the tree.
 import { FactsBuilder, SEND_NAME, type CodeFacts } from "./facts.js";
 import { TEMP_MARK, UNKNOWN } from "./targets.js";
-import { at, type SyntaxNode } from "./tree-sitter.js";
+import { at, walk, type SyntaxNode } from "./tree-sitter.js";
 
 const PATH_FUNCS = /^(os\.path\.join|os\.path\.abspath|os\.path\.expanduser|os\.path\.realpath|join|Path|pathlib\.Path|PurePath|str|sorted|list|glob\.glob|glob\.iglob|glob|iglob|os\.fspath)$/;
 const TEMP_FUNCS = /(mkstemp|mktemp|NamedTemporaryFile|mkdtemp|TemporaryDirectory|gettempdir)$/;
@@ -77,6 +77,8 @@ class Resolver {
   }
 }
 
+const PY_TYPES = new Set(["string", "identifier", "import_statement", "import_from_statement", "assignment", "for_statement", "as_pattern", "call", "function_definition"]);
+
 function isTestFunction(node: SyntaxNode): boolean {
   return node.type === "function_definition" && /^test/.test(node.childForFieldName("name")?.text ?? "");
 }
@@ -84,20 +86,23 @@ function isTestFunction(node: SyntaxNode): boolean {
 export function analysePythonTree(root: SyntaxNode): CodeFacts {
   const facts = new FactsBuilder();
   const r = new Resolver();
-  const visit = (node: SyntaxNode, inTest: boolean): void => {
-    let test = inTest;
-    if (!inTest && isTestFunction(node)) {
-      test = true;
+  let testDepth: number | undefined;
+  walk(root, PY_TYPES, (node, depth) => {
+    if (testDepth !== undefined && depth <= testDepth) testDepth = undefined;
+    const test = testDepth !== undefined;
+    if (!test && isTestFunction(node)) {
+      testDepth = depth;
       const decorated = node.parent?.type === "decorated_definition" ? node.parent : undefined;
       for (const d of decorated?.namedChildren.filter((c) => c.type === "decorator") ?? []) {
         for (const s of d.descendantsOfType("string")) facts.testNames.push({ value: pyString(s), line: at(s)[0], column: at(s)[1] });
       }
+      return;
     }
     switch (node.type) {
       case "string": {
         const lit = facts.string(pyString(node, r.vars), ...at(node));
         if (test) facts.testNames.push(lit);
-        return;
+        return false;
       }
       case "identifier":
         if (node.text === "schema_version") facts.mentionsSchemaVersion = true;
@@ -105,29 +110,27 @@ export function analysePythonTree(root: SyntaxNode): CodeFacts {
       case "import_statement":
       case "import_from_statement":
         if (/\bskip_summary\b/.test(node.text)) facts.usesLibrary = true;
-        return;
+        return false;
       case "assignment": {
         const left = node.childForFieldName("left");
         if (left?.type === "identifier") r.vars.set(left.text, r.resolve(node.childForFieldName("right")));
-        break;
+        return;
       }
       case "for_statement": {
         const left = node.childForFieldName("left");
         if (left?.type === "identifier") r.vars.set(left.text, r.resolve(node.childForFieldName("right")));
-        break;
+        return;
       }
       case "as_pattern": {
         const target = node.childForFieldName("alias")?.namedChildren[0] ?? node.childForFieldName("alias");
         if (target?.type === "identifier") r.vars.set(target.text, r.resolve(node.namedChildren[0]));
-        break;
+        return;
       }
       case "call":
         callFacts(node, r, facts);
-        break;
+        return;
     }
-    for (const c of node.namedChildren) visit(c, test);
-  };
-  visit(root, false);
+  });
   return facts.build();
 }
 

@@ -1,7 +1,7 @@
 // Reads bash (and bats) with the tree-sitter grammar: commands, redirections and strings; comments and heredocs are not code.
 import { FactsBuilder, SEND_NAME, type CodeFacts } from "./facts.js";
 import { TEMP_MARK, UNKNOWN } from "./targets.js";
-import { at, type SyntaxNode } from "./tree-sitter.js";
+import { at, walk, type SyntaxNode } from "./tree-sitter.js";
 
 const BATS_TEST = /^(\s*)@test\s+(["'])(.*?)\2\s*\{/gm;
 
@@ -47,13 +47,14 @@ function resolve(raw: string, vars: Map<string, string>, depth = 0): string {
     });
 }
 
+const SH_TYPES = new Set(["string", "raw_string", "heredoc_body", "variable_assignment", "for_statement", "file_redirect", "command"]);
 const QUOTED = new Set(["string", "raw_string", "ansi_c_string"]);
 
 export function analyseShellTree(root: SyntaxNode, options: { readonly testNames?: readonly { value: string; line: number; column: number }[] } = {}): CodeFacts {
   const facts = new FactsBuilder();
   facts.testNames.push(...(options.testNames ?? []));
   const vars = new Map<string, string>();
-  const visit = (node: SyntaxNode): void => {
+  walk(root, SH_TYPES, (node) => {
     switch (node.type) {
       case "string":
       case "raw_string":
@@ -63,7 +64,7 @@ export function analyseShellTree(root: SyntaxNode, options: { readonly testNames
         node.text.split("\n").forEach((body, i) => {
           if (body !== "") facts.string(body, node.startPosition.row + 1 + i, 1);
         });
-        return;
+        return false;
       case "variable_assignment": {
         const name = node.childForFieldName("name")?.text;
         const value = node.childForFieldName("value");
@@ -88,9 +89,8 @@ export function analyseShellTree(root: SyntaxNode, options: { readonly testNames
         commandOps(node, vars, facts);
         break;
     }
-    for (const c of node.namedChildren) visit(c);
-  };
-  visit(root);
+    return true;
+  });
   return facts.build();
 }
 

@@ -31,6 +31,17 @@ export interface SyntaxNode {
   childForFieldName(name: string): SyntaxNode | null;
   childrenForFieldName(name: string): readonly SyntaxNode[];
   descendantsOfType(type: string | readonly string[]): readonly SyntaxNode[];
+  walk(): Cursor;
+}
+
+interface Cursor {
+  readonly nodeType: string;
+  readonly nodeIsNamed: boolean;
+  readonly currentNode: SyntaxNode;
+  gotoFirstChild(): boolean;
+  gotoNextSibling(): boolean;
+  gotoParent(): boolean;
+  delete(): void;
 }
 
 interface Tree {
@@ -133,4 +144,29 @@ export function jsGrammar(fileName: string): Grammar {
   if (/\.tsx$/.test(fileName)) return "tsx";
   if (/\.[cm]?ts$/.test(fileName)) return "typescript";
   return /\.jsx$/.test(fileName) ? "tsx" : "javascript";
+}
+
+/**
+ * Pre-order walk over named nodes with a cursor: only the nodes whose type is in `types` are handed to `enter` (building
+ * a node object crosses into WebAssembly, which is what makes a walk slow). `enter` returns false to skip the children.
+ */
+export function walk(root: SyntaxNode, types: ReadonlySet<string>, enter: (node: SyntaxNode, depth: number) => boolean | void): void {
+  const c = root.walk();
+  try {
+    let depth = 0;
+    for (;;) {
+      const descend = !(c.nodeIsNamed && types.has(c.nodeType) && enter(c.currentNode, depth) === false);
+      if (descend && c.gotoFirstChild()) {
+        depth++;
+        continue;
+      }
+      while (!c.gotoNextSibling()) {
+        if (depth === 0 || !c.gotoParent()) return;
+        depth--;
+      }
+      if (depth === 0) return;
+    }
+  } finally {
+    c.delete();
+  }
 }
