@@ -55,7 +55,7 @@ export async function lintTiles(dirs: readonly string[], options: LintOptions): 
           messageId: r.messageId,
           message: fillMessage(template, r.data),
           ...(r.skill === undefined ? {} : { skill: r.skill }),
-          ...(r.snippet === undefined ? {} : { snippet: r.snippet }),
+          snippet: r.snippet ?? lineText(texts.get(r.file), r.line) ?? fillMessage(template, r.data),
           ...(r.related === undefined || r.related.length === 0
             ? {}
             : { related: r.related.map((l) => ({ ...l, file: displayPath(options.cwd, isAbsolute(l.file) ? l.file : resolve(tile.dir, l.file)) })) }),
@@ -65,6 +65,12 @@ export async function lintTiles(dirs: readonly string[], options: LintOptions): 
     }
   }
   return summarise(findings, dirs);
+}
+
+/** The text of a line, trimmed, when it says something (baselines match on it). */
+function lineText(text: string | undefined, line: number): string | undefined {
+  const value = text?.split("\n")[line - 1]?.trim();
+  return value && value.length > 2 ? value.slice(0, 200) : undefined;
 }
 
 function displayPath(cwd: string, absolute: string): string {

@@ -11,6 +11,8 @@ interface LintFlags {
   config?: string;
   quiet?: boolean;
   explain?: string;
+  baseline?: string;
+  writeBaseline?: string;
   help?: boolean;
 }
 
@@ -35,6 +37,8 @@ export const lintCommand: CommandDefinition = {
       .option("--config <file>", "config file with a \"lint\" section (default: ./skip-summary.config.json)")
       .option("--quiet", "report errors only")
       .option("--explain <rule-id>", "print a rule's rationale with a failing and a passing example")
+      .option("--baseline <file>", "report only findings that are not in this baseline (written by --write-baseline)")
+      .option("--write-baseline <file>", "record today's findings in FILE and exit 0; later runs pass it to --baseline")
       // The rule list comes from the rules' own meta, which is loaded only when help is asked for.
       .helpOption(false)
       .option("-h, --help", "print this help, with every rule")
@@ -81,6 +85,38 @@ export const lintCommand: CommandDefinition = {
               throw new UsageError(`the copy of rules/no-silent-defer.md shipped with skip-summary cannot be read (${error.message}); reinstall skip-summary or pass --rule FILE`);
             }
             throw error;
+          }
+          if (opts.writeBaseline !== undefined) {
+            const { writeFile } = await import("node:fs/promises");
+            const { resolve } = await import("node:path");
+            const baseline = lint.createBaseline(summary);
+            try {
+              await writeFile(resolve(io.cwd, opts.writeBaseline), lint.formatBaseline(baseline));
+            } catch (error) {
+              throw new UsageError(`--write-baseline ${opts.writeBaseline}: cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+            }
+            io.stderr.write(`skip-summary: wrote ${baseline.findings.length} finding(s) to ${opts.writeBaseline}; pass it to --baseline so CI fails only on new ones\n`);
+            return 0;
+          }
+          if (opts.baseline !== undefined) {
+            const { readFile } = await import("node:fs/promises");
+            const { resolve } = await import("node:path");
+            let text: string;
+            try {
+              text = await readFile(resolve(io.cwd, opts.baseline), "utf8");
+            } catch (error) {
+              throw new UsageError(`--baseline ${opts.baseline}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); create it with --write-baseline ${opts.baseline}`);
+            }
+            let baseline;
+            try {
+              baseline = lint.parseBaseline(text);
+            } catch (error) {
+              if (error instanceof lint.BaselineError) throw new UsageError(`--baseline ${opts.baseline}: ${error.message}`);
+              throw error;
+            }
+            const applied = lint.applyBaseline(summary, baseline);
+            summary = applied.summary;
+            if (applied.baselined > 0) io.stderr.write(`skip-summary: ${applied.baselined} finding(s) in the baseline ${opts.baseline} not shown\n`);
           }
           io.stdout.write(lint.FORMATTERS[format](summary, { rules: metas, version: VERSION, color: format === "pretty" && useColor(io.stdout, io.env) }));
           return lint.lintExitCode(summary, { maxWarnings });
