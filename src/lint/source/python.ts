@@ -86,12 +86,11 @@ function isTestFunction(node: SyntaxNode): boolean {
 export function analysePythonTree(root: SyntaxNode): CodeFacts {
   const facts = new FactsBuilder();
   const r = new Resolver();
-  let testDepth: number | undefined;
-  walk(root, PY_TYPES, (node, depth) => {
-    if (testDepth !== undefined && depth <= testDepth) testDepth = undefined;
-    const test = testDepth !== undefined;
+  let testEnd = -1;
+  walk(root, PY_TYPES, (node) => {
+    const test = node.startIndex < testEnd;
     if (!test && isTestFunction(node)) {
-      testDepth = depth;
+      testEnd = node.endIndex;
       const decorated = node.parent?.type === "decorated_definition" ? node.parent : undefined;
       for (const d of decorated?.namedChildren.filter((c) => c.type === "decorator") ?? []) {
         for (const s of d.descendantsOfType("string")) facts.testNames.push({ value: pyString(s), line: at(s)[0], column: at(s)[1] });
