@@ -1,5 +1,5 @@
-// Where the rule file shipped with this package lives: `rules/` at the package root, two folders up from src/lint/
-// and dist/lib/ (and dist/esm/full.js's folder's parent), three up from dist/esm/chunks/.
+// Where the rule file shipped with this package lives: `rules/` at the package root, two folders up from src/lint/,
+// dist/lib/ and dist/chunks/; three up should the chunks ever move one folder deeper.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
