@@ -1,6 +1,5 @@
 // Runs a program (argv, no shell) with the notice on stdin and the summary's fields in env: the way to reach an
 // agent's own send_message tool or any CLI. Which exit codes are worth a retry is decided in command-outcome.ts.
-import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
 import { commandOutcome, type CommandExit } from "./command-outcome.js";
 import { abortWords } from "./deadline.js";
@@ -64,7 +63,9 @@ interface RunOptions {
   readonly killGraceMs: number;
 }
 
-function runOnce(program: string, args: string[], options: RunOptions): Promise<CommandExit> {
+async function runOnce(program: string, args: string[], options: RunOptions): Promise<CommandExit> {
+  // Loaded here, not at the top: node:child_process (net, dgram, streams) would load with every after-skill hook.
+  const { spawn } = await import("node:child_process");
   return new Promise((resolve) => {
     let stderr = "";
     let timedOut = false;

@@ -3,7 +3,7 @@
 // Host side (jbaruch/nanoclaw-public and jbaruch/nanoclaw-telegram src/ipc.ts): it lists `*.json` only, needs type
 // "message", chatJid and text, then unlinks the file whether or not the chat accepted it, so "sent" here means
 // "handed to the host". The temp name must not end in `.json`, and the final name must appear complete.
-import { randomBytes } from "node:crypto";
+import { nodeCrypto } from "../lazy/node-crypto.js";
 import { constants } from "node:fs";
 import { open, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
@@ -94,7 +94,7 @@ function textFor(message: NotifyRequest["message"], format: NanoclawFormat): str
 async function writeMessageFile(dir: string, epochMs: number, text: string, signal: AbortSignal): Promise<string | undefined> {
   // The folder is not created: the host makes it and polls it, so a missing one means no host would read the file.
   if (signal.aborted) return undefined;
-  const fileName = `${epochMs}-${randomBytes(4).toString("hex")}.json`;
+  const fileName = `${epochMs}-${nodeCrypto().randomBytes(4).toString("hex")}.json`;
   const finalPath = join(dir, fileName);
   const tempPath = `${finalPath}.tmp`;
   const handle = await open(tempPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);

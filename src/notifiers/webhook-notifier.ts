@@ -1,6 +1,6 @@
 // POST the notice as JSON to any HTTP endpoint. The body is the same bytes on every attempt, so the signature and
 // the delivery id are too: a receiver verifies the one and drops duplicates by the other.
-import { createHmac } from "node:crypto";
+import { nodeCrypto } from "../lazy/node-crypto.js";
 import { isRetryableStatus, permanentFailure, retryAfterHeaderMs, transientFailure } from "./failure.js";
 import { withDeadline } from "./deadline.js";
 import { bodySnippet, postJson } from "./http-post.js";
@@ -30,7 +30,7 @@ export function webhookPayload(request: Omit<NotifyRequest, "signal" | "timeoutM
 }
 
 export function signBody(secret: string, body: string): string {
-  return `sha256=${createHmac("sha256", secret).update(body, "utf8").digest("hex")}`;
+  return `sha256=${nodeCrypto().createHmac("sha256", secret).update(body, "utf8").digest("hex")}`;
 }
 
 export function createWebhookNotifier(name: string, settings: WebhookSettings): Notifier {

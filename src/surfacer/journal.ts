@@ -2,7 +2,7 @@
 // once every notifier succeeded, the claim is renamed to `….sent` (one atomic rename, no extra write), and
 // only then deleted. A takeover that finds a `.sent` record deletes it without sending. A delivery that only
 // partly succeeded writes `<summary>~<delivery-id>.partial`, listing the notifiers that already have it.
-import { createHash } from "node:crypto";
+import { nodeCrypto } from "../lazy/node-crypto.js";
 import { rename, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fsyncDirectory } from "../owner/atomic-write.js";
@@ -10,7 +10,7 @@ import { partialName, sentName } from "./claim-name.js";
 
 /** Stable for the same bytes of the same skill, across retries, takeovers and re-runs. */
 export function deliveryIdOf(skill: string, bytes: Uint8Array | string): string {
-  return createHash("sha256").update(skill).update("\0").update(bytes).digest("hex").slice(0, 32);
+  return nodeCrypto().createHash("sha256").update(skill).update("\0").update(bytes).digest("hex").slice(0, 32);
 }
 
 /**

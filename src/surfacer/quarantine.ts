@@ -1,7 +1,7 @@
 // A file that cannot be surfaced must not vanish and must not block the owner's next emit: it moves to a
 // quarantine folder inside the workspace (same file system, so the move is one rename), with its reason beside it.
 // The folder goes through the safe-path layer: a link or a file planted at its name is refused, never followed.
-import { randomBytes } from "node:crypto";
+import { nodeCrypto } from "../lazy/node-crypto.js";
 import { rename } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { openSafeDir, replaceAtomically, type SafeDir } from "../fs/index.js";
@@ -20,7 +20,7 @@ export interface QuarantinePlace {
 /** Chooses the names before the notice is sent, so the notice can say where the file is kept. */
 export function quarantinePlace(workspace: string, summaryName: string, now: Date): QuarantinePlace {
   const stamp = now.toISOString().replace(/[:.]/g, "-");
-  const base = `${stamp}-${randomBytes(3).toString("hex")}-${summaryName.replace(/^\./, "")}`;
+  const base = `${stamp}-${nodeCrypto().randomBytes(3).toString("hex")}-${summaryName.replace(/^\./, "")}`;
   const dir = join(workspace, QUARANTINE_DIR_NAME);
   return { dir, path: join(dir, base), reasonPath: join(dir, `${base}.reason.json`) };
 }

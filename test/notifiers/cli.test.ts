@@ -2,7 +2,8 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, tempDir } from "../helpers/cli.js";
+import { spawnSync } from "node:child_process";
+import { CLI, runCli, tempDir } from "../helpers/cli.js";
 import { startServer } from "./helpers.js";
 
 const TOKEN = "987654321:AAE-cli_SECRET_token_abcdefghijkl";
@@ -79,6 +80,16 @@ describe("notifiers through `skip-summary surface`", () => {
     const named = await runCli(["surface", "--workspace", ws, "--notify", "stdout"]);
     expect(named.code).toBe(0);
     expect(named.stdout).toContain("check-cfps: policy skip");
+    expect(await waiting(ws)).toEqual([]);
+  });
+
+  it("with nothing configured and stdout a terminal (a person at it), the notice is printed there and the summary deleted", async () => {
+    const ws = await workspaceWithSkip();
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} surface --workspace ${JSON.stringify(ws)}`;
+    // script(1) gives the CLI a pseudo-terminal for stdout.
+    const r = spawnSync("script", ["-qec", command, "/dev/null"], { encoding: "utf8", timeout: 20_000, env: { PATH: process.env.PATH ?? "" } });
+    expect(r.status, r.stdout).toBe(0);
+    expect(r.stdout).toContain("check-cfps: policy skip");
     expect(await waiting(ws)).toEqual([]);
   });
 
