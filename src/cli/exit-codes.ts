@@ -12,7 +12,7 @@ export const EXIT_CODES = {
   hooks: { done: 0, usage: 2, "bad-settings": 2, "cannot-write": EX_CANTCREAT, bug: EX_SOFTWARE },
   lint: { clean: 0, findings: 1, usage: 2, bug: EX_SOFTWARE },
   // Otherwise the skill's own code passes through (docs/exit-codes.md); 64, not 2, so a usage error never reads as blocked.
-  run: { usage: EX_USAGE, bug: EX_SOFTWARE },
+  run: { usage: EX_USAGE, "plan-invalid": EX_DATAERR, bug: EX_SOFTWARE },
   // No command, or an unknown one.
   "skip-summary": { usage: 2, bug: EX_SOFTWARE },
 } as const satisfies Record<string, Record<string, number>>;

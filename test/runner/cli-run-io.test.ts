@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { Readable } from "node:stream";
 import type { CliIo } from "../../src/cli/io.js";
-import { runFromCli } from "../../src/runner/cli-run.js";
+import { runFromCli } from "../../src/cli/commands/run/single.js";
 import { tempDir } from "../helpers/cli.js";
 import { fixture } from "./helpers.js";
 

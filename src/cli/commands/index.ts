@@ -3,7 +3,7 @@ import type { CommandDefinition } from "../action.js";
 import { emitCommand } from "./emit.js";
 import { hooksCommand } from "./hooks.js";
 import { lintCommand } from "./lint.js";
-import { runCommand } from "./run.js";
+import { runCommand } from "./run/index.js";
 import { schemaCommand } from "./schema.js";
 import { surfaceCommand } from "./surface/index.js";
 import { validateCommand } from "./validate.js";

@@ -1,10 +1,10 @@
 // `skip-summary run`'s flag values as runSkill options: every bad value becomes a UsageError naming the flag.
-import { skillIdProblem } from "../contract/ids.js";
-import { UsageError } from "../cli/usage-error.js";
-import { parseLogFormat, type LogFormat } from "../log/logger.js";
-import { parseBackoff, parseDuration, type BackoffKind } from "../retry/backoff.js";
-import { parseRetryOn, type RetryOn } from "./retry-policy.js";
-import { splitShellWords } from "./shell-words.js";
+import { skillIdProblem } from "../../../contract/ids.js";
+import { UsageError } from "../../usage-error.js";
+import { parseLogFormat, type LogFormat } from "../../../log/logger.js";
+import { parseBackoff, parseDuration, type BackoffKind } from "../../../retry/backoff.js";
+import { parseRetryOn, type RetryOn } from "../../../runner/retry-policy.js";
+import { splitShellWords } from "../../../runner/shell-words.js";
 
 /** What commander hands the action (camelCase flag names). */
 export interface RunFlags {

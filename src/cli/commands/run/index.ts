@@ -1,10 +1,10 @@
 // `skip-summary run`: wrap a skill in the exit-code contract. This module only declares flags; the runner is
 // imported inside the action so other commands never load it.
 import type { Command } from "commander";
-import type { CommandContext, CommandDefinition } from "../action.js";
-import { action } from "../action.js";
-import type { CliIo } from "../io.js";
-import { UsageError } from "../usage-error.js";
+import type { CommandContext, CommandDefinition } from "../../action.js";
+import { action } from "../../action.js";
+import type { CliIo } from "../../io.js";
+import { UsageError } from "../../usage-error.js";
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -70,7 +70,7 @@ function assertDashDash(commandArgs: readonly string[], cmd: Command): void {
 
 /** Runs one skill command; kept apart so the plan path can sit next to it. */
 export async function runSingleCommand(commandArgs: readonly string[], opts: RunCommandFlags, io: CliIo): Promise<number> {
-  const { runFromCli } = await import("../../runner/cli-run.js");
+  const { runFromCli } = await import("./single.js");
   return runFromCli(commandArgs, opts, io);
 }
 
@@ -85,7 +85,7 @@ async function runPlanFile(commandArgs: readonly string[], opts: RunCommandFlags
   if (stepFlags.length > 0) throw new UsageError(`${list(stepFlags)}: set each step's on_error, retry, heal, timeout or kill_grace in the plan file instead (see docs/plans.md)`);
   if (logFlags.length > 0) throw new UsageError(`${list(logFlags)}: a plan logs every failure to --failures-log PATH, and --events json streams its progress`);
   if ((opts.notify || opts.config !== undefined) && !opts.surface) throw new UsageError("--notify and --config only choose how --surface sends the summary: add --surface, or drop them");
-  const { runPlanCli } = await import("../../runner/plan/cli.js");
+  const { runPlanCli } = await import("./plan.js");
   return runPlanCli(opts as RunCommandFlags & { plan: string }, io);
 }
 

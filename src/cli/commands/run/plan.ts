@@ -1,13 +1,14 @@
 // `skip-summary run --plan FILE`: the thin layer between the run command's flags and runPlan. It prints and
 // returns an exit code; SIGINT/SIGTERM stop the plan (finally blocks still run), a second one stops those too.
-import type { CliIo } from "../../cli/io.js";
-import { useColor } from "../../cli/io.js";
-import { renderHeader } from "../render.js";
-import { formatEventLine } from "./events.js";
-import { parseInputFlags, resolveInputs } from "./inputs.js";
-import { formatPlanProblems, loadPlan } from "./parse.js";
-import { renderInputProblems, renderPlanClosingBlock } from "./render.js";
-import { runPlan, type PlanResult } from "./run-plan.js";
+import { EXIT_CODES } from "../../exit-codes.js";
+import type { CliIo } from "../../io.js";
+import { useColor } from "../../io.js";
+import { renderHeader } from "../../../runner/render.js";
+import { formatEventLine } from "../../../runner/plan/events.js";
+import { parseInputFlags, resolveInputs } from "../../../runner/plan/inputs.js";
+import { formatPlanProblems, loadPlan } from "../../../runner/plan/parse.js";
+import { renderInputProblems, renderPlanClosingBlock } from "../../../runner/plan/render.js";
+import { runPlan, type PlanResult } from "../../../runner/plan/run-plan.js";
 
 export interface PlanCliFlags {
   readonly plan: string;
@@ -23,10 +24,10 @@ export interface PlanCliFlags {
   readonly json?: boolean;
 }
 
-/** EX_USAGE: a bad flag or --input. */
-export const PLAN_USAGE_EXIT = 64;
-/** EX_DATAERR: the plan file is invalid; nothing ran. */
-export const PLAN_INVALID_EXIT = 65;
+/** A bad flag or --input. */
+export const PLAN_USAGE_EXIT = EXIT_CODES.run.usage;
+/** The plan file is invalid; nothing ran. */
+export const PLAN_INVALID_EXIT = EXIT_CODES.run["plan-invalid"];
 
 export async function runPlanCli(flags: PlanCliFlags, io: CliIo): Promise<number> {
   if (flags.events !== undefined && flags.events !== "json") {

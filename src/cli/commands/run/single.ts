@@ -1,19 +1,19 @@
-// The CLI face of runSkill: header at the start, live stdout, retry and heal lines, then the closing block as
+// `skip-summary run -- COMMAND`, the CLI face of runSkill: header at the start, live stdout, retry and heal lines, then the closing block as
 // one write (or one JSON result), with SIGINT/SIGTERM forwarded to the skill. Returns the exit code.
 import { appendFileSync, closeSync, openSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { resolve } from "node:path";
-import { useColor, type CliIo } from "../cli/io.js";
-import { UsageError } from "../cli/usage-error.js";
-import { createLogger } from "../log/logger.js";
-import { parseRunFlags, type RunFlags } from "./cli-flags.js";
-import type { RunEvent } from "./events.js";
-import { killGroup, signalNumber } from "./kill-group.js";
-import { renderClosingBlock, renderHeader, renderHeal, renderHealFailure, renderRetry, renderStatusLine, type RenderStyle } from "./render.js";
-import { finalExitCode, resultToJson } from "./run-result.js";
-import { runSkill } from "./run-skill.js";
-import { RunOptionsError } from "./run-options.js";
-import type { SurfaceResult } from "./surface-after.js";
+import { useColor, type CliIo } from "../../io.js";
+import { UsageError } from "../../usage-error.js";
+import { createLogger } from "../../../log/logger.js";
+import { parseRunFlags, type RunFlags } from "./flags.js";
+import type { RunEvent } from "../../../runner/events.js";
+import { killGroup, signalNumber } from "../../../runner/kill-group.js";
+import { renderClosingBlock, renderHeader, renderHeal, renderHealFailure, renderRetry, renderStatusLine, type RenderStyle } from "../../../runner/render.js";
+import { finalExitCode, resultToJson } from "../../../runner/run-result.js";
+import { runSkill } from "../../../runner/run-skill.js";
+import { RunOptionsError } from "../../../runner/run-options.js";
+import type { SurfaceResult } from "../../../runner/surface-after.js";
 
 // SIGHUP too: the skill leads its own session, so a closed terminal would otherwise orphan it.
 const FORWARDED: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
