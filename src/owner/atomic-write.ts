@@ -7,7 +7,9 @@
 // replaces a link, never its target), fsync of the folder.
 import { constants } from "node:fs";
 import { lstat, open } from "node:fs/promises";
+import { MAX_SUMMARY_BYTES } from "../contract/read-file.js";
 import { describeFsError } from "../fs/errors.js";
+import { InputTooLargeError, readOwnRecord } from "../fs/read-bounded.js";
 import { replaceAtomically, syncFolder } from "../fs/safe-write.js";
 import { SummaryWriteError } from "./errors.js";
 
@@ -29,13 +31,20 @@ export async function inspectTarget(path: string): Promise<"missing" | "file"> {
   );
 }
 
-/** Reads a regular file without following a symlink at its name. */
+/**
+ * Reads the waiting summary without following a symlink at its name, and at most a summary's worth of it: a file
+ * of a gigabyte planted at the name must not be read into memory before it is refused.
+ */
 export async function readRegularFile(path: string): Promise<string> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
-    return await handle.readFile("utf8");
-  } finally {
-    await handle.close();
+    return (await readOwnRecord(path, MAX_SUMMARY_BYTES)).toString("utf8");
+  } catch (error) {
+    if (!(error instanceof InputTooLargeError)) throw error;
+    throw new SummaryWriteError(
+      "invalid-existing",
+      path,
+      `refusing to overwrite ${path}: the waiting summary is larger than ${MAX_SUMMARY_BYTES} bytes, so it is not a summary this writer made; run the surfacer to quarantine it, or move it away`,
+    );
   }
 }
 

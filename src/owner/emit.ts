@@ -117,6 +117,7 @@ export async function emitSkip(input: SkipInput, options: EmitOptions = {}): Pro
 function ignoreMissing(error: unknown, path: string): undefined {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === "ENOENT") return undefined;
+  if (error instanceof SummaryWriteError) throw error;
   throw new SummaryWriteError("unwritable", path, `cannot read the waiting summary ${path} to merge into it: ${code ?? (error as Error).message}`, { cause: error });
 }
 

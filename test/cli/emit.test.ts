@@ -137,3 +137,17 @@ describe("--items-from reads at most a summary's worth (built CLI)", () => {
     expect(r.code).toBe(0);
   });
 });
+
+describe("a huge file planted at the summary's name (built CLI)", () => {
+  it("is refused after reading at most 64 KiB of it (exit 73), not read whole, and left in place", async () => {
+    const ws = await tempDir();
+    const path = join(ws, ".skip-summary-tessl__a.json");
+    const { truncate, writeFile, stat } = await import("node:fs/promises");
+    await writeFile(path, "");
+    await truncate(path, 1024 ** 3);
+    const r = await runCli(["emit", "--skill", "tessl__a", "--step", "s", "--reason", "r", "--workspace", ws], { timeoutMs: 10_000 });
+    expect(r.code).toBe(73);
+    expect(r.stderr).toContain(`refusing to overwrite ${path}: the waiting summary is larger than 65536 bytes`);
+    expect((await stat(path)).size).toBe(1024 ** 3);
+  });
+});
