@@ -15,6 +15,8 @@ export interface NotifyRequest {
   readonly message: RenderedMessage;
   /** The summary being surfaced, or `undefined` for a notice about a file that could not be read (quarantine). */
   readonly summary: SkipSummary | undefined;
+  /** A digest's summaries, one per skill (then `summary` is `undefined` and `skill` is the first one's). */
+  readonly summaries?: readonly SkipSummary[];
   /** The skill the notice is about (also known when the summary itself was unreadable). */
   readonly skill: string;
   /** `technical` for `technical_failure: true`, else `policy`; a quarantine notice is `policy`. */

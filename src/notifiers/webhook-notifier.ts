@@ -26,6 +26,9 @@ export function webhookPayload(request: Omit<NotifyRequest, "signal" | "timeoutM
     text: request.message.text,
     html: request.message.html,
     summary: request.summary ?? null,
+    // A digest carries every summary; links are lifted out so a receiver can render them without reading either.
+    ...(request.summaries ? { summaries: request.summaries } : {}),
+    links: (request.summaries ?? (request.summary ? [request.summary] : [])).flatMap((s) => s.links ?? []),
   };
 }
 

@@ -14,8 +14,11 @@ import { moveToQuarantine, openQuarantine, quarantinePlace } from "./quarantine.
 import { renderQuarantineNotice, renderSummary } from "./render.js";
 import type { WaitingEntry } from "./scan.js";
 import type { Deliver, OutcomeCode, SurfaceOutcome } from "./types.js";
+import type { Accountant } from "./grouping/accountant.js";
 
 export interface CycleContext {
+  /** The noise policy and ledger (grouping/accountant.ts): takes every valid claimed summary when set. */
+  readonly accountant?: Pick<Accountant, "take" | "journaled">;
   readonly owner: ClaimOwner;
   readonly now: () => Date;
   readonly deliver: Deliver;
@@ -69,6 +72,7 @@ export async function surfaceEntry(entry: WaitingEntry, ctx: CycleContext): Prom
     }
     if (entry.claim?.state === "sent") return await finishJournaled(claimPath, verdict, entry, ctx);
     if (verdict.kind === "bad") return await quarantine(claimPath, verdict, entry, ctx);
+    if (ctx.accountant) return await ctx.accountant.take(claimedOf(entry, claimPath, verdict.summary));
     return await send(claimPath, verdict.summary, entry, ctx);
   } catch (error) {
     // Only the environment's failures (a file-system error, a refused path) are outcomes. Anything else is a bug
@@ -158,8 +162,13 @@ async function quarantineInto(
 // (whose quarantine notice went out) only moved. Nothing is sent twice.
 async function finishJournaled(claimPath: string, verdict: Exclude<Verdict, { kind: "unrecognised-version" }>, entry: WaitingEntry, ctx: CycleContext): Promise<SurfaceOutcome> {
   if (verdict.kind === "bad") return quarantine(claimPath, verdict, entry, ctx, false);
+  await ctx.accountant?.journaled(claimedOf(entry, claimPath, verdict.summary));
   await unlink(claimPath);
   return report(ctx, { workspace: entry.workspace, file: entry.path, skill: entry.skill, kind: "sent", code: "already-delivered" });
+}
+
+function claimedOf(entry: WaitingEntry, claimPath: string, summary: SkipSummary) {
+  return { workspace: entry.workspace, path: entry.path, claimPath, summary, deliveryId: deliveryIdOf(entry.skill, JSON.stringify(summary)) };
 }
 
 function failureWords(results: readonly { notifier: string; ok: boolean; error?: string }[]): string {

@@ -8,6 +8,9 @@ const LABEL: Record<SurfaceOutcome["kind"], string> = {
   failed: "not sent",
   "would-send": "would send",
   "would-quarantine": "would quarantine",
+  folded: "folded",
+  muted: "muted",
+  held: "held",
 };
 
 export function describeOutcome(outcome: SurfaceOutcome): string {
@@ -16,6 +19,8 @@ export function describeOutcome(outcome: SurfaceOutcome): string {
     switch (outcome.code) {
       case "delivered":
         return outcome.notifiers?.length ? `via ${outcome.notifiers.map((n) => n.notifier).join(", ")}` : "";
+      case "already-recorded":
+        return "the ledger had counted it before a surfacer stopped; only the delete was left";
       case "already-delivered":
         return "its notice had gone out before a surfacer stopped; only the delete was left";
       case "owner-writing":

@@ -9,6 +9,8 @@ import { runInOrder } from "./pool.js";
 import { oldestFirst, scanWorkspace, type WaitingEntry, type WorkspaceScan } from "./scan.js";
 import { OWNER_LOCK_STALE_MS } from "./settings.js";
 import type { Deliver, SurfaceOutcome, SurfaceReport } from "./types.js";
+import { DEFAULT_NOTICE_SETTINGS, type NoticeSettings } from "./policy/settings.js";
+import { hasSilences } from "./ledger/has-silences.js";
 
 export { OWNER_LOCK_STALE_MS };
 
@@ -38,6 +40,8 @@ export interface SurfaceOnceOptions {
   readonly concurrency?: number;
   readonly signal?: AbortSignal;
   readonly owner?: ClaimOwner;
+  /** Silences, repeat policy, quiet hours, grouping and the ledger. @default DEFAULT_NOTICE_SETTINGS */
+  readonly notices?: NoticeSettings;
 }
 
 export async function surfaceOnce(options: SurfaceOnceOptions): Promise<SurfaceReport> {
@@ -65,7 +69,9 @@ export async function surfaceOnce(options: SurfaceOnceOptions): Promise<SurfaceR
     for (const scan of scans) await sweepPartials(scan.workspace, scan.partials, now().getTime());
   }
   const outcomes: SurfaceOutcome[] = [];
-  if (scans.every((s) => s.summaries.length === 0 && s.claims.length === 0)) return finish(options.workspaces, outcomes, Boolean(options.dryRun));
+  const notices = options.notices ?? DEFAULT_NOTICE_SETTINGS;
+  const silenced = options.dryRun ? [] : scans.filter((s) => s.exists && hasSilences(s.workspace)).map((s) => s.workspace);
+  if (scans.every((s) => s.summaries.length === 0 && s.claims.length === 0) && silenced.length === 0) return finish(options.workspaces, outcomes, Boolean(options.dryRun));
   await options.prepare?.();
   const leaseMs = typeof options.leaseMs === "function" ? options.leaseMs() : options.leaseMs;
   if (options.dryRun) {
@@ -85,9 +91,17 @@ export async function surfaceOnce(options: SurfaceOnceOptions): Promise<SurfaceR
     ready.push(...scan.claims.filter((c) => isDeadClaim(c.claim!, owner, now().getTime(), leaseMs)));
   }
   const { surfaceEntry } = await import("./cycle.js");
-  const ctx: CycleContext = { owner, now, deliver: options.deliver, log, signal: options.signal ?? new AbortController().signal };
+  const { createAccountant } = await import("./grouping/accountant.js");
+  const signal = options.signal ?? new AbortController().signal;
+  const accountant = createAccountant({ settings: notices, deliver: options.deliver, now, log, signal, collect: notices.group });
+  const ctx: CycleContext = { owner, now, deliver: options.deliver, log, signal, accountant };
   const results = await runInOrder(ready.sort(oldestFirst), options.concurrency ?? 4, (entry) => surfaceEntry(entry, ctx));
   for (const outcome of results) if (outcome) outcomes.push(outcome);
+  outcomes.push(...(await accountant.flush()));
+  if (silenced.length > 0) {
+    const { reportEndedSilences } = await import("./grouping/silence-ended.js");
+    for (const ws of silenced) outcomes.push(...(await reportEndedSilences(ws, { deliver: options.deliver, now, log, signal, timeZone: notices.timeZone })));
+  }
   return finish(options.workspaces, outcomes, false);
 }
 
@@ -121,7 +135,9 @@ async function dryRunEntry(entry: WaitingEntry): Promise<SurfaceOutcome> {
 }
 
 function report(workspaces: readonly string[], outcomes: readonly SurfaceOutcome[], dryRun: boolean, unreadable: readonly { workspace: string; detail: string }[]): SurfaceReport {
-  const ok = unreadable.length === 0 && outcomes.every((o) => o.kind === "sent" || o.kind === "would-send");
+  // Folded, muted and held are the owner's policy, counted in the ledger: they are fine, not failures.
+  const fine = new Set(["sent", "would-send", "folded", "muted", "held"]);
+  const ok = unreadable.length === 0 && outcomes.every((o) => fine.has(o.kind));
   return { ok, dry_run: dryRun, workspaces, outcomes, ...(unreadable.length > 0 ? { workspace_errors: unreadable } : {}) };
 }
 

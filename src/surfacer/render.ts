@@ -40,37 +40,43 @@ export function formatWhen(iso: string): string {
   return m ? `${m[1]} ${m[2]} UTC` : iso;
 }
 
-interface Line {
+export interface Line {
   readonly text: string;
   readonly html: string;
   readonly markdown: string;
 }
 
 /** One line of a user string as the owner should read it: one line, control characters escaped. */
-const visible = (text: string) => escapeControl(oneLine(text));
+export const visible = (text: string) => escapeControl(oneLine(text));
 
-const line = (label: string, value: string, htmlMax: number): Line => ({
+export const line = (label: string, value: string, htmlMax: number): Line => ({
   text: `${label} ${value}`,
   html: `<b>${escapeHtml(label)}</b> ${escapeHtmlWithin(value, htmlMax)}`,
   markdown: `*${label}* ${escapeMarkdown(value)}`,
 });
 
 // A line of ours that holds no markup characters: the same in every rendering.
-const ours = (text: string): Line => ({ text, html: text, markdown: text });
+export const ours = (text: string): Line => ({ text, html: text, markdown: text });
 
 // The headline: the skill's name in bold (names are letters, digits, `_`, `.`, `-`: nothing ends a bold entity).
-const headline = (icon: string, name: string, rest: string): Line => ({
+export const headline = (icon: string, name: string, rest: string): Line => ({
   text: `${icon} ${name}${rest}`,
   html: `${icon} <b>${escapeHtml(name)}</b>${rest}`,
   markdown: name.includes("*") ? `${icon} ${escapeMarkdown(name)}${rest}` : `${icon} *${name}*${rest}`,
 });
 
-export function renderSummary(summary: SkipSummary): RenderedMessage {
+/**
+ * One summary as a notice. `notes` are what the surfacer knows beyond the file (the ledger's "5th night in a row",
+ * "+3 repeats since the last message"), one short line each; the summary's `links` follow the reason.
+ */
+export function renderSummary(summary: SkipSummary, notes: readonly string[] = []): RenderedMessage {
   const name = visible(displaySkillName(summary.skill));
   const head: Line[] = [
     summary.technical_failure ? headline("🔁", name, ": technical failure — it will be retried next cycle") : headline("⏭️", name, ": policy skip — your call"),
     line("Step:", truncate(visible(String(summary.step)), STEP_MAX), STEP_HTML_MAX),
     line("Reason:", truncate(visible(summary.reason), REASON_MAX_LENGTH), REASON_HTML_MAX),
+    ...notes.map((n) => noteLine(n)),
+    ...linkLines(summary.links ?? []),
   ];
   const at = visible(formatWhen(summary.occurred_at));
   const when: Line = { text: at, html: `<i>${escapeHtml(at)}</i>`, markdown: `_${escapeMarkdown(at)}_` };
@@ -82,8 +88,39 @@ export function renderSummary(summary: SkipSummary): RenderedMessage {
   return join([...head, label, ...fitItems(summary.items, omitted, [...head, label, when]), when]);
 }
 
+const NOTE_MAX = 200;
+const LINK_TITLE_MAX = 100;
+/** All links of one notice together stay under this much HTML, so items still have room. */
+const LINKS_HTML_BUDGET = 1_500;
+
+/** A line from the ledger or the repeat policy, in italics: it is about the skip, not from it. */
+export function noteLine(note: string): Line {
+  const text = truncate(visible(note), NOTE_MAX);
+  return { text: `↺ ${text}`, html: `<i>↺ ${escapeHtml(text)}</i>`, markdown: `_↺ ${escapeMarkdown(text)}_` };
+}
+
+/** Tappable links in Telegram (`<a href>`, `[title](url)`), `title: url` in plain text; only http(s) URLs reach here (the schema). */
+export function linkLines(links: readonly { readonly title: string; readonly url: string }[]): Line[] {
+  const out: Line[] = [];
+  let used = 0;
+  for (const [i, link] of links.entries()) {
+    const title = truncate(visible(link.title), LINK_TITLE_MAX);
+    // Legacy Markdown ends a link's URL at the first ")": such a URL is shown as text there.
+    const markdown = /[()\s]/.test(link.url) ? `🔗 ${escapeMarkdown(`${title}: ${link.url}`)}` : `🔗 [${escapeMarkdown(title).replace(/[[\]]/g, "")}](${link.url})`;
+    const l: Line = { text: `🔗 ${title}: ${link.url}`, html: `🔗 <a href="${escapeHtml(link.url)}">${escapeHtml(title)}</a>`, markdown };
+    if (used + Math.max(l.html.length, l.text.length, l.markdown.length) > LINKS_HTML_BUDGET) {
+      const rest = links.length - i;
+      out.push(ours(`🔗 …and ${rest} more link${rest === 1 ? "" : "s"}`));
+      break;
+    }
+    out.push(l);
+    used += Math.max(l.html.length, l.text.length, l.markdown.length) + 1;
+  }
+  return out;
+}
+
 /** As many items as fit, one per line, then `…and N more` for the rest (and for those the writer cut). */
-function fitItems(items: readonly string[], omitted: number, fixed: readonly Line[]): Line[] {
+export function fitItems(items: readonly string[], omitted: number, fixed: readonly Line[]): Line[] {
   const reserve = `…and ${items.length + omitted} more`.length + 1; // the line that counts the rest, at its longest
   let textLen = fixed.reduce((n, l) => n + l.text.length + 1, 0) + reserve;
   let htmlLen = fixed.reduce((n, l) => n + l.html.length + 1, 0) + reserve;
@@ -117,7 +154,7 @@ export function renderQuarantineNotice(input: { readonly skill: string; readonly
   ]);
 }
 
-function join(lines: readonly Line[]): RenderedMessage {
+export function join(lines: readonly Line[]): RenderedMessage {
   const text = lines.map((l) => l.text).join("\n");
   const html = lines.map((l) => l.html).join("\n");
   const markdown = lines.map((l) => l.markdown).join("\n");

@@ -3,7 +3,7 @@ import type { DeliveryReport, DeliveryRequest, DeliveryResult } from "../notifie
 import type { RenderedMessage } from "../notifiers/types.js";
 
 /** What happened to one waiting entry. Only `sent` counts as success for the exit code. */
-export type OutcomeKind = "sent" | "left" | "quarantined" | "failed" | "would-send" | "would-quarantine";
+export type OutcomeKind = "sent" | "left" | "quarantined" | "failed" | "would-send" | "would-quarantine" | "folded" | "muted" | "held";
 
 /** Why, as a stable machine code; {@link describeOutcome} turns it into words. */
 export type OutcomeCode =
@@ -17,7 +17,12 @@ export type OutcomeCode =
   | "quarantine-refused"
   | "invalid"
   | "unreadable"
-  | "io-error";
+  | "io-error"
+  | "already-recorded"
+  | "folded"
+  | "muted"
+  | "quiet-hours"
+  | "silence-ended";
 
 /** One notifier's result and the whole delivery's, as src/notifiers reports them. */
 export type NotifierResult = DeliveryResult;
@@ -39,6 +44,8 @@ export interface SurfaceOutcome {
   /** The rendered notice, in dry-run results. */
   readonly message?: RenderedMessage;
   readonly version?: unknown;
+  /** For `held`: when the quiet hours that hold it end. */
+  readonly held_until?: string;
 }
 
 export interface SurfaceReport {

@@ -1,0 +1,173 @@
+// Between "this summary is valid and claimed" and "its file is deleted" sits the owner's noise policy: silences,
+// the repeat policy, quiet hours and grouping. Whatever it decides, the skip is accounted for first:
+//   muted / folded: counted in the ledger (durably), then the file is deleted;
+//   held:           put back under its own name, untouched, until the quiet hours end;
+//   sent:           delivered (alone or in a digest), journaled (.sent), counted in the ledger, then deleted.
+// A crash anywhere leaves the file (as a summary, a claim or a .sent record). The ledger remembers the delivery ids
+// it counted, so the surfacer that finds such a file deletes it without counting it twice.
+import { unlink } from "node:fs/promises";
+import { reasonKeyOf } from "../../contract/index.js";
+import type { Logger } from "../../log/logger.js";
+import { fsyncDirectory } from "../../owner/atomic-write.js";
+import { returnClaim } from "../claim.js";
+import { deliveryIdOf, readPartial, removePartial, writePartial } from "../journal.js";
+import { applyOccurrence, isApplied } from "../ledger/entry.js";
+import { updateSkillLedger } from "../ledger/store.js";
+import { listSilences, matchingSilence } from "../ledger/silences.js";
+import { inQuietHours, quietEndsAt, quietWords } from "../policy/quiet-hours.js";
+import { repeatWords, shouldFold } from "../policy/repeat.js";
+import type { NoticeSettings, Route } from "../policy/settings.js";
+import { renderSummary } from "../render.js";
+import { sentName } from "../claim-name.js";
+import type { Deliver, SurfaceOutcome } from "../types.js";
+import { ledgerFor, notesFor, occurrenceOf, type Claimed } from "./notes.js";
+import { renderDigest } from "./render-digest.js";
+
+export type { Claimed };
+
+export interface AccountantOptions {
+  readonly settings: NoticeSettings;
+  readonly deliver: Deliver;
+  readonly now: () => Date;
+  readonly log: Logger;
+  readonly signal: AbortSignal;
+  /** Keep sends for {@link Accountant.flush} (grouping); otherwise each goes out at once. */
+  readonly collect: boolean;
+}
+
+export interface Accountant {
+  /** Decides and acts; `undefined` when the send waits for `flush`. */
+  take(c: Claimed): Promise<SurfaceOutcome | undefined>;
+  /** A dead surfacer's `.sent` record: its notice went out; count it (once) before the delete. */
+  journaled(c: Claimed): Promise<void>;
+  pending(): number;
+  /** Sends what was kept, one message per workspace and route; `onOutcome` sees each summary's outcome. */
+  flush(onOutcome?: (c: Claimed, outcome: SurfaceOutcome) => void): Promise<SurfaceOutcome[]>;
+}
+
+export function createAccountant(o: AccountantOptions): Accountant {
+  const kept: { c: Claimed; route: Route }[] = [];
+  const tz = o.settings.timeZone;
+  const ledgerWrite = () => ({ now: o.now(), maxAgeMs: o.settings.ledgerMaxAgeMs });
+
+  async function count(c: Claimed, occurrence: ReturnType<typeof occurrenceOf>): Promise<void> {
+    await updateSkillLedger(c.workspace, c.summary.skill, (l) => applyOccurrence(l, occurrence, o.now(), tz), ledgerWrite());
+  }
+
+  function outcome(c: Claimed, rest: Omit<SurfaceOutcome, "workspace" | "file" | "skill">): SurfaceOutcome {
+    const out: SurfaceOutcome = { workspace: c.workspace, file: c.path, skill: c.summary.skill, ...rest };
+    const level = out.kind === "failed" ? "error" : out.kind === "sent" ? "info" : "info";
+    o.log({ level, event: out.kind, ...out });
+    return out;
+  }
+
+  async function take(c: Claimed): Promise<SurfaceOutcome | undefined> {
+    const now = o.now();
+    const route: Route = c.summary.technical_failure ? "technical" : "policy";
+    const rs = o.settings.routes[route];
+    const ledger = await ledgerFor(c);
+    if (isApplied(ledger, c.deliveryId)) {
+      await unlink(c.claimPath);
+      return outcome(c, { kind: "sent", code: "already-recorded", delivery_id: c.deliveryId, detail: "the ledger had counted it before a surfacer stopped; only the delete was left" });
+    }
+    const key = reasonKeyOf(c.summary);
+    const silence = matchingSilence(await listSilences(c.workspace), c.summary.skill, key, now);
+    if (silence) {
+      await count(c, occurrenceOf(c, "muted", { silenceId: silence.id }));
+      await unlink(c.claimPath);
+      return outcome(c, { kind: "muted", code: "muted", delivery_id: c.deliveryId, detail: `silence ${silence.id} until ${silence.ends_at}; counted in the ledger, reported when it ends` });
+    }
+    if (shouldFold(rs.repeat, ledger, { reasonKey: key, step: c.summary.step, items: c.summary.items }, now)) {
+      await count(c, occurrenceOf(c, "folded"));
+      await unlink(c.claimPath);
+      return outcome(c, { kind: "folded", code: "folded", delivery_id: c.deliveryId, detail: `a repeat (repeat: ${repeatWords(rs.repeat)}); counted in the ledger and reported in the next message` });
+    }
+    if (rs.quietHours && inQuietHours(rs.quietHours, now)) {
+      const until = quietEndsAt(rs.quietHours, now);
+      const back = await returnClaim(c.claimPath, c.path, c.summary);
+      return outcome(c, { kind: "held", code: "quiet-hours", held_until: until.toISOString(), detail: `quiet hours (${quietWords(rs.quietHours)}); it goes out when they end`, ...(back.returned ? {} : { now_at: back.at }) });
+    }
+    if (o.collect) {
+      kept.push({ c, route });
+      return undefined;
+    }
+    return (await send(route, [c]))[0];
+  }
+
+  // One message for the group: the notice itself when alone, else a digest. Nothing is deleted unless it was sent.
+  async function send(route: Route, members: readonly Claimed[]): Promise<SurfaceOutcome[]> {
+    const now = o.now();
+    const rs = o.settings.routes[route];
+    const prepared = await Promise.all(members.map(async (c) => ({ c, ...notesFor(c, await ledgerFor(c), now, tz) })));
+    const held = rs.quietHours ? members.some((c) => inQuietHours(rs.quietHours!, new Date(c.summary.occurred_at))) : false;
+    const heldNote = held && rs.quietHours ? [`held for quiet hours (${quietWords(rs.quietHours)})`] : [];
+    const first = prepared[0]!;
+    const single = prepared.length === 1;
+    const deliveryId = single ? first.c.deliveryId : deliveryIdOf("digest", prepared.map((p) => p.c.deliveryId).sort().join(","));
+    const message = single ? renderSummary(first.c.summary, [...first.notes, ...heldNote]) : renderDigest(route, prepared.map((p) => ({ summary: p.c.summary, notes: p.notes })), heldNote);
+    const workspace = first.c.workspace;
+    const summaryName = first.c.path.slice(first.c.path.lastIndexOf("/") + 1);
+    const already = single ? await readPartial(workspace, summaryName, deliveryId) : new Set<string>();
+    const result = await o.deliver(
+      { message, summary: single ? first.c.summary : undefined, skill: first.c.summary.skill, route, workspace, deliveryId, ...(single ? {} : { summaries: prepared.map((p) => p.c.summary) }) },
+      { exclude: already, signal: o.signal },
+    );
+    if (!result.ok) {
+      const succeeded = new Set([...already, ...result.results.filter((r) => r.ok).map((r) => r.notifier)]);
+      if (single && succeeded.size > already.size) await writePartial(workspace, summaryName, deliveryId, succeeded, now);
+      const words = failureWords(result.results);
+      return Promise.all(prepared.map(async ({ c }) => {
+        const back = await returnClaim(c.claimPath, c.path, c.summary).catch(() => ({ returned: false as const, at: c.claimPath }));
+        return outcome(c, { kind: "failed", code: "send-failed", delivery_id: deliveryId, detail: single ? words : `the digest of ${members.length} could not be sent, so all stay: ${words}`, notifiers: result.results, ...(back.returned ? {} : { now_at: back.at }) });
+      }));
+    }
+    // Journal every member (one folder fsync for all), then count each, then delete each.
+    const { rename } = await import("node:fs/promises");
+    for (const { c } of prepared) await rename(c.claimPath, sentName(c.claimPath));
+    await fsyncDirectory(workspace);
+    const out: SurfaceOutcome[] = [];
+    for (const { c, reported } of prepared) {
+      const sentPath = sentName(c.claimPath);
+      try {
+        await count(c, occurrenceOf(c, "sent", { messageId: deliveryId, reported }));
+      } catch (error) {
+        out.push(outcome(c, { kind: "sent", code: "delivered", delivery_id: deliveryId, notifiers: result.results, now_at: sentPath, detail: `sent, but not yet counted in the ledger (${(error as Error).message}); kept as a journal record until the next run counts it` }));
+        continue;
+      }
+      await unlink(sentPath);
+      out.push(outcome(c, { kind: "sent", code: "delivered", delivery_id: deliveryId, notifiers: result.results }));
+    }
+    if (single && already.size > 0) await removePartial(workspace, summaryName, deliveryId);
+    return out;
+  }
+
+  return {
+    take,
+    async journaled(c) {
+      await count(c, occurrenceOf(c, "sent"));
+    },
+    pending: () => kept.length,
+    async flush(onOutcome) {
+      const batch = kept.splice(0, kept.length);
+      const groups = new Map<string, { route: Route; members: Claimed[] }>();
+      for (const { c, route } of batch) {
+        const key = `${route}\0${c.workspace}`;
+        const g = groups.get(key) ?? { route, members: [] };
+        g.members.push(c);
+        groups.set(key, g);
+      }
+      const all: SurfaceOutcome[] = [];
+      for (const g of groups.values()) {
+        const results = await send(g.route, g.members);
+        results.forEach((r, i) => onOutcome?.(g.members[i]!, r));
+        all.push(...results);
+      }
+      return all;
+    },
+  };
+}
+
+function failureWords(results: readonly { notifier: string; ok: boolean; error?: string }[]): string {
+  const failed = results.filter((r) => !r.ok);
+  return failed.length === 0 ? "no notifier is configured for this route" : failed.map((r) => `${r.notifier}: ${r.error ?? "failed"}`).join("; ");
+}

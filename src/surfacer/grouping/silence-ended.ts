@@ -1,0 +1,62 @@
+// A silence must not end quietly: when it does, one message says what it muted ("while muted: 6 skips of
+// check-cfps, last 'budget spent'"), from the ledger's tally. Sent once; marked in the silences file after.
+import { join } from "node:path";
+import { displaySkillName, oneLine, truncate } from "../../contract/index.js";
+import type { Logger } from "../../log/logger.js";
+import { deliveryIdOf } from "../journal.js";
+import { shortDate } from "../ledger/days.js";
+import { readSkillLedger, ledgerDir, SILENCES_FILE } from "../ledger/store.js";
+import { endedUnreported, listSilences, markReported, type Silence } from "../ledger/silences.js";
+import { escapeHtml, join as joinLines, type Line } from "../render.js";
+import type { Deliver, SurfaceOutcome } from "../types.js";
+
+export interface SilenceReportOptions {
+  readonly deliver: Deliver;
+  readonly now: () => Date;
+  readonly log: Logger;
+  readonly signal: AbortSignal;
+  readonly timeZone: string;
+}
+
+export async function reportEndedSilences(workspace: string, o: SilenceReportOptions): Promise<SurfaceOutcome[]> {
+  const ended = endedUnreported(await listSilences(workspace), o.now());
+  const out: SurfaceOutcome[] = [];
+  for (const silence of ended) {
+    const ledger = await readSkillLedger(workspace, silence.skill).catch(() => undefined);
+    const tally = ledger?.muted_by[silence.id];
+    const message = silenceEndedMessage(silence, tally, o.timeZone);
+    const deliveryId = deliveryIdOf(silence.skill, `silence-ended:${silence.id}`);
+    const base = { workspace, file: join(ledgerDir(workspace), SILENCES_FILE), skill: silence.skill, delivery_id: deliveryId };
+    const result = await o.deliver({ message, summary: undefined, skill: silence.skill, route: "policy", workspace, deliveryId }, { exclude: new Set(), signal: o.signal });
+    if (!result.ok) {
+      const detail = `the message that silence ${silence.id} ended could not be sent; the next run tries again`;
+      o.log({ level: "error", event: "failed", ...base, detail });
+      out.push({ ...base, kind: "failed", code: "send-failed", detail, notifiers: result.results });
+      continue;
+    }
+    await markReported(workspace, silence.id, o.now());
+    o.log({ level: "info", event: "sent", ...base, code: "silence-ended" });
+    out.push({ ...base, kind: "sent", code: "silence-ended", detail: `silence ${silence.id} ended; ${tally?.count ?? 0} muted`, notifiers: result.results });
+  }
+  return out;
+}
+
+export function silenceEndedMessage(s: Silence, tally: { count: number; last_reason: string; last_at: string } | undefined, timeZone: string) {
+  const name = displaySkillName(s.skill);
+  const scope = s.reason_key === undefined ? "" : ` (reason key "${s.reason_key}")`;
+  const how = s.expired_by_hand ? "expired by hand" : "ended";
+  const since = shortDate(new Date(s.created_at), timeZone);
+  const head: Line = { text: `🔔 ${name}: silence ${s.id} ${how} (muted since ${since})`, html: `🔔 <b>${escapeHtml(name)}</b>: silence ${escapeHtml(s.id)} ${how} (muted since ${escapeHtml(since)})` };
+  const comment = truncate(oneLine(s.comment), 200);
+  const lines: Line[] = [head];
+  if (comment) lines.push({ text: `Comment: ${comment}`, html: `<b>Comment:</b> ${escapeHtml(comment)}` });
+  if (!tally || tally.count === 0) {
+    lines.push({ text: `While muted: nothing was skipped${scope}.`, html: `While muted: nothing was skipped${escapeHtml(scope)}.` });
+  } else {
+    const last = truncate(oneLine(tally.last_reason), 300);
+    const words = `While muted: ${tally.count} skip${tally.count === 1 ? "" : "s"} of ${name}${scope}, last '${last}' (${shortDate(new Date(tally.last_at), timeZone)})`;
+    lines.push({ text: words, html: escapeHtml(words) });
+    lines.push({ text: "Run skip-summary history to see them.", html: "Run <code>skip-summary history</code> to see them." });
+  }
+  return joinLines(lines);
+}

@@ -1,0 +1,171 @@
+// What the ledger remembers for one skill in one workspace, and the pure rules that update it. Kept apart from
+// the file handling (store.ts) so the rules are tested without disk, and every writer applies the same ones.
+import { daysBetween, dayOf } from "./days.js";
+
+export const LEDGER_VERSION = 1;
+/** How many recent delivery ids a skill's file remembers: enough to recognise a summary that was accounted for
+ * but not yet deleted when a surfacer died (at most a few per skill), small enough to keep the file small. */
+export const APPLIED_IDS_KEPT = 64;
+
+export type Disposition = "sent" | "folded" | "muted";
+
+/** One skill + reason key. Times are ISO strings; `last_day` is the calendar day of `last_seen` in the ledger's zone. */
+export interface LedgerEntry {
+  reason_key: string;
+  /** Every skip seen, whatever happened to its notice. */
+  count: number;
+  first_seen: string;
+  last_seen: string;
+  /** The seen time before `last_seen`, for "again after 3 weeks". */
+  previous_seen?: string;
+  /** Consecutive calendar days with this skip, ending at `last_day`. */
+  streak: number;
+  streak_since: string;
+  last_day: string;
+  /** Skips seen on `last_day`. */
+  today: number;
+  sent: number;
+  folded: number;
+  muted: number;
+  /** Folded since the last message that went out for this skill (the "+3 repeats" of the next one). */
+  unreported: number;
+  last_reason: string;
+  last_step: string | number;
+  last_delivery_id?: string;
+  last_sent_at?: string;
+}
+
+/** The one shape a notice that went out leaves, for `on_change`. */
+export interface SentShape {
+  readonly reason_key: string;
+  readonly step: string;
+  readonly items: string;
+  readonly at: string;
+}
+
+export interface MutedTally {
+  count: number;
+  last_reason: string;
+  last_at: string;
+}
+
+/** The file `.skip-summary-ledger/<skill>.json`. */
+export interface SkillLedger {
+  version: number;
+  skill: string;
+  entries: Record<string, LedgerEntry>;
+  /** Delivery ids already accounted for, newest last. */
+  applied: string[];
+  last_sent?: SentShape;
+  /** Skips muted by each silence, for the message when it ends. */
+  muted_by: Record<string, MutedTally>;
+}
+
+export interface Occurrence {
+  readonly reasonKey: string;
+  readonly reason: string;
+  readonly step: string | number;
+  readonly items: readonly string[];
+  /** When the skip happened (the summary's `occurred_at`): nights are counted from it. */
+  readonly occurredAt: Date;
+  readonly deliveryId: string;
+  readonly disposition: Disposition;
+  /** For `sent`: the notice's own delivery id (a digest's), and the folds per key it reported. */
+  readonly messageId?: string;
+  readonly reported?: Readonly<Record<string, number>>;
+  /** For `muted`: the silence that muted it. */
+  readonly silenceId?: string;
+}
+
+export function emptyLedger(skill: string): SkillLedger {
+  return { version: LEDGER_VERSION, skill, entries: {}, applied: [], muted_by: {} };
+}
+
+export function isApplied(ledger: SkillLedger, deliveryId: string): boolean {
+  return ledger.applied.includes(deliveryId);
+}
+
+/** Counts one skip; a delivery id already counted changes nothing (a retry after a crash). Returns whether it counted. */
+export function applyOccurrence(ledger: SkillLedger, o: Occurrence, now: Date, timeZone: string): boolean {
+  if (isApplied(ledger, o.deliveryId)) return false;
+  const seenIso = o.occurredAt.toISOString();
+  const day = dayOf(o.occurredAt, timeZone);
+  const old = ledger.entries[o.reasonKey];
+  const e: LedgerEntry = old ?? {
+    reason_key: o.reasonKey, count: 0, first_seen: seenIso, last_seen: seenIso, streak: 1, streak_since: seenIso, last_day: day,
+    today: 0, sent: 0, folded: 0, muted: 0, unreported: 0, last_reason: o.reason, last_step: o.step,
+  };
+  if (old !== undefined && seenIso >= e.last_seen) {
+    // In order: the same day adds to today, the next day extends the streak, a gap starts a new one.
+    const gap = daysBetween(e.last_day, day);
+    if (gap === 1) e.streak += 1;
+    if (gap > 1) {
+      e.streak = 1;
+      e.streak_since = seenIso;
+    }
+    if (gap !== 0) {
+      e.today = 0;
+      e.last_day = day;
+    }
+    e.previous_seen = e.last_seen;
+    e.last_seen = seenIso;
+  }
+  // A skip older than the last one seen (a late surfacer) is counted, but does not move the streak.
+  if (seenIso < e.first_seen) e.first_seen = seenIso;
+  e.count += 1;
+  if (day === e.last_day) e.today += 1;
+  e.last_reason = o.reason;
+  e.last_step = o.step;
+  e[o.disposition] += 1;
+  if (o.disposition === "folded") e.unreported += 1;
+  ledger.entries[o.reasonKey] = e;
+  if (o.disposition === "sent") {
+    for (const [key, n] of Object.entries(o.reported ?? {})) {
+      const r = ledger.entries[key];
+      if (r) r.unreported = Math.max(0, r.unreported - n);
+    }
+    e.last_delivery_id = o.messageId ?? o.deliveryId;
+    e.last_sent_at = now.toISOString();
+    ledger.last_sent = { reason_key: o.reasonKey, step: String(o.step), items: itemsKey(o.items), at: now.toISOString() };
+  }
+  if (o.disposition === "muted" && o.silenceId !== undefined) {
+    const t = (ledger.muted_by[o.silenceId] ??= { count: 0, last_reason: o.reason, last_at: seenIso });
+    t.count += 1;
+    t.last_reason = o.reason;
+    t.last_at = seenIso;
+  }
+  ledger.applied.push(o.deliveryId);
+  if (ledger.applied.length > APPLIED_IDS_KEPT) ledger.applied.splice(0, ledger.applied.length - APPLIED_IDS_KEPT);
+  return true;
+}
+
+/** The set of items as one comparable string (order does not matter to the owner). */
+export function itemsKey(items: readonly string[]): string {
+  return JSON.stringify([...items].sort());
+}
+
+/** Drops entries and silence tallies not seen for `maxAgeMs`; returns whether anything was dropped. */
+export function pruneLedger(ledger: SkillLedger, now: Date, maxAgeMs: number): boolean {
+  const cutoff = new Date(now.getTime() - maxAgeMs).toISOString();
+  let dropped = false;
+  for (const [key, e] of Object.entries(ledger.entries)) {
+    if (e.last_seen < cutoff) {
+      delete ledger.entries[key];
+      dropped = true;
+    }
+  }
+  for (const [id, t] of Object.entries(ledger.muted_by)) {
+    if (t.last_at < cutoff) {
+      delete ledger.muted_by[id];
+      dropped = true;
+    }
+  }
+  return dropped;
+}
+
+/** Folds still to be reported for this skill, per key. */
+export function unreportedFolds(ledger: SkillLedger): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [key, e] of Object.entries(ledger.entries)) if (e.unreported > 0) out[key] = e.unreported;
+  return out;
+}

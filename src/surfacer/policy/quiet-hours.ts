@@ -1,0 +1,57 @@
+// Quiet hours: skips found at 3 a.m. wait on disk until the window ends, then go out as one digest. The window is
+// read in its own time zone and may span midnight (22:00-07:00). Held files are never claimed for long or deleted.
+
+export interface QuietHours {
+  /** Minutes after local midnight. */
+  readonly start: number;
+  readonly end: number;
+  readonly timeZone: string;
+}
+
+const CLOCK = /^([01]\d|2[0-3]):([0-5]\d)$/;
+
+export function clockProblem(text: unknown): string | undefined {
+  return typeof text === "string" && CLOCK.test(text) ? undefined : `must be a time of day HH:MM (24-hour), such as "22:00", got ${JSON.stringify(text)}`;
+}
+
+export function parseClock(text: string): number {
+  const m = CLOCK.exec(text);
+  if (!m) throw new RangeError(clockProblem(text));
+  return Number(m[1]) * 60 + Number(m[2]);
+}
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/** Minutes after local midnight of `at` in `timeZone`. */
+export function localMinutes(at: Date, timeZone: string): number {
+  let format = formats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    formats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(at);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  return get("hour") * 60 + get("minute");
+}
+
+export function inQuietHours(q: QuietHours, at: Date): boolean {
+  const m = localMinutes(at, q.timeZone);
+  return q.start < q.end ? m >= q.start && m < q.end : m >= q.start || m < q.end;
+}
+
+/**
+ * When the window that holds `at` ends (the first minute at or after `end`). Counted in local minutes, so a
+ * daylight-saving change inside the window can move it by an hour; watch mode's rescan catches that.
+ */
+export function quietEndsAt(q: QuietHours, at: Date): Date {
+  const m = localMinutes(at, q.timeZone);
+  const minutes = (q.end - m + 1440) % 1440;
+  const startOfMinute = Math.floor(at.getTime() / 60_000) * 60_000;
+  return new Date(startOfMinute + minutes * 60_000);
+}
+
+/** `22:00–07:00 Europe/Berlin`. */
+export function quietWords(q: QuietHours): string {
+  const hhmm = (n: number) => `${String(Math.floor(n / 60)).padStart(2, "0")}:${String(n % 60).padStart(2, "0")}`;
+  return `${hhmm(q.start)}–${hhmm(q.end)} ${q.timeZone}`;
+}
