@@ -33,5 +33,6 @@ export async function surfaceAfterRun(options: SurfaceAfterRunOptions): Promise<
     lockWaitMs: setup.settings.lockWaitMs,
     concurrency: setup.settings.concurrency,
     log: options.log,
+    notices: setup.settings.notices,
   });
 }

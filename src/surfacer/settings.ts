@@ -1,6 +1,7 @@
 // The surfacer's settings and their defaults, kept apart from the zod schema so that the common case (no
 // `surface` section) never loads zod: the after-skill hook's start-up budget is a few milliseconds.
 import { ConfigError } from "../config/load.js";
+import { DEFAULT_NOTICE_SETTINGS, type NoticeSettings } from "./policy/settings.js";
 
 export interface SurfaceSettings {
   readonly workspaces: readonly string[];
@@ -9,12 +10,14 @@ export interface SurfaceSettings {
   readonly rescanMs: number;
   readonly lockWaitMs: number;
   readonly concurrency: number;
+  /** Silences, repeat policy, quiet hours, grouping and the ledger (docs/surfacer.md, "What the owner sees"). */
+  readonly notices: NoticeSettings;
 }
 
 /** An owner lock older than this belongs to a dead emit (the owner side uses the same figure). */
 export const OWNER_LOCK_STALE_MS = 30_000;
 
-export const DEFAULT_SETTINGS: SurfaceSettings = { workspaces: [], leaseMs: undefined, rescanMs: 5_000, lockWaitMs: 2_000, concurrency: 4 };
+export const DEFAULT_SETTINGS: SurfaceSettings = { workspaces: [], leaseMs: undefined, rescanMs: 5_000, lockWaitMs: 2_000, concurrency: 4, notices: DEFAULT_NOTICE_SETTINGS };
 
 export interface DeliveryTiming {
   readonly timeoutMs: number;

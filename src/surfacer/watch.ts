@@ -15,6 +15,8 @@ import { runInOrder } from "./pool.js";
 import { oldestFirst, scanWorkspace, type WaitingEntry } from "./scan.js";
 import type { Deliver, SurfaceOutcome } from "./types.js";
 import { expandWorkspaces } from "./workspaces.js";
+import { DEFAULT_NOTICE_SETTINGS, type NoticeSettings } from "./policy/settings.js";
+import { hasSilences } from "./ledger/has-silences.js";
 
 export interface WatchOptions {
   /** Folders and globs, as given to `--workspace`. */
@@ -29,6 +31,11 @@ export interface WatchOptions {
   readonly log?: Logger;
   readonly now?: () => Date;
   readonly owner?: ClaimOwner;
+  /**
+   * Silences, repeat policy, quiet hours, the ledger, and `groupWaitMs`: how long to collect before one digest per
+   * workspace and route goes out. @default DEFAULT_NOTICE_SETTINGS with groupWaitMs 0 (each notice at once)
+   */
+  readonly notices?: NoticeSettings;
   /** Called with every outcome (tests and the CLI's counters). */
   readonly onOutcome?: (outcome: SurfaceOutcome) => void;
 }
@@ -56,7 +63,36 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
   const now = options.now ?? (() => new Date());
   const owner = options.owner ?? currentOwner();
   const controller = new AbortController();
-  const ctx: CycleContext = { owner, now, deliver: options.deliver, log, signal: controller.signal };
+  const notices = options.notices ?? { ...DEFAULT_NOTICE_SETTINGS, groupWaitMs: 0 };
+  const { createAccountant } = await import("./grouping/accountant.js");
+  const accountant = createAccountant({ settings: notices, deliver: options.deliver, now, log, signal: controller.signal, collect: notices.groupWaitMs > 0 });
+  const ctx: CycleContext = { owner, now, deliver: options.deliver, log, signal: controller.signal, accountant };
+  // Grouping: the first notice kept starts a window of groupWaitMs; when it closes, everything kept goes out as
+  // one digest per workspace and route, so a destination gets at most one message per window.
+  let groupTimer: NodeJS.Timeout | undefined;
+  let flushing: Promise<void> = Promise.resolve();
+  function scheduleFlush(): void {
+    if (groupTimer !== undefined || accountant.pending() === 0) return;
+    groupTimer = setTimeout(() => {
+      groupTimer = undefined;
+      flushing = flushing.then(() => flushKept());
+    }, notices.groupWaitMs);
+  }
+  async function flushKept(): Promise<void> {
+    await accountant.flush((c, outcome) => afterOutcome(c.path, "", outcome)).catch((error: Error) => log({ level: "error", event: "surface_error", error: error.message }));
+  }
+  // Quiet hours: a held file is looked at again when its window ends, one timer per workspace.
+  const wakes = new Map<string, { at: number; timer: NodeJS.Timeout }>();
+  function wakeAt(workspace: string, at: number): void {
+    const known = wakes.get(workspace);
+    if (known && known.at <= at) return;
+    if (known) clearTimeout(known.timer);
+    const timer = setTimeout(() => {
+      wakes.delete(workspace);
+      markDirty(workspace);
+    }, Math.max(0, at - now().getTime()) + 1_000);
+    wakes.set(workspace, { at, timer });
+  }
   const identity = new Map<string, string | undefined>(); // workspace -> dev:ino while it exists
   const dirty = new Set<string>();
   const retryAt = new Map<string, { at: number; delay: number }>(); // summary path -> not before
@@ -125,8 +161,9 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
           // surfaceEntry turns the environment's failures into outcomes; what it throws is a bug of ours, which
           // stops the watcher (exit 70) instead of being logged and repeated on every rescan.
           const outcome = await surfaceEntry(entry, ctx);
-          if (outcome) afterOutcome(entry, outcome);
+          if (outcome) afterOutcome(entry.path, entry.signature, outcome);
         }, () => stopping);
+        scheduleFlush();
       } finally {
         if (!stopping) await rewatch(paused);
         for (const dir of paused) dirty.add(dir);
@@ -155,12 +192,16 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
 
   // A failed send is tried again later with a growing delay (not on its own doorbell, which would spin);
   // a file left on purpose (another schema version) is not looked at again until it changes.
-  function afterOutcome(entry: WaitingEntry, outcome: SurfaceOutcome): void {
+  function afterOutcome(path: string, signature: string, outcome: SurfaceOutcome): void {
     if (outcome.kind === "failed") {
-      const delay = Math.min(RETRY_MAX_MS, (retryAt.get(entry.path)?.delay ?? RETRY_MIN_MS / 2) * 2);
-      retryAt.set(entry.path, { at: now().getTime() + delay, delay });
-    } else retryAt.delete(entry.path);
-    if (outcome.kind === "left" && outcome.code === "unrecognised-version") leftAlone.set(entry.path, entry.signature);
+      const delay = Math.min(RETRY_MAX_MS, (retryAt.get(path)?.delay ?? RETRY_MIN_MS / 2) * 2);
+      retryAt.set(path, { at: now().getTime() + delay, delay });
+    } else if (outcome.kind === "held" && outcome.held_until !== undefined) {
+      const at = Date.parse(outcome.held_until);
+      retryAt.set(path, { at, delay: RETRY_MIN_MS });
+      wakeAt(outcome.workspace, at);
+    } else retryAt.delete(path);
+    if (outcome.kind === "left" && outcome.code === "unrecognised-version") leftAlone.set(path, signature);
     options.onOutcome?.(outcome);
   }
 
@@ -207,6 +248,18 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
       }
     }
     await rewatch(added);
+    // A silence that ended is reported even when no new skip arrives.
+    const silenced = [...identity].filter(([dir, id]) => id !== undefined && hasSilences(dir)).map(([dir]) => dir);
+    if (silenced.length > 0) {
+      const { reportEndedSilences } = await import("./grouping/silence-ended.js");
+      for (const dir of silenced) {
+        const outcomes = await reportEndedSilences(dir, { deliver: options.deliver, now, log, signal: controller.signal, timeZone: notices.timeZone }).catch((error: Error) => {
+          log({ level: "error", event: "silence_report_failed", workspace: dir, error: error.message });
+          return [];
+        });
+        for (const o of outcomes) options.onOutcome?.(o);
+      }
+    }
     if (missing.length > 0 && identity.size === missing.length) log({ level: "debug", event: "no_workspace_yet", missing });
     for (const [dir, id] of identity) if (id !== undefined) markDirty(dir);
   }
@@ -228,8 +281,14 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
     async stop() {
       stopping = true;
       clearInterval(timer);
+      for (const w of wakes.values()) clearTimeout(w.timer);
       await watcher.close();
       await loop;
+      // What grouping kept is claimed: it goes out now rather than waiting for the next surfacer's takeover.
+      clearTimeout(groupTimer);
+      groupTimer = undefined;
+      await flushing;
+      await flushKept();
       log({ level: "info", event: "watch_stopped" });
     },
     abort() {

@@ -66,3 +66,9 @@ export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs = 5_000,
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
+
+/** A workspace's entries, minus the surfacer's ledger folder (`.skip-summary-ledger/`, kept on purpose). */
+export async function readWorkspace(dir: string): Promise<string[]> {
+  const { readdir } = await import("node:fs/promises");
+  return (await readdir(dir)).filter((name) => name !== ".skip-summary-ledger");
+}

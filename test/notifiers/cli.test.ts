@@ -15,7 +15,7 @@ async function workspaceWithSkip(technical = false): Promise<string> {
   return ws;
 }
 
-const waiting = async (ws: string) => (await readdir(ws)).filter((f) => f.startsWith(".skip-summary-"));
+const waiting = async (ws: string) => (await readdir(ws)).filter((f) => f.startsWith(".skip-summary-") && f !== ".skip-summary-ledger");
 
 describe("notifiers through `skip-summary surface`", () => {
   it("telegram: a 429 with retry_after, then sent; the summary is deleted only after", async () => {

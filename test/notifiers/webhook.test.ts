@@ -2,6 +2,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { DELIVERY_HEADER, SIGNATURE_HEADER, deliver, loadNotifiers } from "../../src/notifiers/index.js";
+import { webhookPayload } from "../../src/notifiers/webhook-notifier.js";
 import { deliveryRequest, fakeSleep, recordingLogger, startServer, type RecordedRequest } from "./helpers.js";
 
 const SECRET = "whsec_4f0c1d2e3b5a69788796a5b4c3d2e1f0";
@@ -39,7 +40,18 @@ describe("webhook notifier", () => {
       text: request.message.text,
       html: request.message.html,
       summary: request.summary,
+      links: [],
     });
+  });
+
+  it("lifts the summary's links into the body, and carries a digest's summaries", () => {
+    const request = deliveryRequest();
+    const link = { title: "Log in again", url: "https://example.com/login" };
+    const summary = { ...request.summary!, links: [link] };
+    expect(webhookPayload({ ...request, summary })).toMatchObject({ summary, links: [link] });
+    const digest = webhookPayload({ ...request, summary: undefined, summaries: [summary, { ...summary, skill: "tessl__b", links: [] }] });
+    expect(digest).toMatchObject({ summary: null, links: [link] });
+    expect((digest.summaries as unknown[]).length).toBe(2);
   });
 
   it("a receiver with another secret rejects it (401 is permanent)", async () => {

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CLI, ROOT, runCli, tempDir } from "../helpers/cli.js";
+import { CLI, ROOT, runCli, tempDir, readWorkspace } from "../helpers/cli.js";
 import { fixture, withoutLogLines } from "./helpers.js";
 
 // `script` gives the CLI a real terminal, the only place colour may appear.
@@ -103,7 +103,7 @@ describe("skip-summary run --surface", () => {
     const r = await runCli(["run", "--skill", "tessl__a", "--workspace", ws, "--surface", "--notify", "stdout", "--", fixture("exit-with.sh"), "2", "nightly budget spent"], { cwd: ws });
     expect(r.code).toBe(2);
     expect(r.stdout).toContain("nightly budget spent");
-    expect(await readdir(ws)).toEqual([]);
+    expect(await readWorkspace(ws)).toEqual([]);
   });
 
   it("with --json the stdout notifier writes to stderr, so stdout stays the skill's lines and one JSON result", async () => {
@@ -125,7 +125,7 @@ describe("skip-summary run --surface", () => {
     expect(r.code).toBe(78);
     expect(r.stderr).toContain("surfacing failed");
     expect(r.stderr).toContain("skip-summary.config.json");
-    expect((await readdir(ws)).sort()).toEqual([".skip-summary-tessl__a.json", "skip-summary.config.json"]);
+    expect((await readWorkspace(ws)).sort()).toEqual([".skip-summary-tessl__a.json", "skip-summary.config.json"]);
   });
 
   it("a success whose summary could not be sent exits with the surfacer's 1, says so, and keeps the summary", async () => {
@@ -139,7 +139,7 @@ describe("skip-summary run --surface", () => {
       const r = await runCli(["run", "--skill", "tessl__a", "--workspace", ws, "--surface", "--notify", "webhook", "--", fixture("exit-with.sh"), "0"], { cwd: ws, env: { SKIP_SUMMARY_WEBHOOK_URL: url } });
       expect(r.code).toBe(1);
       expect(withoutLogLines(r.stderr)).toContain("🪨 run skill tessl__a\n   └─ ⚠️ surfacing left a summary unsent (exit 1)");
-      expect(await readdir(ws)).toEqual([".skip-summary-tessl__a.json"]);
+      expect(await readWorkspace(ws)).toEqual([".skip-summary-tessl__a.json"]);
     } finally {
       server.close();
     }

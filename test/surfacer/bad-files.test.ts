@@ -5,7 +5,7 @@ import { link, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/prom
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { QUARANTINE_DIR_NAME, surfaceOnce } from "../../src/surfacer/index.js";
-import { tempDir } from "../helpers/cli.js";
+import { tempDir, readWorkspace } from "../helpers/cli.js";
 import { deliverTo, fileNotifier, flakyNotifier, readDelivered, summary } from "./helpers.js";
 
 const name = (skill: string) => `.skip-summary-${skill}.json`;
@@ -49,7 +49,7 @@ describe("the bad-file corpus", () => {
       expect(o!.detail, label).toMatch(reason);
     }
     // Only the quarantine folder is left in the workspace; each entry has its reason file beside it.
-    expect(await readdir(ws)).toEqual([QUARANTINE_DIR_NAME]);
+    expect(await readWorkspace(ws)).toEqual([QUARANTINE_DIR_NAME]);
     const kept = await readdir(join(ws, QUARANTINE_DIR_NAME));
     expect(kept.filter((n) => n.endsWith(".reason.json"))).toHaveLength(corpus.length);
     expect(kept.filter((n) => !n.endsWith(".reason.json"))).toHaveLength(corpus.length);
@@ -74,7 +74,7 @@ describe("the bad-file corpus", () => {
       ["tessl__nov", "left", "unrecognised-version"],
       ["tessl__v2", "left", "unrecognised-version"],
     ]);
-    expect((await readdir(ws)).sort()).toEqual([name("tessl__nov"), name("tessl__v2")]);
+    expect((await readWorkspace(ws)).sort()).toEqual([name("tessl__nov"), name("tessl__v2")]);
     expect(await readDelivered(out)).toEqual([]);
   });
 
@@ -84,7 +84,7 @@ describe("the bad-file corpus", () => {
     for (const n of others) await writeFile(join(ws, n), "{");
     const report = await surfaceOnce({ workspaces: [ws], deliver: deliverTo([]), leaseMs: 600_000 });
     expect(report.outcomes).toEqual([]);
-    expect((await readdir(ws)).sort()).toEqual([...others].sort());
+    expect((await readWorkspace(ws)).sort()).toEqual([...others].sort());
   });
 
   it("keeps a bad file under its name when the notice about it cannot be sent, and quarantines it once it can", async () => {
@@ -95,10 +95,10 @@ describe("the bad-file corpus", () => {
     const first = await surfaceOnce({ workspaces: [ws], deliver: deliverTo([flaky]), leaseMs: 600_000 });
     expect(first.outcomes).toMatchObject([{ kind: "failed", code: "quarantine-notice-failed" }]);
     expect(first.outcomes[0]!.detail).toContain("is not valid JSON");
-    expect(await readdir(ws)).toEqual([name("tessl__bad")]);
+    expect(await readWorkspace(ws)).toEqual([name("tessl__bad")]);
     expect(await readFile(path, "utf8")).toBe("{");
     const second = await surfaceOnce({ workspaces: [ws], deliver: deliverTo([flaky]), leaseMs: 600_000 });
     expect(second.outcomes).toMatchObject([{ kind: "quarantined", code: "invalid" }]);
-    expect(await readdir(ws)).toEqual([QUARANTINE_DIR_NAME]);
+    expect(await readWorkspace(ws)).toEqual([QUARANTINE_DIR_NAME]);
   });
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -8,7 +8,7 @@ import { emitSkip } from "../../src/owner/index.js";
 import { surfaceOnce } from "../../src/surfacer/index.js";
 import { claimName, parseClaimName, sentName, currentOwner } from "../../src/surfacer/claim-name.js";
 import { returnClaim } from "../../src/surfacer/claim.js";
-import { tempDir } from "../helpers/cli.js";
+import { tempDir, readWorkspace } from "../helpers/cli.js";
 import { deliverTo, fileNotifier, putSummary, readDelivered, summary } from "./helpers.js";
 
 const LEASE = 600_000;
@@ -44,7 +44,7 @@ describe("takeover of a dead surfacer's claims", () => {
     const r = await surfaceOnce({ workspaces: [ws], deliver: deliverTo([fileNotifier(out)]), leaseMs: LEASE });
     expect(r.outcomes).toMatchObject([{ kind: "sent", code: "delivered", skill: "tessl__a" }]);
     expect(await readDelivered(out)).toHaveLength(1);
-    expect(await readdir(ws)).toEqual([]);
+    expect(await readWorkspace(ws)).toEqual([]);
   });
 
   it("leaves a live surfacer's fresh claim alone, and takes it over once its lease ran out", async () => {
@@ -54,10 +54,10 @@ describe("takeover of a dead surfacer's claims", () => {
     const claim = await claimAs(ws, "tessl__a", live, Date.now());
     const first = await surfaceOnce({ workspaces: [ws], deliver: deliverTo([fileNotifier(out)]), leaseMs: LEASE });
     expect(first.outcomes).toEqual([]);
-    expect(await readdir(ws)).toEqual([claim.split("/").pop()]);
+    expect(await readWorkspace(ws)).toEqual([claim.split("/").pop()]);
     const later = await surfaceOnce({ workspaces: [ws], deliver: deliverTo([fileNotifier(out)]), leaseMs: LEASE, now: () => new Date(Date.now() + LEASE + 1) });
     expect(later.outcomes).toMatchObject([{ kind: "sent" }]);
-    expect(await readdir(ws)).toEqual([]);
+    expect(await readWorkspace(ws)).toEqual([]);
   });
 
   it("trusts a pid only on its own host: another host's claim waits for its lease", async () => {
@@ -74,7 +74,7 @@ describe("takeover of a dead surfacer's claims", () => {
     const r = await surfaceOnce({ workspaces: [ws], deliver: deliverTo([fileNotifier(out)]), leaseMs: LEASE });
     expect(r.outcomes).toMatchObject([{ kind: "sent", code: "already-delivered" }]);
     expect(await readDelivered(out)).toEqual([]);
-    expect(await readdir(ws)).toEqual([]);
+    expect(await readWorkspace(ws)).toEqual([]);
   });
 });
 
@@ -90,7 +90,7 @@ describe("putting a file back after a failed send", () => {
     expect(merged.items.sort()).toEqual(["new-1", "old-1"]);
     expect(merged.reason).toContain("first");
     expect(merged.reason).toContain("second");
-    expect(await readdir(ws)).toEqual([".skip-summary-tessl__a.json"]);
+    expect(await readWorkspace(ws)).toEqual([".skip-summary-tessl__a.json"]);
   });
 });
 
@@ -101,7 +101,7 @@ describe("the owner's lock", () => {
     await writeFile(join(ws, ".skip-summary-tessl__a.json.lock"), JSON.stringify({ pid: process.pid, at: Date.now() }));
     const r = await surfaceOnce({ workspaces: [ws], deliver: deliverTo([]), leaseMs: LEASE, lockWaitMs: 50 });
     expect(r.outcomes).toMatchObject([{ kind: "left", code: "owner-writing" }]);
-    expect((await readdir(ws)).sort()).toEqual([".skip-summary-tessl__a.json", ".skip-summary-tessl__a.json.lock"]);
+    expect((await readWorkspace(ws)).sort()).toEqual([".skip-summary-tessl__a.json", ".skip-summary-tessl__a.json.lock"]);
   });
 
   it("waits for several owners' locks side by side, not one after another", async () => {
@@ -144,6 +144,6 @@ describe("partial-delivery records", () => {
     await utimes(old, weekAgo, weekAgo);
     await putSummary(ws, "tessl__c");
     await surfaceOnce({ workspaces: [ws], deliver: deliverTo([]), leaseMs: LEASE });
-    expect(await readdir(ws)).toEqual([".skip-summary-tessl__b.json~4567abcd.partial"]);
+    expect(await readWorkspace(ws)).toEqual([".skip-summary-tessl__b.json~4567abcd.partial"]);
   });
 });

@@ -1,8 +1,8 @@
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { CLI, runCli, tempDir } from "../helpers/cli.js";
+import { CLI, runCli, tempDir, readWorkspace } from "../helpers/cli.js";
 import { fileNotifierConfig, putSummary, readDelivered } from "./helpers.js";
 
 async function setup() {
@@ -30,7 +30,7 @@ describe("skip-summary surface, once mode (built CLI)", () => {
     expect(r.stdout).toContain("check-cfps: policy skip — your call");
     expect(r.stdout).toContain("other: technical failure — it will be retried next cycle");
     expect(r.stderr).toContain("2 sent");
-    expect(await readdir(ws)).toEqual([]);
+    expect(await readWorkspace(ws)).toEqual([]);
   });
 
   it("--skill surfaces only that skill (with or without tessl__)", async () => {
@@ -40,11 +40,11 @@ describe("skip-summary surface, once mode (built CLI)", () => {
     const r = await runCli(["surface", "--workspace", ws, "--skill", "a", "--config", config]);
     expect(r.code).toBe(0);
     expect((await readDelivered(out)).map((d) => d.skill)).toEqual(["tessl__a"]);
-    expect(await readdir(ws)).toEqual([".skip-summary-tessl__b.json"]);
+    expect(await readWorkspace(ws)).toEqual([".skip-summary-tessl__b.json"]);
     const full = await runCli(["surface", "--workspace", ws, "--skill", "tessl__b", "--config", config]);
     expect(full.code).toBe(0);
     expect((await readDelivered(out)).map((d) => d.skill)).toEqual(["tessl__a", "tessl__b"]);
-    expect(await readdir(ws)).toEqual([]);
+    expect(await readWorkspace(ws)).toEqual([]);
   });
 
   it("--json prints one report on stdout, with the stdout notifier moved to stderr", async () => {
@@ -68,7 +68,7 @@ describe("skip-summary surface, once mode (built CLI)", () => {
     expect(r.stdout).toContain("Reason: nightly budget spent");
     expect(r.code).toBe(1);
     expect(await readFile(path, "utf8")).toBe(before);
-    expect((await readdir(ws)).sort()).toEqual([".skip-summary-tessl__a.json", ".skip-summary-tessl__bad.json"]);
+    expect((await readWorkspace(ws)).sort()).toEqual([".skip-summary-tessl__a.json", ".skip-summary-tessl__bad.json"]);
     expect(await readDelivered(out)).toEqual([]);
   });
 
@@ -80,14 +80,14 @@ describe("skip-summary surface, once mode (built CLI)", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/failed .*send-failed/);
     expect(r.stderr).toContain("the test receiver is down");
-    expect(await readdir(ws)).toEqual([".skip-summary-tessl__a.json"]);
+    expect(await readWorkspace(ws)).toEqual([".skip-summary-tessl__a.json"]);
     await readFile(path, "utf8");
     const { rm } = await import("node:fs/promises");
     await rm(join(aux, "down"));
     const again = await runCli(["surface", "--workspace", ws, "--config", config]);
     expect(again.code).toBe(0);
     expect(await readDelivered(out)).toHaveLength(1);
-    expect(await readdir(ws)).toEqual([]);
+    expect(await readWorkspace(ws)).toEqual([]);
   });
 
   it("leaves an unrecognised schema_version in place, reports it and exits 1", async () => {
@@ -96,7 +96,7 @@ describe("skip-summary surface, once mode (built CLI)", () => {
     const r = await runCli(["surface", "--workspace", ws, "--config", config, "--json"]);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout).outcomes).toMatchObject([{ kind: "left", code: "unrecognised-version", version: 2 }]);
-    expect(await readdir(ws)).toEqual([".skip-summary-tessl__a.json"]);
+    expect(await readWorkspace(ws)).toEqual([".skip-summary-tessl__a.json"]);
     expect(await readDelivered(out)).toEqual([]);
   });
 
@@ -109,7 +109,7 @@ describe("skip-summary surface, once mode (built CLI)", () => {
     const empty = await runCli(["surface", "--workspace", ws, "--skill", ""]);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain("--skill is empty");
-    expect(await readdir(ws)).toEqual([".skip-summary-tessl__a.json"]);
+    expect(await readWorkspace(ws)).toEqual([".skip-summary-tessl__a.json"]);
     const noNotifier = await runCli(["surface", "--workspace", await tempDir(), "--notify", ","]);
     expect(noNotifier.code).toBe(2);
     expect(noNotifier.stderr).toContain("--notify is empty");
@@ -133,7 +133,7 @@ describe("skip-summary surface, once mode (built CLI)", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(config);
     expect(r.stderr).toContain("surface.lease_ms");
-    expect(await readdir(ws)).toEqual([".skip-summary-tessl__a.json"]);
+    expect(await readWorkspace(ws)).toEqual([".skip-summary-tessl__a.json"]);
     await writeFile(config, JSON.stringify({ notify: { timeout_ms: 60000, retries: 4 }, surface: { lease_ms: 60000 } }));
     const short = await runCli(["surface", "--workspace", ws, "--config", config, "--notify", "stdout"]);
     expect(short.code).toBe(2);
@@ -151,7 +151,7 @@ describe("skip-summary surface, once mode (built CLI)", () => {
     const r = await runCli(["surface", "--workspace", ws, "--config", config]);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain("missing.mjs");
-    expect(await readdir(ws)).toEqual([".skip-summary-tessl__a.json"]);
+    expect(await readWorkspace(ws)).toEqual([".skip-summary-tessl__a.json"]);
     const dry = await runCli(["surface", "--workspace", ws, "--config", config, "--dry-run"]);
     expect(dry.code).toBe(2);
   });
@@ -178,7 +178,7 @@ describe("skip-summary surface --hook-input (Claude Code PostToolUse on the Skil
     const r = await runCli(["surface", "--hook-input", "--workspace", ws, "--config", config], { input: event("Skill", { skill: name }) });
     expect(r.code).toBe(0);
     expect((await readDelivered(out)).map((d) => d.skill)).toEqual(["tessl__check-cfps"]);
-    expect(await readdir(ws)).toEqual([".skip-summary-tessl__other.json"]);
+    expect(await readWorkspace(ws)).toEqual([".skip-summary-tessl__other.json"]);
   });
 
   it("is a no-op for an event other than Stop, SubagentStop and PostToolUse", async () => {
@@ -190,7 +190,7 @@ describe("skip-summary surface --hook-input (Claude Code PostToolUse on the Skil
       expect(r.stdout).toBe("");
     }
     expect(await readDelivered(out)).toEqual([]);
-    expect(await readdir(ws)).toEqual([".skip-summary-tessl__a.json"]);
+    expect(await readWorkspace(ws)).toEqual([".skip-summary-tessl__a.json"]);
   });
 
   it.each([
@@ -226,7 +226,7 @@ describe("skip-summary surface --hook-input (Claude Code PostToolUse on the Skil
     const missing = await runCli(["surface", "--hook-input", "--workspace", join(ws, "nope")], { input: event("Skill", { skill: "a" }) });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("no such folder");
-    expect(await readdir(ws)).toEqual([".skip-summary-tessl__a.json"]);
+    expect(await readWorkspace(ws)).toEqual([".skip-summary-tessl__a.json"]);
   });
 
   it("falls back to the event's cwd when no workspace is configured", async () => {

@@ -1,8 +1,9 @@
-import { readdir, readFile, utimes } from "node:fs/promises";
+import { readFile, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { surfaceOnce, surfaceExitCode, QUARANTINE_DIR_NAME } from "../../src/surfacer/index.js";
-import { tempDir } from "../helpers/cli.js";
+import { DEFAULT_NOTICE_SETTINGS } from "../../src/surfacer/policy/settings.js";
+import { tempDir, readWorkspace } from "../helpers/cli.js";
 import { deliverTo, fileNotifier, flakyNotifier, putSummary, readDelivered } from "./helpers.js";
 
 const LEASE = 600_000;
@@ -18,7 +19,7 @@ describe("surfaceOnce (library, real folders)", () => {
     const delivered = await readDelivered(out);
     expect(delivered).toHaveLength(1);
     expect(delivered[0]!.text).toContain("check-cfps: policy skip");
-    expect(await readdir(ws)).toEqual([]);
+    expect(await readWorkspace(ws)).toEqual([]);
   });
 
   it("leaves the file in place when the notifier fails, and sends it on the next run", async () => {
@@ -30,10 +31,10 @@ describe("surfaceOnce (library, real folders)", () => {
     expect(first.outcomes[0]).toMatchObject({ kind: "failed", code: "send-failed" });
     expect(surfaceExitCode(first)).toBe(1);
     expect(await readFile(path, "utf8")).toBe(before);
-    expect(await readdir(ws)).toEqual([".skip-summary-tessl__a.json"]);
+    expect(await readWorkspace(ws)).toEqual([".skip-summary-tessl__a.json"]);
     const second = await surfaceOnce({ workspaces: [ws], deliver: deliverTo([flaky]), leaseMs: LEASE });
     expect(second.outcomes[0]).toMatchObject({ kind: "sent" });
-    expect(await readdir(ws)).toEqual([]);
+    expect(await readWorkspace(ws)).toEqual([]);
   });
 
   it("starts with the oldest summary (by modification time), whatever the names and the folder order", async () => {
@@ -44,7 +45,8 @@ describe("surfaceOnce (library, real folders)", () => {
       const path = await putSummary(ws, `tessl__s${i}`);
       await utimes(path, base - i * 60, base - i * 60); // s7 is the oldest, s0 the newest
     }
-    await surfaceOnce({ workspaces: [ws], deliver: deliverTo([fileNotifier(out)]), leaseMs: LEASE, concurrency: 1 });
+    // One message each (grouping off), so the order is visible.
+    await surfaceOnce({ workspaces: [ws], deliver: deliverTo([fileNotifier(out)]), leaseMs: LEASE, concurrency: 1, notices: { ...DEFAULT_NOTICE_SETTINGS, group: false } });
     expect((await readDelivered(out)).map((d) => d.skill)).toEqual(Array.from({ length: 8 }, (_, i) => `tessl__s${7 - i}`));
   });
 
@@ -54,10 +56,10 @@ describe("surfaceOnce (library, real folders)", () => {
     await putSummary(ws, "tessl__a");
     const flaky = flakyNotifier(1);
     await surfaceOnce({ workspaces: [ws], deliver: deliverTo([fileNotifier(out), flaky]), leaseMs: LEASE });
-    expect((await readdir(ws)).sort()).toEqual([".skip-summary-tessl__a.json", expect.stringMatching(/^\.skip-summary-tessl__a\.json~[0-9a-f]+\.partial$/)].sort());
+    expect((await readWorkspace(ws)).sort()).toEqual([".skip-summary-tessl__a.json", expect.stringMatching(/^\.skip-summary-tessl__a\.json~[0-9a-f]+\.partial$/)].sort());
     const r = await surfaceOnce({ workspaces: [ws], deliver: deliverTo([fileNotifier(out), flaky]), leaseMs: LEASE });
     expect(r.ok).toBe(true);
     expect(await readDelivered(out)).toHaveLength(1);
-    expect(await readdir(ws)).toEqual([]);
+    expect(await readWorkspace(ws)).toEqual([]);
   });
 });

@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
-import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startWatch, type SurfaceOutcome, type WatchHandle } from "../../src/surfacer/index.js";
-import { CLI, tempDir, waitFor } from "../helpers/cli.js";
+import { CLI, tempDir, waitFor, readWorkspace } from "../helpers/cli.js";
 import { deliverTo, fileNotifier, fileNotifierConfig, flakyNotifier, putSummary, readDelivered } from "./helpers.js";
 
 const handles: WatchHandle[] = [];
@@ -28,7 +28,7 @@ describe("watch mode (chokidar on a real folder)", () => {
     await waitFor(async () => (await readDelivered(out)).length === 2, 10_000);
     expect((await readDelivered(out)).map((d) => d.skill)).toEqual(["tessl__first", "tessl__second"]);
     // The notice is written before the journal rename and the delete, so the folder empties a moment later.
-    await waitFor(async () => (await readdir(ws)).length === 0, 10_000);
+    await waitFor(async () => (await readWorkspace(ws)).length === 0, 10_000);
   });
 
   it("survives its workspace being removed and re-created", async () => {
@@ -39,6 +39,8 @@ describe("watch mode (chokidar on a real folder)", () => {
     await watchWith([ws], deliverTo([fileNotifier(out)]), 200);
     await putSummary(ws, "tessl__a");
     await waitFor(async () => (await readDelivered(out)).length === 1, 10_000);
+    // Delivered, then counted in the ledger, then deleted: remove the folder once that is done.
+    await waitFor(async () => (await readWorkspace(ws)).length === 0, 10_000);
     await rm(ws, { recursive: true });
     await new Promise((r) => setTimeout(r, 400));
     await mkdir(ws);
@@ -67,11 +69,11 @@ describe("watch mode (chokidar on a real folder)", () => {
     await watchWith([ws], deliverTo([flaky]), 200, outcomes);
     await putSummary(ws, "tessl__a");
     await waitFor(() => outcomes.some((o) => o.kind === "failed"), 10_000);
-    expect(await readdir(ws)).toContain(".skip-summary-tessl__a.json");
+    expect(await readWorkspace(ws)).toContain(".skip-summary-tessl__a.json");
     await waitFor(() => outcomes.some((o) => o.kind === "sent"), 20_000);
     expect(flaky.calls).toBe(3);
     expect(outcomes.map((o) => o.kind)).toEqual(["failed", "failed", "sent"]);
-    expect(await readdir(ws)).toEqual([]);
+    expect(await readWorkspace(ws)).toEqual([]);
   });
 
   it("a burst of 600 files (the workspace is unwatched while it drains): each delivered exactly once, then new files still ring", async () => {
@@ -85,7 +87,7 @@ describe("watch mode (chokidar on a real folder)", () => {
     const skills = (await readDelivered(out)).map((d) => d.skill);
     expect(skills).toHaveLength(601);
     expect(new Set(skills).size).toBe(601);
-    expect(await readdir(ws)).toEqual([]);
+    await waitFor(async () => (await readWorkspace(ws)).length === 0, 10_000);
   });
 
   it("does not spin on a backlog whose notifier is down: nothing is tried again before its time, then the delay doubles", async () => {
@@ -123,7 +125,7 @@ describe("watch mode (chokidar on a real folder)", () => {
     clock += 1_000;
     await waitFor(() => flaky.calls >= 450, 10_000);
     expect(outcomes.every((o) => o.kind === "failed")).toBe(true);
-    expect((await readdir(ws)).filter((n) => n.endsWith(".json"))).toHaveLength(150);
+    expect((await readWorkspace(ws)).filter((n) => n.endsWith(".json"))).toHaveLength(150);
   });
 
   it("leaves an unrecognised version alone without looping on it, until it changes", async () => {
@@ -134,7 +136,7 @@ describe("watch mode (chokidar on a real folder)", () => {
     await waitFor(() => outcomes.length === 1, 10_000);
     await new Promise((r) => setTimeout(r, 600)); // several rescans
     expect(outcomes.map((o) => o.code)).toEqual(["unrecognised-version"]);
-    expect(await readdir(ws)).toEqual([".skip-summary-tessl__v2.json"]);
+    expect(await readWorkspace(ws)).toEqual([".skip-summary-tessl__v2.json"]);
   });
 });
 
@@ -151,11 +153,11 @@ describe("skip-summary surface --watch (built CLI)", () => {
     await waitFor(() => stderr.includes("watch_started"), 15_000);
     await putSummary(ws, "tessl__a");
     // The send is in flight once the file has been claimed (renamed away from its summary name).
-    await waitFor(async () => (await readdir(ws)).some((n) => n.endsWith(".claim")), 10_000);
+    await waitFor(async () => (await readWorkspace(ws)).some((n) => n.endsWith(".claim")), 10_000);
     child.kill(signal);
     expect(await exited).toBe(0);
     expect(await readDelivered(out)).toHaveLength(1);
-    expect(await readdir(ws)).toEqual([]);
+    expect(await readWorkspace(ws)).toEqual([]);
     expect(stderr).toContain('"event":"watch_stopped"');
   });
 });

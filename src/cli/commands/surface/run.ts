@@ -9,6 +9,7 @@ import type { CommandContext } from "../../action.js";
 import type { SurfaceFlags } from "./index.js";
 import { EXIT_CODES } from "../../exit-codes.js";
 import { UsageError } from "../../usage-error.js";
+import { cliClock } from "../../clock.js";
 import { countOutcomes, describeOutcome } from "../../../surfacer/describe.js";
 import { surfaceExitCode } from "../../../surfacer/exit-code.js";
 import { surfaceOnce } from "../../../surfacer/once.js";
@@ -80,6 +81,8 @@ async function surface(flags: SurfaceFlags, context: CommandContext, log: Logger
     concurrency: setup.settings.concurrency,
     dryRun: Boolean(flags.dryRun),
     log,
+    notices: setup.settings.notices,
+    now: cliClock(io.env),
   });
   if (flags.json) io.stdout.write(`${JSON.stringify(report)}\n`);
   else if (report.dry_run) {

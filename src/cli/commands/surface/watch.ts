@@ -28,6 +28,7 @@ export async function watchUntilSignal(options: WatchCommandOptions): Promise<nu
     rescanMs: setup.settings.rescanMs,
     concurrency: setup.settings.concurrency,
     log: options.log,
+    notices: setup.settings.notices,
     onOutcome: (outcome) => {
       if (options.json) io.stdout.write(`${JSON.stringify(outcome)}\n`);
     },

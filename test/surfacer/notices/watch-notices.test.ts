@@ -1,0 +1,52 @@
+// Watch mode's group_wait window, with a real watcher and real folders: a burst becomes one digest per window,
+// and 0 turns grouping off.
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startWatch, type SurfaceOutcome, type WatchHandle } from "../../../src/surfacer/index.js";
+import { tempDir, waitFor } from "../../helpers/cli.js";
+import { deliverTo, fileNotifier, putSummary, readDelivered } from "../helpers.js";
+import { settings, summariesLeft } from "./helpers.js";
+
+let handle: WatchHandle | undefined;
+afterEach(async () => {
+  await handle?.stop();
+  handle = undefined;
+});
+
+describe("watch mode grouping", () => {
+  it("collects what arrives within group_wait and sends one digest naming every skill", async () => {
+    const ws = await tempDir();
+    const out = join(await tempDir(), "d.jsonl");
+    const outcomes: SurfaceOutcome[] = [];
+    handle = await startWatch({ patterns: [ws], cwd: "/", deliver: deliverTo([fileNotifier(out)]), leaseMs: 600_000, rescanMs: 60_000, notices: settings({ groupWaitMs: 1_500 }), onOutcome: (o) => outcomes.push(o) });
+    for (let i = 0; i < 6; i++) await putSummary(ws, `tessl__w${i}`);
+    await waitFor(() => outcomes.filter((o) => o.kind === "sent").length === 6, 15_000);
+    const delivered = await readDelivered(out);
+    expect(delivered).toHaveLength(1);
+    for (let i = 0; i < 6; i++) expect(delivered[0]!.text).toContain(`w${i}`);
+    expect(await summariesLeft(ws)).toEqual([]);
+  });
+
+  it("group_wait 0 sends each notice on its own", async () => {
+    const ws = await tempDir();
+    const out = join(await tempDir(), "d.jsonl");
+    handle = await startWatch({ patterns: [ws], cwd: "/", deliver: deliverTo([fileNotifier(out)]), leaseMs: 600_000, rescanMs: 60_000, notices: settings({ groupWaitMs: 0 }) });
+    for (let i = 0; i < 4; i++) await putSummary(ws, `tessl__w${i}`);
+    await waitFor(async () => (await readDelivered(out)).length === 4 && (await summariesLeft(ws)).length === 0, 15_000);
+    expect(await readDelivered(out)).toHaveLength(4);
+  });
+
+  it("stopping sends what the window still holds", async () => {
+    const ws = await tempDir();
+    const out = join(await tempDir(), "d.jsonl");
+    const outcomes: SurfaceOutcome[] = [];
+    handle = await startWatch({ patterns: [ws], cwd: "/", deliver: deliverTo([fileNotifier(out)]), leaseMs: 600_000, rescanMs: 60_000, notices: settings({ groupWaitMs: 60_000 }), onOutcome: (o) => outcomes.push(o) });
+    await putSummary(ws, "tessl__a");
+    await putSummary(ws, "tessl__b");
+    await waitFor(async () => (await summariesLeft(ws)).every((n) => n.endsWith(".claim")) && (await summariesLeft(ws)).length === 2, 15_000);
+    await handle.stop();
+    handle = undefined;
+    expect(await readDelivered(out)).toHaveLength(1);
+    expect(await summariesLeft(ws)).toEqual([]);
+  });
+});
