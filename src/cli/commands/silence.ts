@@ -1,0 +1,114 @@
+// `skip-summary silence add|list|expire`: "I know; mute this skill for a week". A silence never hides a skip:
+// while it is on, notices are counted in the ledger instead of sent, and when it ends one message says what it muted.
+import type { Command } from "commander";
+import type { CommandContext, CommandDefinition, ExitCode } from "../action.js";
+import { action } from "../action.js";
+import { UsageError } from "../usage-error.js";
+
+interface AddFlags {
+  workspace?: string;
+  skill?: string;
+  reasonKey?: string;
+  for?: string;
+  comment?: string;
+  json?: boolean;
+}
+
+const WORKSPACE = "the group workspace (default: $SKIP_SUMMARY_WORKSPACE, then /workspace/group)";
+
+export const silenceCommand: CommandDefinition = {
+  name: "silence",
+  summary: "mute a skill's notices for a while (still counted, reported when the silence ends)",
+  usageExitCode: 2,
+  register(command, context, done) {
+    command.addHelpText(
+      "after",
+      `
+Example:
+  $ skip-summary silence add --skill check-cfps --for 7d --comment "budget raised next week"
+  $ skip-summary silence list
+  $ skip-summary silence expire 3f9a1c2e`,
+    );
+    registerAdd(command.command("add").description("mute a skill (or one reason key of it) for a period"), context, done);
+    registerList(command.command("list").description("list silences, active and ended"), context, done);
+    registerExpire(command.command("expire").description("end a silence now; its report goes out at the next surface run"), context, done);
+  },
+};
+
+function registerAdd(command: Command, context: CommandContext, done: (code: ExitCode) => void): void {
+  command
+    .option("--workspace <dir>", WORKSPACE)
+    .option("--skill <id>", "the skill to mute (its name or full id)")
+    .option("--reason-key <key>", "only skips with this reason key (see docs/skip-summary-schema.md, \"The reason key\")")
+    .option("--for <period>", "how long, such as 12h, 7d or 2w")
+    .option("--comment <text>", "why, for whoever reads `silence list` later")
+    .option("--json", "print the silence as JSON")
+    .addHelpText("after", "\nExit codes: 0 added, 2 bad usage.\n\nExample:\n  $ skip-summary silence add --skill check-cfps --reason-key budget --for 7d --comment \"known; raising it\"")
+    .action(
+      action(context, 2, done, async (opts: AddFlags) => {
+        const { io } = context;
+        const { workspaceFlag, skillFlag } = await import("./ledger-flags.js");
+        const { parsePeriod, periodProblem } = await import("../../surfacer/policy/period.js");
+        if (opts.skill === undefined) throw new UsageError("silence add needs --skill ID: the skill to mute");
+        if (opts.for === undefined) throw new UsageError("silence add needs --for PERIOD, such as 7d: a silence always ends");
+        const problem = periodProblem(opts.for);
+        if (problem) throw new UsageError(`--for: ${problem}`);
+        if (opts.comment === undefined || opts.comment.trim() === "") throw new UsageError('silence add needs --comment "why": whoever reads the list later should know');
+        if (opts.reasonKey !== undefined && opts.reasonKey.trim() === "") throw new UsageError("--reason-key is empty; leave it out to mute every skip of the skill");
+        const workspace = await workspaceFlag(opts.workspace, io);
+        const skill = skillFlag(opts.skill)!;
+        const { cliClock } = await import("../clock.js");
+        const { addSilence } = await import("../../surfacer/ledger/silences.js");
+        const silence = await addSilence(workspace, { skill, reasonKey: opts.reasonKey?.trim(), forMs: parsePeriod(opts.for), comment: opts.comment.trim() }, cliClock(io.env)());
+        if (opts.json) io.stdout.write(`${JSON.stringify(silence)}\n`);
+        else io.stdout.write(`silence ${silence.id} added: ${skill}${silence.reason_key ? ` (reason key ${JSON.stringify(silence.reason_key)})` : ""} muted until ${silence.ends_at}\n`);
+        return 0;
+      }),
+    );
+}
+
+function registerList(command: Command, context: CommandContext, done: (code: ExitCode) => void): void {
+  command
+    .option("--workspace <dir>", WORKSPACE)
+    .option("--json", "print the silences as JSON")
+    .addHelpText("after", "\nExit codes: 0 listed, 2 bad usage.")
+    .action(
+      action(context, 2, done, async (opts: { workspace?: string; json?: boolean }) => {
+        const { io } = context;
+        const { workspaceFlag } = await import("./ledger-flags.js");
+        const workspace = await workspaceFlag(opts.workspace, io);
+        const { cliClock } = await import("../clock.js");
+        const { readHistory } = await import("../../surfacer/ledger/history.js");
+        const { silences } = await readHistory(workspace, { now: cliClock(io.env)() });
+        if (opts.json) io.stdout.write(`${JSON.stringify({ silences })}\n`);
+        else {
+          const { silenceLine } = await import("./history-format.js");
+          io.stdout.write(silences.length === 0 ? "no silences\n" : `${silences.map(silenceLine).join("\n")}\n`);
+        }
+        return 0;
+      }),
+    );
+}
+
+function registerExpire(command: Command, context: CommandContext, done: (code: ExitCode) => void): void {
+  command
+    .argument("<id>", "the silence's id, from `silence list`")
+    .option("--workspace <dir>", WORKSPACE)
+    .addHelpText("after", "\nExit codes: 0 ended (or had ended), 1 no silence with that id, 2 bad usage.")
+    .action(
+      action(context, 2, done, async (id: string, opts: { workspace?: string }) => {
+        const { io } = context;
+        const { workspaceFlag } = await import("./ledger-flags.js");
+        const workspace = await workspaceFlag(opts.workspace, io);
+        const { cliClock } = await import("../clock.js");
+        const { expireSilence } = await import("../../surfacer/ledger/silences.js");
+        const silence = await expireSilence(workspace, id, cliClock(io.env)());
+        if (!silence) {
+          io.stderr.write(`skip-summary silence expire: no silence with id ${JSON.stringify(id)} in ${workspace}; \`skip-summary silence list\` shows them\n`);
+          return 1;
+        }
+        io.stdout.write(`silence ${silence.id} ended at ${silence.ends_at}; the next surface run reports what it muted\n`);
+        return 0;
+      }),
+    );
+}

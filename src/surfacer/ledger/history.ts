@@ -1,0 +1,63 @@
+// "What did my agents skip this week?": the ledger's entries and the silences as data, newest first. The CLI
+// (src/cli/commands/history.ts) words them; --json prints them as they are.
+import { readAllLedgers } from "./store.js";
+import { isActive, listSilences, type Silence } from "./silences.js";
+
+export interface HistoryRow {
+  readonly skill: string;
+  readonly reason_key: string;
+  readonly count: number;
+  readonly sent: number;
+  readonly folded: number;
+  readonly muted: number;
+  /** Folded since the last message for this skill: the next one reports them. */
+  readonly unreported: number;
+  readonly first_seen: string;
+  readonly last_seen: string;
+  readonly streak: number;
+  readonly streak_since: string;
+  readonly last_reason: string;
+  readonly last_step: string | number;
+  readonly last_delivery_id?: string;
+  readonly last_sent_at?: string;
+}
+
+export interface HistoryReport {
+  readonly workspace: string;
+  readonly since?: string;
+  readonly rows: readonly HistoryRow[];
+  readonly silences: readonly (Silence & { readonly active: boolean; readonly muted: number })[];
+  /** Ledger files that could not be read, in words. */
+  readonly problems: readonly string[];
+}
+
+export interface HistoryOptions {
+  readonly skill?: string | undefined;
+  /** Only entries seen at or after this time. */
+  readonly since?: Date | undefined;
+  readonly now: Date;
+}
+
+export async function readHistory(workspace: string, options: HistoryOptions): Promise<HistoryReport> {
+  const { ledgers, problems } = await readAllLedgers(workspace);
+  const since = options.since?.toISOString();
+  const rows: HistoryRow[] = [];
+  const mutedBy = new Map<string, number>();
+  for (const ledger of ledgers) {
+    for (const [id, t] of Object.entries(ledger.muted_by)) mutedBy.set(id, (mutedBy.get(id) ?? 0) + t.count);
+    if (options.skill !== undefined && ledger.skill !== options.skill) continue;
+    for (const e of Object.values(ledger.entries)) {
+      if (since !== undefined && e.last_seen < since) continue;
+      rows.push({
+        skill: ledger.skill, reason_key: e.reason_key, count: e.count, sent: e.sent, folded: e.folded, muted: e.muted, unreported: e.unreported,
+        first_seen: e.first_seen, last_seen: e.last_seen, streak: e.streak, streak_since: e.streak_since, last_reason: e.last_reason, last_step: e.last_step,
+        ...(e.last_delivery_id ? { last_delivery_id: e.last_delivery_id } : {}), ...(e.last_sent_at ? { last_sent_at: e.last_sent_at } : {}),
+      });
+    }
+  }
+  rows.sort((a, b) => (a.last_seen < b.last_seen ? 1 : a.last_seen > b.last_seen ? -1 : a.skill.localeCompare(b.skill)));
+  const silences = (await listSilences(workspace))
+    .filter((s) => options.skill === undefined || s.skill === options.skill)
+    .map((s) => ({ ...s, active: isActive(s, options.now), muted: mutedBy.get(s.id) ?? 0 }));
+  return { workspace, ...(since ? { since } : {}), rows, silences, problems };
+}

@@ -1,0 +1,107 @@
+// `history` and `silence` through the built CLI, with the surfacer between them: a fake clock (SKIP_SUMMARY_NOW,
+// honoured only under NODE_ENV=test) moves the days.
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli, tempDir } from "../helpers/cli.js";
+import { fileNotifierConfig, putSummary, readDelivered } from "../surfacer/helpers.js";
+
+const at = (iso: string) => ({ NODE_ENV: "test", SKIP_SUMMARY_NOW: iso });
+
+async function world(surface: Record<string, unknown> = {}) {
+  const ws = await tempDir();
+  const aux = await tempDir();
+  const out = join(aux, "d.jsonl");
+  const config = await fileNotifierConfig(aux, { path: out }, { surface });
+  const surfaceAt = (iso: string) => runCli(["surface", "--workspace", ws, "--config", config], { env: at(iso) });
+  return { ws, out, config, surfaceAt };
+}
+
+describe("skip-summary silence + history (built CLI)", () => {
+  it("add, muted while on (history counts it), expire, then one message says what it muted", async () => {
+    const { ws, out, surfaceAt } = await world();
+    const add = await runCli(["silence", "add", "--workspace", ws, "--skill", "check-cfps", "--for", "7d", "--comment", "budget raised next week", "--json"], { env: at("2026-11-20T09:00:00Z") });
+    expect(add.code, add.stderr).toBe(0);
+    const silence = JSON.parse(add.stdout) as { id: string; ends_at: string };
+    expect(silence.ends_at).toBe("2026-11-27T09:00:00.000Z");
+    await putSummary(ws, "tessl__check-cfps", { reason: "budget spent", occurred_at: "2026-11-21T03:00:00Z" });
+    const muted = await surfaceAt("2026-11-21T03:05:00Z");
+    expect(muted.code, muted.stderr).toBe(0);
+    expect(muted.stderr).toContain("1 muted");
+    expect(await readDelivered(out)).toHaveLength(0);
+    const history = await runCli(["history", "--workspace", ws, "--json"], { env: at("2026-11-21T04:00:00Z") });
+    const report = JSON.parse(history.stdout);
+    expect(report.rows).toMatchObject([{ skill: "tessl__check-cfps", reason_key: "budget spent", count: 1, muted: 1, sent: 0 }]);
+    expect(report.silences).toMatchObject([{ id: silence.id, active: true, muted: 1 }]);
+    const list = await runCli(["silence", "list", "--workspace", ws], { env: at("2026-11-21T04:00:00Z") });
+    expect(list.stdout).toContain(`${silence.id}  check-cfps  until 2026-11-27 09:00:00 UTC, 1 muted  — budget raised next week`);
+    const expire = await runCli(["silence", "expire", silence.id, "--workspace", ws], { env: at("2026-11-22T09:00:00Z") });
+    expect(expire.code, expire.stderr).toBe(0);
+    const after = await surfaceAt("2026-11-22T09:00:05Z");
+    expect(after.code, after.stderr).toBe(0);
+    const delivered = await readDelivered(out);
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]!.text).toContain(`check-cfps: silence ${silence.id} expired by hand (muted since 20 Nov)`);
+    expect(delivered[0]!.text).toContain("While muted: 1 skip of check-cfps, last 'budget spent'");
+  });
+
+  it("history --since and --skill filter; the pretty form names the streak", async () => {
+    const { ws, surfaceAt } = await world();
+    for (const day of [18, 19, 20]) {
+      await putSummary(ws, "tessl__check-cfps", { reason: `budget spent after ${day - 17} of 5`, occurred_at: `2026-11-${day}T03:00:00Z` });
+      expect((await surfaceAt(`2026-11-${day}T03:01:00Z`)).code).toBe(0);
+    }
+    await putSummary(ws, "tessl__other", { occurred_at: "2026-11-01T03:00:00Z" });
+    expect((await surfaceAt("2026-11-01T03:01:00Z")).code).toBe(0);
+    const pretty = await runCli(["history", "--workspace", ws], { env: at("2026-11-20T12:00:00Z") });
+    expect(pretty.stdout).toContain('check-cfps  "budget spent after of"  3 skips (3 sent), 3 nights in a row since 2026-11-18');
+    expect(pretty.stdout).toContain("other");
+    const recent = JSON.parse((await runCli(["history", "--workspace", ws, "--since", "7d", "--json"], { env: at("2026-11-20T12:00:00Z") })).stdout);
+    expect(recent.rows.map((r: { skill: string }) => r.skill)).toEqual(["tessl__check-cfps"]);
+    const one = JSON.parse((await runCli(["history", "--workspace", ws, "--skill", "other", "--json"], { env: at("2026-11-20T12:00:00Z") })).stdout);
+    expect(one.rows.map((r: { skill: string }) => r.skill)).toEqual(["tessl__other"]);
+  });
+
+  it("the surface config's repeat: on_change folds through the CLI, and the next message counts the folds", async () => {
+    const { ws, out, surfaceAt } = await world({ policy: { repeat: "on_change" } });
+    for (const day of [18, 19, 20]) {
+      await putSummary(ws, "tessl__a", { occurred_at: `2026-11-${day}T03:00:00Z` });
+      const r = await surfaceAt(`2026-11-${day}T03:01:00Z`);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    await putSummary(ws, "tessl__a", { items: ["cfp-9"], occurred_at: "2026-11-21T03:00:00Z" });
+    await surfaceAt("2026-11-21T03:01:00Z");
+    const texts = (await readDelivered(out)).map((d) => d.text);
+    expect(texts).toHaveLength(2);
+    expect(texts[1]).toContain("+2 repeats since the last message");
+    expect(texts[1]).toContain("4th night in a row (since 18 Nov)");
+  });
+
+  it.each([
+    [["history", "--since", "7 days"], "--since"],
+    [["silence", "add", "--skill", "a", "--for", "7d"], "--comment"],
+    [["silence", "add", "--skill", "a", "--comment", "x"], "--for"],
+    [["silence", "add", "--skill", "../x", "--for", "1d", "--comment", "x"], "--skill"],
+  ])("bad usage %j exits 2 naming %s", async (args, named) => {
+    const ws = await tempDir();
+    const r = await runCli([...args, "--workspace", ws]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(named);
+  });
+
+  it("a bad notices setting in the config is a config error (exit 2) naming the key", async () => {
+    const { ws, config } = await world({ policy: { repeat: "sometimes" }, technical: { quiet_hours: { start: "25:00", end: "07:00", time_zone: "Mars/Olympus" } } });
+    await putSummary(ws, "tessl__a");
+    const r = await runCli(["surface", "--workspace", ws, "--config", config]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("surface.policy.repeat");
+    expect(r.stderr).toContain('must be "always", "on_change" or a period such as "24h"');
+    expect(r.stderr).toContain("surface.technical.quiet_hours.start");
+    expect(r.stderr).toContain('"Mars/Olympus" is not a time zone');
+  });
+
+  it("SKIP_SUMMARY_NOW is ignored outside tests", async () => {
+    const ws = await tempDir();
+    const add = await runCli(["silence", "add", "--workspace", ws, "--skill", "a", "--for", "1d", "--comment", "x", "--json"], { env: { SKIP_SUMMARY_NOW: "2020-01-01T00:00:00Z" } });
+    expect(JSON.parse(add.stdout).created_at.startsWith("2020")).toBe(false);
+  });
+});
