@@ -9,6 +9,8 @@ export const EXIT_CODES = {
   schema: { printed: 0, usage: 2, bug: EX_SOFTWARE },
   // A Claude Code hook's exit 2 is fed back to the model (or blocks a Stop), so under --hook-input nothing is 2.
   surface: { sent: 0, "not-sent": 1, usage: 2, "hook-usage": 1, bug: EX_SOFTWARE },
+  history: { shown: 0, usage: 2, bug: EX_SOFTWARE },
+  silence: { done: 0, "no-such-silence": 1, usage: 2, bug: EX_SOFTWARE },
   hooks: { done: 0, usage: 2, "bad-settings": 2, "cannot-write": EX_CANTCREAT, bug: EX_SOFTWARE },
   lint: { clean: 0, findings: 1, usage: 2, bug: EX_SOFTWARE },
   // Otherwise the skill's own code passes through (docs/exit-codes.md); 64, not 2, so a usage error never reads as blocked.

@@ -39,11 +39,13 @@ export function createAlertmanagerNotifier(name: string, settings: AlertmanagerS
   return {
     name,
     async send(request) {
-      const alert = alertFor(request, settings, now());
-      const result = await postToReplicas(settings.urls, [alert], headers, request);
+      // A digest (the surfacer's grouping) is split back into one alert per skip: Alertmanager groups them itself.
+      const requests = request.members?.map((m) => ({ ...request, summary: m.summary, members: undefined, skill: m.summary.skill, message: m.message, deliveryId: m.deliveryId })) ?? [request];
+      const alerts = requests.map((r) => alertFor(r, settings, now()));
+      const result = await postToReplicas(settings.urls, alerts, headers, request);
       if (!result.ok || settings.onPosted === undefined) return result;
       try {
-        await settings.onPosted(alert, request);
+        for (const [i, alert] of alerts.entries()) await settings.onPosted(alert, requests[i]!);
       } catch (error) {
         // Watch mode promises to re-post until endsAt; without the record it cannot, so the send is not done.
         return transientFailure(`Alertmanager took the alert, but its re-post record could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);

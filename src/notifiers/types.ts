@@ -11,12 +11,22 @@ export interface RenderedMessage {
   readonly markdown?: string;
 }
 
+/** One summary inside a digest. */
+export interface DigestPart {
+  readonly summary: SkipSummary;
+  readonly message: RenderedMessage;
+  readonly deliveryId: string;
+}
+
 export interface NotifyRequest {
   readonly message: RenderedMessage;
   /** The summary being surfaced, or `undefined` for a notice about a file that could not be read (quarantine). */
   readonly summary: SkipSummary | undefined;
-  /** A digest's summaries, one per skill (then `summary` is `undefined` and `skill` is the first one's). */
-  readonly summaries?: readonly SkipSummary[];
+  /**
+   * A digest's parts, one per summary it carries (then `summary` is `undefined` and `skill` is the first one's):
+   * each with the notice it would have been alone and its own delivery id, for receivers that group by themselves.
+   */
+  readonly members?: readonly DigestPart[];
   /** The skill the notice is about (also known when the summary itself was unreadable). */
   readonly skill: string;
   /** `technical` for `technical_failure: true`, else `policy`; a quarantine notice is `policy`. */

@@ -27,8 +27,8 @@ export function webhookPayload(request: Omit<NotifyRequest, "signal" | "timeoutM
     html: request.message.html,
     summary: request.summary ?? null,
     // A digest carries every summary; links are lifted out so a receiver can render them without reading either.
-    ...(request.summaries ? { summaries: request.summaries } : {}),
-    links: (request.summaries ?? (request.summary ? [request.summary] : [])).flatMap((s) => s.links ?? []),
+    ...(request.members ? { summaries: request.members.map((m) => ({ delivery_id: m.deliveryId, summary: m.summary })) } : {}),
+    links: (request.members?.map((m) => m.summary) ?? (request.summary ? [request.summary] : [])).flatMap((s) => s.links ?? []),
   };
 }
 

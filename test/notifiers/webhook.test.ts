@@ -49,9 +49,10 @@ describe("webhook notifier", () => {
     const link = { title: "Log in again", url: "https://example.com/login" };
     const summary = { ...request.summary!, links: [link] };
     expect(webhookPayload({ ...request, summary })).toMatchObject({ summary, links: [link] });
-    const digest = webhookPayload({ ...request, summary: undefined, summaries: [summary, { ...summary, skill: "tessl__b", links: [] }] });
+    const members = [summary, { ...summary, skill: "tessl__b", links: [] }].map((s, i) => ({ summary: s, message: request.message, deliveryId: `id${i}` }));
+    const digest = webhookPayload({ ...request, summary: undefined, members });
     expect(digest).toMatchObject({ summary: null, links: [link] });
-    expect((digest.summaries as unknown[]).length).toBe(2);
+    expect(digest.summaries).toEqual([{ delivery_id: "id0", summary }, { delivery_id: "id1", summary: members[1]!.summary }]);
   });
 
   it("a receiver with another secret rejects it (401 is permanent)", async () => {

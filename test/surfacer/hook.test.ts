@@ -1,10 +1,10 @@
 // `surface --hook-input` as Claude Code runs it: real-shaped Stop, SubagentStop and PostToolUse events on stdin,
 // the built CLI, real folders, and the hook's JSON checked against the SDK's SyncHookJSONOutput (ported).
-import { readdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseHookOutput, postToolUseEvent, stopEvent, subagentStopEvent } from "../helpers/claude-hooks.js";
-import { runCli, tempDir } from "../helpers/cli.js";
+import { runCli, tempDir, readWorkspace } from "../helpers/cli.js";
 import { fileNotifierConfig, putSummary, readDelivered } from "./helpers.js";
 
 async function setup() {
@@ -31,7 +31,7 @@ describe("surface --hook-input: the events that follow a skill's work", () => {
     const output = parseHookOutput(stop.stdout, "Stop");
     expect(output).toEqual({ suppressOutput: true });
     expect((await readDelivered(out)).map((d) => d.skill)).toEqual(["tessl__check-cfps"]);
-    expect(await readdir(ws)).toEqual([]);
+    expect(await readWorkspace(ws)).toEqual([]);
 
     const again = await hook(stopEvent(ws, { stop_hook_active: true }), ["--config", config]);
     expect(again.code).toBe(0);
@@ -87,7 +87,7 @@ describe("surface --hook-input: the events that follow a skill's work", () => {
     expect(r.code).not.toBe(2);
     expect(r.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^skip-summary surface: nothing sent, every summary is kept: no notifier is configured .*a hook's stdout reaches no person/)]);
     expect(parseHookOutput(r.stdout, "Stop").systemMessage).toMatch(/^skip-summary: nothing sent, every skip summary is kept/);
-    expect(await readdir(ws)).toEqual([".skip-summary-tessl__check-cfps.json"]);
+    expect(await readWorkspace(ws)).toEqual([".skip-summary-tessl__check-cfps.json"]);
   });
 
   it("a failed send keeps the summary, says so in systemMessage, and exits 1, never 2", async () => {
@@ -97,7 +97,7 @@ describe("surface --hook-input: the events that follow a skill's work", () => {
     const r = await hook(stopEvent(ws), ["--config", config]);
     expect(r.code).toBe(1);
     expect(parseHookOutput(r.stdout, "Stop").systemMessage).toMatch(/1 skip summary was not delivered and stays where it is: check-cfps \(send-failed/);
-    expect(await readdir(ws)).toEqual([".skip-summary-tessl__check-cfps.json"]);
+    expect(await readWorkspace(ws)).toEqual([".skip-summary-tessl__check-cfps.json"]);
   });
 
   it("--notify stdout under a hook puts the notice in systemMessage: stdout itself carries only the hook's JSON", async () => {
@@ -106,7 +106,7 @@ describe("surface --hook-input: the events that follow a skill's work", () => {
     const r = await hook(stopEvent(ws), ["--notify", "stdout"]);
     expect(r.code).toBe(0);
     expect(parseHookOutput(r.stdout, "Stop").systemMessage).toContain("⏭️ check-cfps: policy skip — your call");
-    expect(await readdir(ws)).toEqual([]);
+    expect(await readWorkspace(ws)).toEqual([]);
   });
 
   it("the workspace is the env's before the event's cwd, and --json or --dry-run with --hook-input is refused with exit 1", async () => {

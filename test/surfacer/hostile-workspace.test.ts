@@ -4,7 +4,7 @@
 import { readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, tempDir } from "../helpers/cli.js";
+import { runCli, tempDir, readWorkspace } from "../helpers/cli.js";
 import { summary } from "./helpers.js";
 
 const NAME = ".skip-summary-tessl__bad.json";
@@ -19,7 +19,7 @@ describe("a planted quarantine folder (built CLI)", () => {
     const r = await runCli(["surface", "--workspace", ws, "--notify", "stdout"]);
     expect(r.code).toBe(1);
     expect(await readdir(elsewhere)).toEqual([]);
-    expect((await readdir(ws)).sort()).toEqual([QUARANTINE, NAME]);
+    expect((await readWorkspace(ws)).sort()).toEqual([QUARANTINE, NAME]);
     expect(await readFile(join(ws, NAME), "utf8")).toBe("{ not json");
     expect(r.stderr).toContain(`refusing to use the folder ${join(ws, QUARANTINE)}: it is a symbolic link (to ${elsewhere})`);
     expect(r.stderr).toContain("code=quarantine-refused");
@@ -82,7 +82,7 @@ describe("a summary nested 5,000 deep (built CLI)", () => {
     expect(r.stderr).not.toContain("internal error");
     expect(r.stdout).toContain("nests deeper than 64 levels");
     expect((await readdir(join(ws, QUARANTINE))).length).toBe(2);
-    expect((await readdir(ws)).sort()).toEqual([QUARANTINE]);
+    expect((await readWorkspace(ws)).sort()).toEqual([QUARANTINE]);
     const emit = await runCli(["emit", "--workspace", ws, "--skill", "tessl__bad", "--step", "1", "--reason", "again"]);
     expect(emit.code).toBe(0);
   });
@@ -99,7 +99,7 @@ describe("a bug in the cycle", () => {
     };
     const { surfaceOnce } = await import("../../src/surfacer/index.js");
     await expect(surfaceOnce({ workspaces: [ws], deliver, leaseMs: 600_000, lockWaitMs: 0 })).rejects.toBeInstanceOf(TypeError);
-    expect(await readdir(ws)).toEqual([".skip-summary-tessl__ok.json"]);
+    expect(await readWorkspace(ws)).toEqual([".skip-summary-tessl__ok.json"]);
   });
 });
 

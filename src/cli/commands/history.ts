@@ -13,7 +13,6 @@ interface HistoryFlags {
 export const historyCommand: CommandDefinition = {
   name: "history",
   summary: "show what the surfacer's ledger knows: skips per skill and reason, folded and muted ones included",
-  usageExitCode: 2,
   register(command, context, done) {
     command
       .option("--workspace <dir>", "the group workspace (default: $SKIP_SUMMARY_WORKSPACE, then /workspace/group)")
@@ -25,7 +24,6 @@ export const historyCommand: CommandDefinition = {
         `
 Per skill and reason key: how many skips, how many were sent, folded (repeat policy) or muted (a silence), when
 it was first and last seen, and the current run of nights in a row. Silences are listed after.
-Exit codes: 0 shown (also when the ledger is empty), 2 bad usage.
 
 Example:
   $ skip-summary history --since 7d
@@ -33,7 +31,7 @@ Example:
       last 2026-11-23 03:00:00 UTC (step 3): nightly budget spent after 2 of 5 CFPs`,
       )
       .action(
-        action(context, 2, done, async (opts: HistoryFlags) => {
+        action(context, "history", done, async (opts: HistoryFlags) => {
           const { io } = context;
           const { workspaceFlag, skillFlag } = await import("./ledger-flags.js");
           const workspace = await workspaceFlag(opts.workspace, io);

@@ -19,7 +19,6 @@ const WORKSPACE = "the group workspace (default: $SKIP_SUMMARY_WORKSPACE, then /
 export const silenceCommand: CommandDefinition = {
   name: "silence",
   summary: "mute a skill's notices for a while (still counted, reported when the silence ends)",
-  usageExitCode: 2,
   register(command, context, done) {
     command.addHelpText(
       "after",
@@ -43,9 +42,9 @@ function registerAdd(command: Command, context: CommandContext, done: (code: Exi
     .option("--for <period>", "how long, such as 12h, 7d or 2w")
     .option("--comment <text>", "why, for whoever reads `silence list` later")
     .option("--json", "print the silence as JSON")
-    .addHelpText("after", "\nExit codes: 0 added, 2 bad usage.\n\nExample:\n  $ skip-summary silence add --skill check-cfps --reason-key budget --for 7d --comment \"known; raising it\"")
+    .addHelpText("after", "\n\nExample:\n  $ skip-summary silence add --skill check-cfps --reason-key budget --for 7d --comment \"known; raising it\"")
     .action(
-      action(context, 2, done, async (opts: AddFlags) => {
+      action(context, "silence", done, async (opts: AddFlags) => {
         const { io } = context;
         const { workspaceFlag, skillFlag } = await import("./ledger-flags.js");
         const { parsePeriod, periodProblem } = await import("../../surfacer/policy/period.js");
@@ -71,9 +70,8 @@ function registerList(command: Command, context: CommandContext, done: (code: Ex
   command
     .option("--workspace <dir>", WORKSPACE)
     .option("--json", "print the silences as JSON")
-    .addHelpText("after", "\nExit codes: 0 listed, 2 bad usage.")
     .action(
-      action(context, 2, done, async (opts: { workspace?: string; json?: boolean }) => {
+      action(context, "silence", done, async (opts: { workspace?: string; json?: boolean }) => {
         const { io } = context;
         const { workspaceFlag } = await import("./ledger-flags.js");
         const workspace = await workspaceFlag(opts.workspace, io);
@@ -94,9 +92,8 @@ function registerExpire(command: Command, context: CommandContext, done: (code: 
   command
     .argument("<id>", "the silence's id, from `silence list`")
     .option("--workspace <dir>", WORKSPACE)
-    .addHelpText("after", "\nExit codes: 0 ended (or had ended), 1 no silence with that id, 2 bad usage.")
     .action(
-      action(context, 2, done, async (id: string, opts: { workspace?: string }) => {
+      action(context, "silence", done, async (id: string, opts: { workspace?: string }) => {
         const { io } = context;
         const { workspaceFlag } = await import("./ledger-flags.js");
         const workspace = await workspaceFlag(opts.workspace, io);
@@ -105,7 +102,8 @@ function registerExpire(command: Command, context: CommandContext, done: (code: 
         const silence = await expireSilence(workspace, id, cliClock(io.env)());
         if (!silence) {
           io.stderr.write(`skip-summary silence expire: no silence with id ${JSON.stringify(id)} in ${workspace}; \`skip-summary silence list\` shows them\n`);
-          return 1;
+          const { EXIT_CODES } = await import("../exit-codes.js");
+          return EXIT_CODES.silence["no-such-silence"];
         }
         io.stdout.write(`silence ${silence.id} ended at ${silence.ends_at}; the next surface run reports what it muted\n`);
         return 0;

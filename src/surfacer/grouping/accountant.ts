@@ -94,8 +94,18 @@ export function createAccountant(o: AccountantOptions): Accountant {
     return (await send(route, [c]))[0];
   }
 
-  // One message for the group: the notice itself when alone, else a digest. Nothing is deleted unless it was sent.
+  // One message for the group: the notice itself when alone, else a digest. Nothing is deleted unless it was sent;
+  // anything thrown before the send (a bug of ours) puts every claim back first, then goes on up.
   async function send(route: Route, members: readonly Claimed[]): Promise<SurfaceOutcome[]> {
+    try {
+      return await sendClaimed(route, members);
+    } catch (error) {
+      await Promise.all(members.map((c) => returnClaim(c.claimPath, c.path, c.summary).catch(() => undefined)));
+      throw error;
+    }
+  }
+
+  async function sendClaimed(route: Route, members: readonly Claimed[]): Promise<SurfaceOutcome[]> {
     const now = o.now();
     const rs = o.settings.routes[route];
     const prepared = await Promise.all(members.map(async (c) => ({ c, ...notesFor(c, await ledgerFor(c), now, tz) })));
@@ -109,7 +119,7 @@ export function createAccountant(o: AccountantOptions): Accountant {
     const summaryName = first.c.path.slice(first.c.path.lastIndexOf("/") + 1);
     const already = single ? await readPartial(workspace, summaryName, deliveryId) : new Set<string>();
     const result = await o.deliver(
-      { message, summary: single ? first.c.summary : undefined, skill: first.c.summary.skill, route, workspace, deliveryId, ...(single ? {} : { summaries: prepared.map((p) => p.c.summary) }) },
+      { message, summary: single ? first.c.summary : undefined, skill: first.c.summary.skill, route, workspace, deliveryId, ...(single ? {} : { members: prepared.map((p) => ({ summary: p.c.summary, message: renderSummary(p.c.summary, p.notes), deliveryId: p.c.deliveryId })) }) },
       { exclude: already, signal: o.signal },
     );
     if (!result.ok) {
