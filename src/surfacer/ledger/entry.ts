@@ -6,6 +6,8 @@ export const LEDGER_VERSION = 1;
 /** How many recent delivery ids a skill's file remembers: enough to recognise a summary that was accounted for
  * but not yet deleted when a surfacer died (at most a few per skill), small enough to keep the file small. */
 export const APPLIED_IDS_KEPT = 64;
+/** Days of per-day counts kept per entry: a streak longer than this reads as "60+ nights". */
+export const DAYS_KEPT = 62;
 
 export type Disposition = "sent" | "folded" | "muted";
 
@@ -18,12 +20,15 @@ export interface LedgerEntry {
   last_seen: string;
   /** The seen time before `last_seen`, for "again after 3 weeks". */
   previous_seen?: string;
-  /** Consecutive calendar days with this skip, ending at `last_day`. */
+  /** Consecutive calendar days with this skip, ending at `last_day` (the latest day seen). */
   streak: number;
+  /** The first day of that run, `YYYY-MM-DD`. */
   streak_since: string;
   last_day: string;
   /** Skips seen on `last_day`. */
   today: number;
+  /** Skips per calendar day, for the last {@link DAYS_KEPT} days seen: streaks stay right when surfacers count out of order. */
+  days: Record<string, number>;
   sent: number;
   folded: number;
   muted: number;
@@ -92,28 +97,27 @@ export function applyOccurrence(ledger: SkillLedger, o: Occurrence, now: Date, t
   const day = dayOf(o.occurredAt, timeZone);
   const old = ledger.entries[o.reasonKey];
   const e: LedgerEntry = old ?? {
-    reason_key: o.reasonKey, count: 0, first_seen: seenIso, last_seen: seenIso, streak: 1, streak_since: seenIso, last_day: day,
-    today: 0, sent: 0, folded: 0, muted: 0, unreported: 0, last_reason: o.reason, last_step: o.step,
+    reason_key: o.reasonKey, count: 0, first_seen: seenIso, last_seen: seenIso, streak: 1, streak_since: day, last_day: day,
+    today: 0, days: {}, sent: 0, folded: 0, muted: 0, unreported: 0, last_reason: o.reason, last_step: o.step,
   };
+  e.days ??= {};
+  e.days[day] = (e.days[day] ?? 0) + 1;
+  const known = Object.keys(e.days).sort();
+  for (const old of known.slice(0, Math.max(0, known.length - DAYS_KEPT))) delete e.days[old];
+  // The streak is read from the days, not from arrival order: two surfacers may count two nights the wrong way round.
+  const days = Object.keys(e.days).sort();
+  let start = days.length - 1;
+  while (start > 0 && daysBetween(days[start - 1]!, days[start]!) === 1) start -= 1;
+  e.last_day = days.at(-1)!;
+  e.streak = days.length - start;
+  e.streak_since = days[start]!;
+  e.today = e.days[e.last_day]!;
   if (old !== undefined && seenIso >= e.last_seen) {
-    // In order: the same day adds to today, the next day extends the streak, a gap starts a new one.
-    const gap = daysBetween(e.last_day, day);
-    if (gap === 1) e.streak += 1;
-    if (gap > 1) {
-      e.streak = 1;
-      e.streak_since = seenIso;
-    }
-    if (gap !== 0) {
-      e.today = 0;
-      e.last_day = day;
-    }
     e.previous_seen = e.last_seen;
     e.last_seen = seenIso;
   }
-  // A skip older than the last one seen (a late surfacer) is counted, but does not move the streak.
   if (seenIso < e.first_seen) e.first_seen = seenIso;
   e.count += 1;
-  if (day === e.last_day) e.today += 1;
   e.last_reason = o.reason;
   e.last_step = o.step;
   e[o.disposition] += 1;

@@ -3,9 +3,9 @@
 // it mutes is counted in the ledger, and when it ends one message says what happened while it was on.
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { readRegularFile, writeFileAtomically } from "../../owner/atomic-write.js";
+import { readRegularFile } from "../../owner/atomic-write.js";
 import { withFileLock } from "../../owner/lock.js";
-import { ensureLedgerDir, ledgerDir, SILENCES_FILE } from "./store.js";
+import { inLedgerDir, ledgerDir, SILENCES_FILE } from "./store.js";
 
 export interface Silence {
   readonly id: string;
@@ -45,16 +45,15 @@ export async function listSilences(workspace: string): Promise<Silence[]> {
 
 /** Reads, changes and writes the silences under their lock; returns what `change` returned. */
 export async function updateSilences<T>(workspace: string, now: Date, change: (silences: Silence[]) => T): Promise<T> {
-  await ensureLedgerDir(workspace);
   const path = filePath(workspace);
-  return withFileLock(`${path}.lock`, async () => {
+  return inLedgerDir(workspace, (write) => withFileLock(`${path}.lock`, async () => {
     const silences = await listSilences(workspace);
     const result = change(silences);
     const cutoff = now.getTime() - KEEP_ENDED_MS;
     const kept = silences.filter((s) => s.reported_at === undefined || Date.parse(s.ends_at) >= cutoff);
-    await writeFileAtomically(path, `${JSON.stringify({ version: 1, silences: kept } satisfies SilencesFile, null, 2)}\n`, 0o600);
+    await write(SILENCES_FILE, `${JSON.stringify({ version: 1, silences: kept } satisfies SilencesFile, null, 2)}\n`);
     return result;
-  });
+  }));
 }
 
 export interface NewSilence {

@@ -2,10 +2,11 @@
 // skills never rewrites one big file, and two surfacers only wait for each other on the same skill. Every change
 // is read-modify-write under the skill's lock file and lands by an fsynced rename: a reader sees the old file or
 // the new one, and a change is durable before the caller deletes anything it accounts for.
-import { lstat, mkdir, readdir, rename } from "node:fs/promises";
+import { readdir, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { isValidSkillId } from "../../contract/ids.js";
-import { readRegularFile, writeFileAtomically } from "../../owner/atomic-write.js";
+import { withSafeDir, replaceAtomically } from "../../fs/index.js";
+import { readRegularFile } from "../../owner/atomic-write.js";
 import { withFileLock } from "../../owner/lock.js";
 import { DEFAULT_LEDGER_MAX_AGE_MS } from "../policy/settings.js";
 import { emptyLedger, LEDGER_VERSION, pruneLedger, type SkillLedger } from "./entry.js";
@@ -15,27 +16,16 @@ export const LEDGER_DIR = ".skip-summary-ledger";
 /** Names in the folder that are not skills start with `_`, which a skill id never does. */
 export const SILENCES_FILE = "_silences.json";
 
-export class LedgerPathError extends Error {
-  override readonly name = "LedgerPathError";
-  readonly code = "UNSAFE_LEDGER_PATH";
-}
-
 export function ledgerDir(workspace: string): string {
   return join(workspace, LEDGER_DIR);
 }
 
-/** Creates the folder (one level, in an existing workspace) and refuses a link or a file at its name. */
-export async function ensureLedgerDir(workspace: string): Promise<string> {
-  const dir = ledgerDir(workspace);
-  await mkdir(dir, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== "EEXIST") throw error;
-  });
-  const stats = await lstat(dir);
-  if (!stats.isDirectory()) {
-    const what = stats.isSymbolicLink() ? "a symbolic link" : "not a folder";
-    throw new LedgerPathError(`${dir} is ${what}; the ledger is only kept in a real folder inside the workspace. Move it away and run again`);
-  }
-  return dir;
+/**
+ * Runs `fn` with the ledger folder created (one level, in an existing workspace) and opened through the safe-path
+ * layer: a link or a file planted at its name is refused (UnsafePathError), and `write` lands inside that folder.
+ */
+export async function inLedgerDir<T>(workspace: string, fn: (write: (name: string, text: string) => Promise<void>) => Promise<T>): Promise<T> {
+  return withSafeDir(ledgerDir(workspace), { create: true }, (dir) => fn((name, text) => replaceAtomically(dir.at(name), text)));
 }
 
 function skillFile(workspace: string, skill: string): string {
@@ -75,9 +65,8 @@ export interface LedgerWriteOptions {
  * themselves are never at stake.
  */
 export async function updateSkillLedger<T>(workspace: string, skill: string, change: (ledger: SkillLedger) => T, options: LedgerWriteOptions): Promise<{ result: T; ledger: SkillLedger }> {
-  await ensureLedgerDir(workspace);
   const path = skillFile(workspace, skill);
-  return withFileLock(`${path}.lock`, async () => {
+  return inLedgerDir(workspace, (write) => withFileLock(`${path}.lock`, async () => {
     let ledger: SkillLedger;
     try {
       ledger = (await readLedgerFile(path, skill)) ?? emptyLedger(skill);
@@ -88,9 +77,9 @@ export async function updateSkillLedger<T>(workspace: string, skill: string, cha
     }
     const result = change(ledger);
     pruneLedger(ledger, options.now, options.maxAgeMs ?? DEFAULT_LEDGER_MAX_AGE_MS);
-    await writeFileAtomically(path, `${JSON.stringify(ledger)}\n`, 0o600);
+    await write(`${skill}.json`, `${JSON.stringify(ledger)}\n`);
     return { result, ledger };
-  });
+  }));
 }
 
 /** Every skill's ledger in the workspace (for `history`); unreadable files are reported, not fatal. */

@@ -8,7 +8,7 @@ export function historyWords(e: LedgerEntry, timeZone: string): string {
   if (e.count <= 1) return "first time";
   const parts: string[] = [];
   const gap = e.previous_seen === undefined ? 0 : daysBetween(dayOf(new Date(e.previous_seen), timeZone), e.last_day);
-  if (e.streak >= 2) parts.push(`${ordinal(e.streak)} night in a row (since ${shortDate(new Date(e.streak_since), timeZone)})`);
+  if (e.streak >= 2) parts.push(`${ordinal(e.streak)} night in a row (since ${shortDate(new Date(`${e.streak_since}T12:00:00Z`), "UTC")})`);
   else if (gap >= 2) parts.push(`again after ${gapWords(gap)} (${ordinal(e.count)} time since ${shortDate(new Date(e.first_seen), timeZone)})`);
   if (e.today >= 2) parts.push(`${ordinal(e.today)} time today`);
   if (parts.length === 0) parts.push(`${ordinal(e.count)} time since ${shortDate(new Date(e.first_seen), timeZone)}`);

@@ -1,0 +1,77 @@
+// The ledger's rules without the surfacer: counts, streaks (also when counted out of order), idempotence, pruning,
+// the words, and the folder refusing a planted link.
+import { mkdir, readdir, symlink } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { applyOccurrence, emptyLedger, pruneLedger, type Occurrence } from "../../../src/surfacer/ledger/entry.js";
+import { historyWords } from "../../../src/surfacer/ledger/words.js";
+import { readSkillLedger, updateSkillLedger } from "../../../src/surfacer/ledger/store.js";
+import { tempDir } from "../../helpers/cli.js";
+
+const occ = (day: number, id: string, extra: Partial<Occurrence> = {}): Occurrence => ({
+  reasonKey: "budget", reason: "budget spent", step: 3, items: [], occurredAt: new Date(Date.UTC(2026, 10, day, 3)), deliveryId: id, disposition: "sent", ...extra,
+});
+const NOW = new Date("2026-11-30T00:00:00Z");
+
+describe("ledger entries", () => {
+  it("counts nights in a row, whatever order they are counted in", () => {
+    const ledger = emptyLedger("tessl__a");
+    for (const [day, id] of [[18, "a"], [20, "c"], [19, "b"], [22, "e"], [21, "d"]] as const) applyOccurrence(ledger, occ(day, id), NOW, "UTC");
+    const e = ledger.entries.budget!;
+    expect(e).toMatchObject({ count: 5, streak: 5, streak_since: "2026-11-18", last_day: "2026-11-22", today: 1 });
+    expect(historyWords(e, "UTC")).toBe("5th night in a row (since 18 Nov)");
+  });
+
+  it("counts a delivery id once, and a gap restarts the streak", () => {
+    const ledger = emptyLedger("tessl__a");
+    expect(applyOccurrence(ledger, occ(1, "a"), NOW, "UTC")).toBe(true);
+    expect(applyOccurrence(ledger, occ(1, "a"), NOW, "UTC")).toBe(false);
+    applyOccurrence(ledger, occ(1, "b"), NOW, "UTC");
+    expect(historyWords(ledger.entries.budget!, "UTC")).toBe("2nd time today");
+    applyOccurrence(ledger, occ(22, "c"), NOW, "UTC");
+    expect(ledger.entries.budget).toMatchObject({ count: 3, streak: 1 });
+    expect(historyWords(ledger.entries.budget!, "UTC")).toBe("again after 3 weeks (3rd time since 1 Nov)");
+  });
+
+  it("nights are counted in the configured time zone", () => {
+    const ledger = emptyLedger("tessl__a");
+    // 23:30 and 00:30 in Berlin on consecutive local days, but the same UTC day.
+    applyOccurrence(ledger, { ...occ(1, "a"), occurredAt: new Date("2026-11-01T22:30:00Z") }, NOW, "Europe/Berlin");
+    applyOccurrence(ledger, { ...occ(1, "b"), occurredAt: new Date("2026-11-01T23:30:00Z") }, NOW, "Europe/Berlin");
+    expect(ledger.entries.budget).toMatchObject({ streak: 2, streak_since: "2026-11-01", last_day: "2026-11-02" });
+  });
+
+  it("prunes entries not seen for the configured age", () => {
+    const ledger = emptyLedger("tessl__a");
+    applyOccurrence(ledger, occ(1, "a"), NOW, "UTC");
+    applyOccurrence(ledger, occ(25, "b", { reasonKey: "login" }), NOW, "UTC");
+    expect(pruneLedger(ledger, NOW, 10 * 86_400_000)).toBe(true);
+    expect(Object.keys(ledger.entries)).toEqual(["login"]);
+  });
+});
+
+describe("the ledger on disk", () => {
+  it("is written durably per skill and read back", async () => {
+    const ws = await tempDir();
+    await updateSkillLedger(ws, "tessl__a", (l) => applyOccurrence(l, occ(1, "a"), NOW, "UTC"), { now: NOW });
+    expect((await readSkillLedger(ws, "tessl__a")).entries.budget?.count).toBe(1);
+    expect((await readdir(join(ws, ".skip-summary-ledger"))).sort()).toEqual(["tessl__a.json"]);
+  });
+
+  it("refuses a symlink planted at the ledger folder, and writes nothing through it", async () => {
+    const ws = await tempDir();
+    const elsewhere = await tempDir("skip-summary-elsewhere-");
+    await symlink(elsewhere, join(ws, ".skip-summary-ledger"));
+    await expect(updateSkillLedger(ws, "tessl__a", (l) => applyOccurrence(l, occ(1, "a"), NOW, "UTC"), { now: NOW })).rejects.toThrow(/link/);
+    expect(await readdir(elsewhere)).toEqual([]);
+  });
+
+  it("a ledger file that cannot be parsed is set aside, not fatal", async () => {
+    const ws = await tempDir();
+    await mkdir(join(ws, ".skip-summary-ledger"));
+    const { writeFile } = await import("node:fs/promises");
+    await writeFile(join(ws, ".skip-summary-ledger", "tessl__a.json"), "{ not json");
+    await updateSkillLedger(ws, "tessl__a", (l) => applyOccurrence(l, occ(1, "a"), NOW, "UTC"), { now: NOW });
+    expect((await readdir(join(ws, ".skip-summary-ledger"))).sort()).toEqual(["tessl__a.json", expect.stringMatching(/^tessl__a\.json\.corrupt-\d+$/)]);
+  });
+});
