@@ -1,9 +1,10 @@
 // Several skips for one destination as one message: a burst (one expired login, eight skills) or what quiet
 // hours held becomes one notice listing each skill, under the same caps and escaping as a single notice, and
 // never over Telegram's 4,096 characters: what does not fit is counted in "…and N more".
-import { displaySkillName, oneLine, REASON_MAX_LENGTH, truncate, type SkipSummary } from "../../contract/index.js";
+import { displaySkillName, REASON_MAX_LENGTH, truncate, type SkipSummary } from "../../contract/index.js";
 import type { RenderedMessage } from "../../notifiers/types.js";
-import { escapeHtml, escapeHtmlWithin, formatWhen, join, linkLines, noteLine, TELEGRAM_MESSAGE_LIMIT, type Line } from "../render.js";
+import { escapeMarkdown } from "../../notifiers/escape.js";
+import { escapeHtml, escapeHtmlWithin, formatWhen, join, linkLines, noteLine, ours, TELEGRAM_MESSAGE_LIMIT, visible, type Line } from "../render.js";
 
 export interface DigestMember {
   readonly summary: SkipSummary;
@@ -19,43 +20,48 @@ const LINKS_PER_MEMBER = 2;
 export function renderDigest(route: "policy" | "technical", members: readonly DigestMember[], headNotes: readonly string[] = []): RenderedMessage {
   const n = members.length;
   const title: Line = route === "technical"
-    ? { text: `🔁 ${n} technical failures — each will be retried next cycle`, html: `🔁 <b>${n} technical failures</b> — each will be retried next cycle` }
-    : { text: `⏭️ ${n} policy skips — your call`, html: `⏭️ <b>${n} policy skips</b> — your call` };
+    ? { text: `🔁 ${n} technical failures — each will be retried next cycle`, html: `🔁 <b>${n} technical failures</b> — each will be retried next cycle`, markdown: `🔁 *${n} technical failures* — each will be retried next cycle` }
+    : { text: `⏭️ ${n} policy skips — your call`, html: `⏭️ <b>${n} policy skips</b> — your call`, markdown: `⏭️ *${n} policy skips* — your call` };
   const times = members.map((m) => m.summary.occurred_at).sort();
   const first = formatWhen(times[0]!);
   const last = formatWhen(times.at(-1)!);
-  const when: Line = { text: first === last ? first : `${first} – ${last}`, html: `<i>${escapeHtml(first === last ? first : `${first} – ${last}`)}</i>` };
+  const span = first === last ? first : `${first} – ${last}`;
+  const when: Line = { text: span, html: `<i>${escapeHtml(span)}</i>`, markdown: `_${escapeMarkdown(span)}_` };
   const fixed = [title, ...headNotes.map(noteLine), when];
   const reserve = `…and ${n} more skills`.length + 1;
   let textLen = fixed.reduce((sum, l) => sum + l.text.length + 1, 0) + reserve;
   let htmlLen = fixed.reduce((sum, l) => sum + l.html.length + 1, 0) + reserve;
+  let markdownLen = fixed.reduce((sum, l) => sum + l.markdown.length + 1, 0) + reserve;
   const body: Line[] = [];
   let shown = 0;
   for (const member of members) {
     const block = memberBlock(member);
     const t = block.reduce((sum, l) => sum + l.text.length + 1, 0);
     const h = block.reduce((sum, l) => sum + l.html.length + 1, 0);
-    if (textLen + t > TELEGRAM_MESSAGE_LIMIT || htmlLen + h > TELEGRAM_MESSAGE_LIMIT) break;
+    const m = block.reduce((sum, l) => sum + l.markdown.length + 1, 0);
+    if (textLen + t > TELEGRAM_MESSAGE_LIMIT || htmlLen + h > TELEGRAM_MESSAGE_LIMIT || markdownLen + m > TELEGRAM_MESSAGE_LIMIT) break;
     body.push(...block);
     textLen += t;
     htmlLen += h;
+    markdownLen += m;
     shown += 1;
   }
   const rest = n - shown;
-  if (rest > 0) body.push({ text: `…and ${rest} more skills`, html: `…and ${rest} more skills` });
+  if (rest > 0) body.push(ours(`…and ${rest} more skills`));
   return join([title, ...headNotes.map(noteLine), ...body, when]);
 }
 
 // One skill: its name, step and reason on one line, then the ledger's words, its items and links.
 function memberBlock(member: DigestMember): Line[] {
   const s = member.summary;
-  const name = displaySkillName(s.skill);
-  const step = truncate(oneLine(String(s.step)), STEP_MAX);
-  const reason = truncate(oneLine(s.reason), REASON_MAX_LENGTH);
+  const name = visible(displaySkillName(s.skill));
+  const step = truncate(visible(String(s.step)), STEP_MAX);
+  const reason = truncate(visible(s.reason), REASON_MAX_LENGTH);
   const lines: Line[] = [
     {
       text: `• ${name} (step ${step}): ${reason}`,
       html: `• <b>${escapeHtml(name)}</b> (step ${escapeHtmlWithin(step, 300)}): ${escapeHtmlWithin(reason, REASON_HTML_MAX)}`,
+      markdown: `• ${escapeMarkdown(name)} (step ${escapeMarkdown(step)}): ${escapeMarkdown(reason)}`,
     },
     ...member.notes.map((note) => indent(noteLine(note))),
   ];
@@ -65,7 +71,7 @@ function memberBlock(member: DigestMember): Line[] {
 }
 
 function indent(l: Line): Line {
-  return { text: `   ${l.text}`, html: `   ${l.html}` };
+  return { text: `   ${l.text}`, html: `   ${l.html}`, markdown: `   ${l.markdown}` };
 }
 
 // The items on one line, as many as fit in a few hundred characters, then how many more.
@@ -73,7 +79,7 @@ function itemsLine(items: readonly string[], omitted: number): Line {
   let text = "";
   let shown = 0;
   for (const item of items) {
-    const piece = truncate(oneLine(item), 100);
+    const piece = truncate(visible(item), 100);
     if (text.length + piece.length + 2 > ITEMS_LINE_MAX) break;
     text += (shown > 0 ? ", " : "") + piece;
     shown += 1;
@@ -82,5 +88,5 @@ function itemsLine(items: readonly string[], omitted: number): Line {
   const total = items.length + omitted;
   const label = `${total} item${total === 1 ? "" : "s"}: `;
   const tail = more > 0 ? ` …and ${more} more` : "";
-  return { text: `${label}${text}${tail}`, html: `${label}${escapeHtmlWithin(text, ITEMS_LINE_MAX * 2)}${tail}` };
+  return { text: `${label}${text}${tail}`, html: `${label}${escapeHtmlWithin(text, ITEMS_LINE_MAX * 2)}${tail}`, markdown: `${label}${escapeMarkdown(text)}${tail}` };
 }

@@ -1,13 +1,14 @@
 // A silence must not end quietly: when it does, one message says what it muted ("while muted: 6 skips of
 // check-cfps, last 'budget spent'"), from the ledger's tally. Sent once; marked in the silences file after.
 import { join } from "node:path";
-import { displaySkillName, oneLine, truncate } from "../../contract/index.js";
+import { displaySkillName, truncate } from "../../contract/index.js";
 import type { Logger } from "../../log/logger.js";
 import { deliveryIdOf } from "../journal.js";
 import { shortDate } from "../ledger/days.js";
 import { readSkillLedger, ledgerDir, SILENCES_FILE } from "../ledger/store.js";
 import { endedUnreported, listSilences, markReported, type Silence } from "../ledger/silences.js";
-import { escapeHtml, join as joinLines, type Line } from "../render.js";
+import { escapeMarkdown } from "../../notifiers/escape.js";
+import { escapeHtml, join as joinLines, visible, type Line } from "../render.js";
 import type { Deliver, SurfaceOutcome } from "../types.js";
 
 export interface SilenceReportOptions {
@@ -42,21 +43,22 @@ export async function reportEndedSilences(workspace: string, o: SilenceReportOpt
 }
 
 export function silenceEndedMessage(s: Silence, tally: { count: number; last_reason: string; last_at: string } | undefined, timeZone: string) {
-  const name = displaySkillName(s.skill);
+  const name = visible(displaySkillName(s.skill));
+  const plain = (text: string): Line => ({ text, html: escapeHtml(text), markdown: escapeMarkdown(text) });
   const scope = s.reason_key === undefined ? "" : ` (reason key "${s.reason_key}")`;
   const how = s.expired_by_hand ? "expired by hand" : "ended";
   const since = shortDate(new Date(s.created_at), timeZone);
-  const head: Line = { text: `🔔 ${name}: silence ${s.id} ${how} (muted since ${since})`, html: `🔔 <b>${escapeHtml(name)}</b>: silence ${escapeHtml(s.id)} ${how} (muted since ${escapeHtml(since)})` };
-  const comment = truncate(oneLine(s.comment), 200);
+  const head: Line = { ...plain(`🔔 ${name}: silence ${s.id} ${how} (muted since ${since})`), html: `🔔 <b>${escapeHtml(name)}</b>: silence ${escapeHtml(s.id)} ${how} (muted since ${escapeHtml(since)})` };
+  const comment = truncate(visible(s.comment), 200);
   const lines: Line[] = [head];
-  if (comment) lines.push({ text: `Comment: ${comment}`, html: `<b>Comment:</b> ${escapeHtml(comment)}` });
+  if (comment) lines.push({ ...plain(`Comment: ${comment}`), html: `<b>Comment:</b> ${escapeHtml(comment)}` });
   if (!tally || tally.count === 0) {
-    lines.push({ text: `While muted: nothing was skipped${scope}.`, html: `While muted: nothing was skipped${escapeHtml(scope)}.` });
+    lines.push(plain(`While muted: nothing was skipped${scope}.`));
   } else {
-    const last = truncate(oneLine(tally.last_reason), 300);
+    const last = truncate(visible(tally.last_reason), 300);
     const words = `While muted: ${tally.count} skip${tally.count === 1 ? "" : "s"} of ${name}${scope}, last '${last}' (${shortDate(new Date(tally.last_at), timeZone)})`;
-    lines.push({ text: words, html: escapeHtml(words) });
-    lines.push({ text: "Run skip-summary history to see them.", html: "Run <code>skip-summary history</code> to see them." });
+    lines.push(plain(words));
+    lines.push({ ...plain("Run skip-summary history to see them."), html: "Run <code>skip-summary history</code> to see them." });
   }
   return joinLines(lines);
 }
