@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ROOT, runCli, tempDir } from "../helpers/cli.js";
+import { ROOT, readWorkspace, runCli, tempDir } from "../helpers/cli.js";
 import { allOutRows, hostDelivers, initSession, writeSessionRouting, type Session } from "./nanoclaw2-host.js";
 
 const ROUTING = { channel_type: "telegram", platform_id: "telegram:-1001234567890", thread_id: null };
@@ -46,7 +46,7 @@ afterEach(async () => {
   await Promise.all(made.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });
 
-const waiting = async (ws: string) => (await readdir(ws)).filter((n) => n.startsWith(".skip-summary-"));
+const waiting = async (ws: string) => (await readdir(ws)).filter((n) => n.startsWith(".skip-summary-") && n !== ".skip-summary-ledger");
 
 describe("skip-summary surface into a NanoClaw 2.x outbound.db (built CLI)", () => {
   it("picks nanoclaw2 by itself when the session's outbound.db exists, and the host delivers the row", async () => {
@@ -108,7 +108,7 @@ describe("skip-summary surface into a NanoClaw 2.x outbound.db (built CLI)", () 
 
     const again = await runCli(["surface", "--workspace", ws], { env });
     expect(again.code, again.stderr).toBe(0);
-    expect(await readdir(ws)).toEqual([]);
+    expect(await readWorkspace(ws)).toEqual([]);
     expect(allOutRows(s)).toHaveLength(1);
     expect(hostDelivers(s)).toHaveLength(1);
   });

@@ -3,7 +3,7 @@
 import { chmod, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempDir, waitFor } from "../helpers/cli.js";
+import { readWorkspace, tempDir, waitFor } from "../helpers/cli.js";
 import { openUp, runUnprivileged, startUnprivileged } from "../helpers/unprivileged.js";
 import { summary } from "./helpers.js";
 
@@ -70,7 +70,7 @@ describe("an unwritable or unlistable workspace (built CLI)", () => {
       await chmod(ws, 0o777); // listable, and writable by the unprivileged surfacer, which claims by rename
       await waitFor(() => watch.stdout().includes("nightly budget spent"), 15_000);
       expect(watch.stderr()).toContain('"event":"workspace_readable"');
-      await waitFor(async () => (await readdir(ws)).length === 0, 5_000);
+      await waitFor(async () => (await readWorkspace(ws)).length === 0, 5_000);
     } finally {
       await chmod(ws, 0o755);
       watch.kill("SIGTERM");
