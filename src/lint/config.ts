@@ -1,6 +1,8 @@
 // The `lint` section of skip-summary.config.json: rule severities and ignore globs, validated with zod.
 import * as z from "zod/mini";
 import { configProblems, type LoadedConfig } from "../config/load.js";
+import { dirname, resolve } from "node:path";
+import { MECHANISMS } from "./skips/intentional.js";
 import type { ConfiguredSeverity, Severity } from "./types.js";
 
 export const LintConfigSection = z.strictObject(
@@ -11,14 +13,23 @@ export const LintConfigSection = z.strictObject(
       }),
     ),
     ignore: z.optional(z.array(z.string({ error: "must be a string: a glob relative to the tile, such as \"vendor/**\"" }), { error: "must be an array of globs" })),
+    rule: z.optional(z.string({ error: "must be a string: the path of the no-silent-defer rule file your tiles share" })),
+    intentionalSkips: z.optional(
+      z.record(z.string(), z.record(z.string(), z.string({ error: "must be a string: why the owner need not hear of it" }), { error: "must map a mechanism to a reason" }), {
+        error: "must map a skill id or name to { mechanism: reason }",
+      }),
+    ),
   },
-  { error: "must be an object with \"rules\" and/or \"ignore\"" },
+  { error: "must be an object with \"rules\", \"ignore\", \"rule\" and/or \"intentionalSkips\"" },
 );
 
 export interface LintConfig {
   /** Severity per rule id after the config; a rule missing from the map is off. */
   readonly severities: ReadonlyMap<string, Severity>;
   readonly ignore: readonly string[];
+  /** `lint.rule`, resolved against the config file's folder. */
+  readonly rule?: string;
+  readonly intentionalSkips?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 /** Applies the config's `lint` section to the rules' defaults; unknown rule ids are config errors. */
@@ -28,7 +39,7 @@ export function resolveLintConfig(loaded: LoadedConfig, defaults: ReadonlyMap<st
   if (section === undefined) return { severities: defaults, ignore: [] };
   const result = LintConfigSection.safeParse(section);
   if (!result.success) {
-    throw configProblems(path, "lint", result.error.issues.map((i) => ({ path: i.path, message: i.code === "unrecognized_keys" ? `has unknown keys (${(i as { keys: string[] }).keys.join(", ")}); allowed: rules, ignore` : i.message })));
+    throw configProblems(path, "lint", result.error.issues.map((i) => ({ path: i.path, message: i.code === "unrecognized_keys" ? `has unknown keys (${(i as { keys: string[] }).keys.join(", ")}); allowed: rules, ignore, rule, intentionalSkips` : i.message })));
   }
   const severities = new Map(defaults);
   const unknown: { path: PropertyKey[]; message: string }[] = [];
@@ -42,5 +53,14 @@ export function resolveLintConfig(loaded: LoadedConfig, defaults: ReadonlyMap<st
     else severities.set(id, configured === "warn" ? "warning" : "error");
   }
   if (unknown.length > 0) throw configProblems(path, "lint", unknown);
-  return { severities, ignore: result.data.ignore ?? [] };
+  const unknownMechanisms = Object.entries(result.data.intentionalSkips ?? {}).flatMap(([skill, m]) =>
+    Object.keys(m).filter((k) => !(MECHANISMS as readonly string[]).includes(k)).map((k) => ({ path: ["intentionalSkips", skill, k], message: `is not a mechanism; use one of ${MECHANISMS.join(", ")}` })),
+  );
+  if (unknownMechanisms.length > 0) throw configProblems(path, "lint", unknownMechanisms);
+  return {
+    severities,
+    ignore: result.data.ignore ?? [],
+    ...(result.data.rule === undefined ? {} : { rule: resolve(dirname(resolve(path)), result.data.rule) }),
+    ...(result.data.intentionalSkips === undefined ? {} : { intentionalSkips: result.data.intentionalSkips }),
+  };
 }

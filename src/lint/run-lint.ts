@@ -14,6 +14,8 @@ export interface LintOptions {
   readonly ignore?: readonly string[];
   /** `--rule FILE`: the rule file for tiles that have none of their own. */
   readonly ruleFile?: string;
+  /** The config's `lint.rule`: where the tiles' rule ships (a shared tile); used like `--rule`, and no rule-file-missing. */
+  readonly configuredRuleFile?: string;
   /** Report errors only (`--quiet`). */
   readonly quiet?: boolean;
   readonly settings?: LintSettings;
@@ -25,8 +27,9 @@ export function defaultSeverities(): Map<string, Severity> {
 
 export async function lintTiles(dirs: readonly string[], options: LintOptions): Promise<LintSummary> {
   const severities = options.severities ?? defaultSeverities();
-  const fallbackPath = options.ruleFile === undefined ? BUILTIN_RULE_PATH : resolve(options.cwd, options.ruleFile);
-  const fallbackRule = { path: fallbackPath, origin: options.ruleFile === undefined ? ("builtin" as const) : ("flag" as const), text: await readRuleText(fallbackPath) };
+  const origin = options.ruleFile !== undefined ? ("flag" as const) : options.configuredRuleFile !== undefined ? ("config" as const) : ("builtin" as const);
+  const fallbackPath = origin === "builtin" ? BUILTIN_RULE_PATH : resolve(options.cwd, (options.ruleFile ?? options.configuredRuleFile)!);
+  const fallbackRule = { path: fallbackPath, origin, text: await readRuleText(fallbackPath) };
   const knownRuleIds = new Set(RULES.map((r) => r.meta.id));
   const findings: Finding[] = [];
   for (const dir of dirs) {
@@ -48,7 +51,7 @@ export async function lintTiles(dirs: readonly string[], options: LintOptions): 
         const absolute = isAbsolute(r.file) ? r.file : resolve(tile.dir, r.file);
         findings.push({
           ruleId: rule.meta.id,
-          severity,
+          severity: r.severity !== undefined && severity === rule.meta.severity ? r.severity : severity,
           file: displayPath(options.cwd, absolute),
           line: r.line,
           column: r.column,

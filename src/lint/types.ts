@@ -48,6 +48,8 @@ export interface Report {
   readonly snippet?: string;
   /** Every other place of the same finding (tile-relative), as SARIF relatedLocations. */
   readonly related?: readonly Location[];
+  /** A lower severity for this finding, used when the config keeps the rule at its default. */
+  readonly severity?: Severity;
 }
 
 /** What the config tells rules beyond severities (the `lint` section, docs/lint.md). */

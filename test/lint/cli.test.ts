@@ -332,15 +332,16 @@ describe("skip-summary lint: robustness (nothing crashes, everything is reported
     const dir = await tempDir();
     await writeFile(join(dir, "tile.json"), "{ not json");
     await mkdir(join(dir, "skills", "a"), { recursive: true });
-    await writeFile(join(dir, "skills", "a", "SKILL.md"), "---\nname: a\n---\n");
+    // A skill that skips on purpose: the rule file is relevant to it, and the skip itself is declared.
+    await writeFile(join(dir, "skills", "a", "SKILL.md"), "---\nname: a\nintentional-skips:\n  instructed-skip: retried hourly by design\n---\nIf the mirror times out, skip it.\n");
     const { code, flat } = await lintJson(["."], dir);
     expect(code).toBe(1);
     expect(flat.map((f) => [f.ruleId, f.file])).toEqual([
-      ["rule-file-missing", "rules/no-silent-defer.md"],
+      ["rule-file-missing", "tile.json"],
       ["manifest-invalid", "tile.json"],
     ]);
     expect(flat.map((f) => [f.line, f.column, f.message])).toEqual([
-      [1, 1, expect.stringMatching(/^the tile has no rules\/no-silent-defer\.md \(no rules\/ folder or no such file\); it was checked against the copy shipped with skip-summary/)],
+      [1, 1, expect.stringMatching(/^the tile's skills leave work undone, but the tile has no rules\/no-silent-defer\.md; it was checked against the copy shipped with skip-summary/)],
       [1, 3, expect.stringMatching(/^tile\.json \(root\): is not valid JSON \(/)],
     ]);
     await rm(join(dir, "tile.json"));

@@ -68,20 +68,24 @@ export const lintCommand: CommandDefinition = {
           const { useColor } = await import("../io.js");
           const { VERSION } = await import("../version.js");
           let summary;
+          let config: ReturnType<typeof lint.resolveLintConfig> | undefined;
           try {
-            const config = lint.resolveLintConfig(await loadConfigFile({ flag: opts.config, cwd: io.cwd }), lint.defaultSeverities());
+            config = lint.resolveLintConfig(await loadConfigFile({ flag: opts.config, cwd: io.cwd }), lint.defaultSeverities());
             summary = await lint.lintTiles(tiles.length === 0 ? ["."] : tiles, {
               cwd: io.cwd,
               severities: config.severities,
               ignore: config.ignore,
               quiet: opts.quiet ?? false,
               ...(opts.rule === undefined ? {} : { ruleFile: opts.rule }),
+              ...(config.rule === undefined ? {} : { configuredRuleFile: config.rule }),
+              ...(config.intentionalSkips === undefined ? {} : { settings: { intentionalSkips: config.intentionalSkips } }),
             });
           } catch (error) {
             if (error instanceof ConfigError) throw new UsageError(`config error in ${error.message}`);
             if (error instanceof lint.TileReadError) throw new UsageError(`cannot lint ${error.message}`);
             if (error instanceof lint.RuleFileReadError) {
               if (opts.rule !== undefined) throw new UsageError(`--rule ${error.message}; pass a readable Markdown file with a "## Forbidden patterns" section`);
+              if (config?.rule !== undefined) throw new UsageError(`lint.rule in the config: ${error.message}; point it at a readable Markdown file with a "## Forbidden patterns" section`);
               throw new UsageError(`the copy of rules/no-silent-defer.md shipped with skip-summary cannot be read (${error.message}); reinstall skip-summary or pass --rule FILE`);
             }
             throw error;

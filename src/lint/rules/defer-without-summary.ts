@@ -1,11 +1,9 @@
 // Check 9: a skill leaves work undone and nothing tells its owner. Found from behaviour (src/lint/skips/), one finding
 // per skill and mechanism, with every place as a related location and advice in the skill's own language.
-import { posix } from "node:path";
-import type { SkipEvidence, SkipMechanism } from "../source/facts.js";
-import { instructionSkips, linkedReferences, relayedFields } from "../skips/instructions.js";
+import type { SkipMechanism } from "../source/facts.js";
+import { skipEvidence } from "../skips/evidence.js";
 import { intentionalSkipsOf, MECHANISMS } from "../skips/intentional.js";
 import { defineRule, type Location } from "../types.js";
-import { emitsSummary } from "./skill-facts.js";
 
 const WORDS: Readonly<Record<SkipMechanism, string>> = {
   "log-only-skip": "drops an item when it fails with only a log line, then carries on",
@@ -43,34 +41,12 @@ export default defineRule({
       "It sees one file at a time (a list returned to another module is taken as surfaced), and reads instructions sentence by sentence in English. A skip that is intended is declared once with a reason, not suppressed line by line.",
   },
   check({ tile, report, settings }) {
-    const texts = new Map(tile.files.map((f) => [f.path, f]));
     for (const skill of tile.skills) {
       const intentional = intentionalSkipsOf(skill, settings?.intentionalSkips);
-      const docs = [skill.skillMd, ...linkedReferences(skill.skillMd.text ?? "").map((p) => texts.get(posix.join(skill.dir, p))).filter((f) => f?.text !== undefined)];
-      const relayed = new Set(docs.flatMap((d) => [...relayedFields(d!.text!)]));
-      const found = new Map<SkipMechanism, { file: string; language: string; e: SkipEvidence }[]>();
-      const add = (file: string, language: string, e: SkipEvidence) => {
-        if (e.fields?.some((f) => relayed.has(f))) return;
-        const list = found.get(e.mechanism) ?? [];
-        list.push({ file, language, e });
-        found.set(e.mechanism, list);
-      };
-      const summaryEverywhere = emitsSummary(tile, skill);
-      for (const file of skill.scripts) {
-        if (file === skill.skillMd) continue;
-        const facts = tile.facts(file);
-        // A script that writes a skip summary itself tells the owner about what it leaves undone.
-        if (facts.usesLibrary || facts.ops.some((o) => o.kind === "emit")) continue;
-        for (const e of facts.skips) add(file.path, file.language, e);
-      }
-      for (const doc of docs) {
-        if (summaryEverywhere && doc === skill.skillMd) continue;
-        for (const e of instructionSkips(doc!.text!)) add(doc!.path, "markdown", e);
-      }
+      const found = skipEvidence(tile, skill);
       for (const mechanism of MECHANISMS) {
         const list = found.get(mechanism);
         if (!list || intentional.has(mechanism)) continue;
-        list.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.e.line - b.e.line));
         const [first, ...rest] = list;
         const related: Location[] = rest.map((x) => ({ file: x.file, line: x.e.line, column: x.e.column, snippet: x.e.snippet }));
         report({

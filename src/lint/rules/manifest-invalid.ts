@@ -13,7 +13,7 @@ export default defineRule({
       frontMatter: "the front matter of {{file}} is not valid YAML ({{message}}); fix it so the skill's name can be read",
     },
     rationale:
-      "The manifest is what the registry publishes. A field of the wrong type, or a skill or rule file that does not exist, ships a broken tile. Both formats are read: `.tessl-plugin/plugin.json` (`skills` and `rules` are arrays of paths) and the legacy `tile.json` (`skills` maps a name to `{ \"path\": \".../SKILL.md\" }`, `rules` or `steering` maps a name to `{ \"rules\": \"rules/x.md\" }`). Unknown fields are allowed.",
+      "The manifest is what the registry publishes. A field of the wrong type, or a skill or rule file that does not exist, ships a broken tile. Both formats are read: `.tessl-plugin/plugin.json` (`skills` and `rules` are a path or an array of paths, each a skill folder or `SKILL.md`, a folder of skills or rules such as `skills/`, or a glob such as `skills/**`) and the legacy `tile.json` (`skills` maps a name to `{ \"path\": \".../SKILL.md\" }`, `rules` or `steering` maps a name to `{ \"rules\": \"rules/x.md\" }`). Unknown fields are allowed.",
     failing: { file: "tile.json", code: '{ "name": "acme/cfps", "skills": { "check-cfps": { "path": 3 } } }\n' },
     passing: { file: "tile.json", code: '{ "name": "acme/cfps", "skills": { "check-cfps": { "path": "skills/check-cfps/SKILL.md" } } }\n' },
   },

@@ -5,7 +5,8 @@ import { baseName, isSummaryLikeName, languageOf, type Language } from "./classi
 
 /** Files larger than this are reported and not read. */
 export const MAX_FILE_BYTES = 1024 * 1024;
-export const DEFAULT_IGNORE = ["**/node_modules/**", "**/.git/**"];
+/** Installed dependency tiles (`.tessl/`) are other tiles, not this one's files. */
+export const DEFAULT_IGNORE = ["**/node_modules/**", "**/.git/**", "**/.tessl/**"];
 
 export interface TileFile {
   /** Tile-relative, `/`-separated. */
@@ -81,7 +82,7 @@ function isRead(path: string, language: Language): boolean {
       return name === "SKILL.md" || name === "no-silent-defer.md" || /(^|\/)(rules|references)\//.test(path);
     }
     case "json":
-      return isSummaryLikeName(path) || path === "tile.json" || path === ".tessl-plugin/plugin.json";
+      return isSummaryLikeName(path) || path === "tile.json" || path === ".tessl-plugin/plugin.json" || path === "tessl.json";
     default:
       return true;
   }

@@ -4,7 +4,8 @@ import { resolve } from "node:path";
 import { grammarOf, needsParse, RELEVANT, type CodeLanguage } from "../source/analyse.js";
 import { Parsers, type Grammar } from "../source/tree-sitter.js";
 import { baseName } from "./classify-path.js";
-import { listTileFiles, type TileFile } from "./files.js";
+import fg from "fast-glob";
+import { DEFAULT_IGNORE, listTileFiles, type TileFile } from "./files.js";
 import { LEGACY_MANIFEST, PLUGIN_MANIFEST, parseManifest, type Manifest } from "./manifest.js";
 import { parseRuleFile } from "./rule-file.js";
 import { isTestFile } from "./classify-path.js";
@@ -26,7 +27,7 @@ export class TileReadError extends Error {
 export interface LoadTileOptions {
   readonly ignore: readonly string[];
   /** The rule file for tiles that have none (`--rule FILE`); read once by the caller. */
-  readonly fallbackRule: { readonly path: string; readonly origin: "flag" | "builtin"; readonly text: string };
+  readonly fallbackRule: { readonly path: string; readonly origin: "config" | "flag" | "builtin"; readonly text: string };
 }
 
 /** The fallback rule file (`--rule FILE`, or the copy shipped with skip-summary) cannot be read: exit 2, naming the file. */
@@ -77,14 +78,68 @@ export async function loadTile(dirArg: string, cwd: string, options: LoadTileOpt
       break;
     }
   }
+  if (manifest) manifest = expandManifest(manifest, files.map((f) => f.path), dir, options.ignore);
   const listed = manifest?.ruleFiles.find((r) => baseName(r.path) === RULE_FILE_NAME && byPath.get(r.path)?.text !== undefined);
   const own = listed?.path ?? (byPath.get(`rules/${RULE_FILE_NAME}`)?.text !== undefined ? `rules/${RULE_FILE_NAME}` : undefined);
+  const dependency = own === undefined && options.fallbackRule.origin !== "flag" ? await dependencyRule(dir, byPath.get("tessl.json")?.text) : undefined;
   const rule: RuleSource = own
     ? { path: own, origin: "tile", parsed: parseRuleFile(byPath.get(own)!.text!) }
-    : { path: options.fallbackRule.path, origin: options.fallbackRule.origin, parsed: parseRuleFile(options.fallbackRule.text) };
+    : dependency
+      ? { path: dependency.path, origin: "dependency", parsed: parseRuleFile(dependency.text) }
+      : { path: options.fallbackRule.path, origin: options.fallbackRule.origin, parsed: parseRuleFile(options.fallbackRule.text) };
   // The grammars are loaded once, and only those a file of this tile will be parsed with.
   const parsers = await Parsers.load(files.flatMap((f) => grammarsFor(f)));
   return buildTile({ dir, files, unreadable, manifest, rule, parsers });
+}
+
+/**
+ * A rule shipped once in a shared tile: a `tessl.json` dependency whose installed copy (`.tessl/tiles/<name>/`, where
+ * `tessl install` puts it) has a no-silent-defer.md.
+ */
+async function dependencyRule(dir: string, tesslJson: string | undefined): Promise<{ path: string; text: string } | undefined> {
+  if (tesslJson === undefined) return undefined;
+  let names: string[] = [];
+  try {
+    const deps = (JSON.parse(tesslJson) as { dependencies?: unknown }).dependencies;
+    if (typeof deps === "object" && deps !== null) names = Object.keys(deps);
+  } catch {
+    return undefined;
+  }
+  for (const name of names) {
+    const found = fg.sync(`.tessl/tiles/${fg.escapePath(name)}/**/${RULE_FILE_NAME}`, { cwd: dir, dot: true, followSymbolicLinks: false });
+    if (found[0] !== undefined) {
+      try {
+        return { path: found[0], text: await readFile(resolve(dir, found[0]), "utf8") };
+      } catch {
+        continue;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Globs become the paths they match (fast-glob's matcher over the listed files), and a folder that is not itself a
+ * skill (or a rule file) becomes every skill (every `.md` rule) under it, as Tessl reads `"skills": "skills/"`.
+ */
+function expandManifest(manifest: Manifest, paths: readonly string[], dir: string, ignore: readonly string[]): Manifest {
+  const expand = (pattern: string): string[] =>
+    fg.isDynamicPattern(pattern) ? fg.sync(pattern, { cwd: dir, dot: true, onlyFiles: false, followSymbolicLinks: false, ignore: [...DEFAULT_IGNORE, ...ignore] }) : [pattern];
+  const skillMds = paths.filter((p) => baseName(p) === "SKILL.md");
+  const skillDirs = manifest.skillDirs?.flatMap(({ dir, field }) => {
+    const found = new Set<string>();
+    for (const p of expand(dir)) {
+      const d = p.replace(/(^|\/)SKILL\.md$/, "");
+      if (paths.includes(d === "" ? "SKILL.md" : `${d}/SKILL.md`)) found.add(d);
+      else for (const md of skillMds) if (md.startsWith(`${d}/`)) found.add(md.slice(0, -"/SKILL.md".length));
+    }
+    return found.size === 0 ? [{ dir, field }] : [...found].map((d) => ({ dir: d, field }));
+  });
+  const ruleFiles = manifest.ruleFiles.flatMap(({ path, field }) => {
+    const found = expand(path).flatMap((p) => (paths.includes(p) ? [p] : paths.filter((q) => q.startsWith(`${p}/`) && q.endsWith(".md"))));
+    return found.length === 0 ? [{ path, field }] : found.map((p) => ({ path: p, field }));
+  });
+  return { ...manifest, skillDirs, ruleFiles };
 }
 
 function grammarsFor(f: TileFile): Grammar[] {

@@ -5,11 +5,15 @@ import { formatPath } from "../../contract/problems.js";
 export const PLUGIN_MANIFEST = ".tessl-plugin/plugin.json";
 export const LEGACY_MANIFEST = "tile.json";
 
+// Tessl documents `skills` and `rules` as a path or a list of paths, each a file, a folder or a glob
+// (docs.tessl.io/reference/configuration, docs.tessl.io/guides/use/tile-to-plugin-migration).
+const PathOrPaths = (what: string) =>
+  z.union([z.string(), z.array(z.string({ error: `must be a string: ${what}` }))], { error: `must be a path, a folder or a glob, or an array of them (${what})` });
 const PluginManifest = z.looseObject({
   name: z.optional(z.string({ error: "must be a string" })),
   description: z.optional(z.string({ error: "must be a string" })),
-  skills: z.optional(z.array(z.string({ error: "must be a string: a skill folder such as skills/check-cfps" }), { error: "must be an array of skill folders" })),
-  rules: z.optional(z.array(z.string({ error: "must be a string: a rule file such as rules/no-silent-defer.md" }), { error: "must be an array of rule files" })),
+  skills: z.optional(PathOrPaths("a skill folder such as skills/check-cfps, a folder of skills such as skills/, or a glob such as skills/**")),
+  rules: z.optional(PathOrPaths("a rule file such as rules/no-silent-defer.md, a folder such as rules/, or a glob")),
 });
 
 const LegacyRule = z.looseObject({
@@ -37,7 +41,10 @@ export interface ManifestProblem {
 export interface Manifest {
   /** Tile-relative path of the manifest. */
   readonly path: string;
-  /** Skill folders (tile-relative, no trailing slash), or undefined when the manifest does not list skills. */
+  /**
+   * What the manifest lists as skills, tile-relative with no trailing slash: a skill folder, a SKILL.md, a folder of
+   * skills, or a glob (expanded when the tile is loaded); undefined when the manifest does not list skills.
+   */
   readonly skillDirs: { readonly dir: string; readonly field: string }[] | undefined;
   readonly ruleFiles: { readonly path: string; readonly field: string }[];
   readonly problems: ManifestProblem[];
@@ -76,10 +83,12 @@ export function parseManifest(path: string, text: string): Manifest {
     return { path, skillDirs, ruleFiles, problems: [] };
   }
   const data = result.data as z.output<typeof PluginManifest>;
+  const list = (v: string | string[] | undefined, field: string) =>
+    v === undefined ? undefined : typeof v === "string" ? [{ p: v, field }] : v.map((p, i) => ({ p, field: `${field}[${i}]` }));
   return {
     path,
-    skillDirs: data.skills?.map((dir, i) => ({ dir: clean(dir).replace(/\/SKILL\.md$/, ""), field: `skills[${i}]` })),
-    ruleFiles: (data.rules ?? []).map((p, i) => ({ path: clean(p), field: `rules[${i}]` })),
+    skillDirs: list(data.skills, "skills")?.map(({ p, field }) => ({ dir: clean(p).replace(/(^|\/)SKILL\.md$/, ""), field })),
+    ruleFiles: (list(data.rules, "rules") ?? []).map(({ p, field }) => ({ path: clean(p), field })),
     problems: [],
   };
 }

@@ -79,16 +79,20 @@ export function parseRuleFile(text: string): RuleFile {
   return { sectionLine, patterns };
 }
 
-const STOP_WORDS = new Set(["a", "an", "the", "or", "and", "of", "to", "with", "for", "in", "on", "it", "its", "any", "no", "only", "that", "so", "by", "as", "is", "be", "from", "into", "than", "then", "not", "without"]);
+const STOP_WORDS = new Set(["a", "an", "the", "or", "and", "of", "to", "with", "for", "in", "on", "it", "its", "any", "no", "only", "that", "so", "by", "as", "is", "be", "from", "into", "than", "then", "not", "without", "this", "these", "those", "while", "when", "where", "which", "who", "actually", "same", "there", "their", "was", "were", "are", "has", "have", "can", "could", "would", "should", "does", "did", "do", "s", "t", "n", "e", "g", "eg", "ie", "etc", "vs", "via", "today"]);
 
 /** An id made of the bullet's first meaningful words, unique among `taken`. */
 export function suggestPatternId(text: string, taken: ReadonlySet<string>): string {
+  // Readable as a name: code spans keep their words (`last_verified` -> last, verified), while bracketed alternatives,
+  // placeholders, possessives and single letters go ("Next run's [filter / threshold] will catch" -> next-run-will-catch).
   const words = text
     .toLowerCase()
-    .replace(/`[^`]*`/g, " ")
+    .replace(/<[^>]*>/g, " ")
+    .replace(/\[[^\]]*\]|\([^)]*\)/g, " ")
+    .replace(/'s\b/g, "")
     .replace(/[^a-z0-9]+/g, " ")
     .split(" ")
-    .filter((w) => w !== "" && !STOP_WORDS.has(w));
+    .filter((w, i, all) => w.length > 1 && !/^\d+$/.test(w) && !STOP_WORDS.has(w) && all.indexOf(w) === i);
   const base = words.slice(0, 4).join("-") || "pattern";
   let id = base;
   for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;

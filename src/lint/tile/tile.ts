@@ -33,7 +33,8 @@ export interface Skill {
 export interface RuleSource {
   /** Tile-relative when the tile has the file; absolute otherwise. */
   readonly path: string;
-  readonly origin: "tile" | "flag" | "builtin";
+  /** The tile's own file, an installed dependency tile's (tessl.json), the config's `lint.rule`, `--rule`, or the shipped copy. */
+  readonly origin: "tile" | "dependency" | "config" | "flag" | "builtin";
   readonly parsed: RuleFile;
 }
 
