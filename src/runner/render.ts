@@ -22,7 +22,7 @@ const OUTCOME_COLOUR: Readonly<Record<RunOutcome, string>> = {
   "not-executable": "31",
 };
 
-/** `🪨 run skill <id>`: printed when a run starts and again at the top of the closing block. */
+/** `🪨 run skill <id>`: printed once, when a run starts; the closing block continues under it. */
 export function renderHeader(skill: string, style: RenderStyle): string {
   return `${paint(style, "1", `🪨 run skill ${skill}`)}\n`;
 }
@@ -66,15 +66,15 @@ export interface ClosingBlock {
 }
 
 /**
- * The block that closes a run, to be written to stderr as one piece:
- * header, status line, a blank line, the skill's stderr. Empty for a clean success with nothing to show.
+ * The block that closes a run, to be written to stderr as one piece under the header printed at the start: the
+ * status line, a blank line, the skill's stderr (the graceful-errors layout). Empty for a clean success.
  */
 export function renderClosingBlock(block: ClosingBlock, style: RenderStyle): string {
   const stderr = block.stderr ?? "";
   const hasStderr = stderr.trim() !== "";
   const warnings = block.warnings ?? [];
   if (block.statusLine === undefined && !hasStderr && warnings.length === 0) return "";
-  let out = renderHeader(block.skill, style);
+  let out = "";
   if (block.statusLine !== undefined) out += renderStatusLine(block.statusLine, block.outcome, style);
   for (const warning of warnings) out += `${INDENT}${paint(style, "31", `└─ ⚠️ ${warning}`)}\n`;
   if (hasStderr) {

@@ -14,7 +14,10 @@ describe("npm run demo (scripts/demo.mjs)", () => {
       child.on("close", resolve);
     });
     expect(code, out).toBe(0);
-    expect(out).toContain("└─ ✋ blocked by constraints");
+    expect(out).toContain("└─ ✋ blocked by constraints\n\nnightly budget spent after 2 of 5 CFPs; 3 left for the owner\n");
+    // The runner's voice, as the README shows it: the skill line once, no run record.
+    expect(out.split("🪨 run skill tessl__check-cfps")).toHaveLength(2);
+    expect(out).not.toContain("run_finished");
     expect(out).toMatch(/ok {7}\S*\.skip-summary-tessl__check-cfps\.json/);
     expect(out).toContain("check-cfps: policy skip");
     expect(out).toContain("• cfp-105");

@@ -200,7 +200,7 @@ describe("output modes", () => {
     await s.write(`${head}  - ${stepYaml("one", "step.sh", ["0", "note from one"])}\n  - ${stepYaml("two", "step.sh", ["3", "two broke"])}\n`);
     const r = await s.run(["--plan", "plan.yaml", "--live-stderr"]);
     expect(r.code).toBe(3);
-    expect(r.stderr).toBe("🪨 run skill tessl__plan-test\nnote from one\ntwo broke\n🪨 run skill tessl__plan-test\n   └─ 💥 failed with an error (step two)\n");
+    expect(r.stderr).toBe("🪨 run skill tessl__plan-test\nnote from one\ntwo broke\n   └─ 💥 failed with an error (step two)\n");
   });
 });
 
@@ -217,7 +217,6 @@ describe("the closing block and --surface", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
       [
-        "🪨 run skill tessl__plan-test",
         "🪨 run skill tessl__plan-test",
         "   └─ ✋ blocked by constraints (step publish)",
         "   └─ ⏭️ skipped enrich (continued, exit 1: no data)",

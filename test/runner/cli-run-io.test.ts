@@ -27,7 +27,7 @@ describe("runFromCli", () => {
     expect(code).toBe(2);
     expect(writes[0]).toEqual({ stream: "err", text: "🪨 run skill tessl__a\n" });
     expect(writes.filter((w) => w.stream === "out").map((w) => w.text).join("")).toBe("out 1\nout 2\nout 3\n");
-    expect(writes.at(-1)).toEqual({ stream: "err", text: "🪨 run skill tessl__a\n   └─ ✋ blocked by constraints\n\nerr 1\nerr 2\n" });
+    expect(writes.at(-1)).toEqual({ stream: "err", text: "   └─ ✋ blocked by constraints\n\nerr 1\nerr 2\n" });
     expect(writes.filter((w) => w.stream === "err")).toHaveLength(2);
   });
 

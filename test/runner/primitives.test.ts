@@ -82,12 +82,12 @@ describe("backoff", () => {
 
 describe("render", () => {
   const plain = { color: false };
-  it("lays out header, status line, blank line, stderr", () => {
+  it("lays out the status line, a blank line and stderr, under the header printed at the start", () => {
     expect(renderClosingBlock({ skill: "tessl__a", outcome: "blocked", statusLine: "└─ ✋ blocked by constraints", stderr: "no quota\n" }, plain)).toBe(
-      "🪨 run skill tessl__a\n   └─ ✋ blocked by constraints\n\nno quota\n",
+      "   └─ ✋ blocked by constraints\n\nno quota\n",
     );
     expect(renderClosingBlock({ skill: "tessl__a", outcome: "blocked", statusLine: "└─ ✋ blocked by constraints", stderr: "" }, plain)).toBe(
-      "🪨 run skill tessl__a\n   └─ ✋ blocked by constraints\n",
+      "   └─ ✋ blocked by constraints\n",
     );
     expect(renderClosingBlock({ skill: "tessl__a", outcome: "done", stderr: "  \n" }, plain)).toBe("");
     expect(renderRetry({ retry: 2, retries: 3, delayMs: 4000 }, plain)).toBe("   └─ 🔁 retry 2/3 in 4s\n");

@@ -36,6 +36,19 @@ describe("skip-summary run: colour", () => {
 });
 
 describe("skip-summary run: logging", () => {
+  it("keeps the run record off stderr by default; SKIP_SUMMARY_LOG or --log-format asks for it", async () => {
+    const dir = await tempDir();
+    const plain = await runCli(["run", "--skill", "tessl__a", "--workspace", dir, "--", "true"]);
+    expect(plain).toMatchObject({ code: 0, stderr: "🪨 run skill tessl__a\n" });
+    const env = await runCli(["run", "--skill", "tessl__a", "--workspace", dir, "--", "true"], { env: { SKIP_SUMMARY_LOG: "json" } });
+    expect(env.stderr.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l).event)).toEqual(["run_finished"]);
+    const pretty = await runCli(["run", "--skill", "tessl__a", "--workspace", dir, "--", "true"], { env: { SKIP_SUMMARY_LOG: "1" } });
+    expect(pretty.stderr).toMatch(/^🪨 run skill tessl__a\n\S+Z info +run_finished skill=tessl__a /);
+    const bad = await runCli(["run", "--skill", "tessl__a", "--workspace", dir, "--", "true"], { env: { SKIP_SUMMARY_LOG: "xml" } });
+    expect(bad.code).toBe(64);
+    expect(bad.stderr).toContain('SKIP_SUMMARY_LOG="xml": expected pretty, json, 1 or 0');
+  });
+
   it("logs one structured line per run: skill, attempts, exit code, outcome, duration, and handled failures", async () => {
     const dir = await tempDir();
     const counter = join(dir, "runs");

@@ -1,6 +1,6 @@
-// The block that closes a plan, in the runner's layout: header, status line, what was skipped, retried and healed,
+// The block that closes a plan, in the runner's layout under its header: status line, what was skipped, retried and healed,
 // then the stderr of the step that failed the plan. Built from the result alone, so tests can pin it down.
-import { formatBytes, renderHeader, renderStatusLine, type RenderStyle } from "../render.js";
+import { formatBytes, renderStatusLine, type RenderStyle } from "../render.js";
 import { formatPlanProblems } from "./parse.js";
 import type { PlanResult } from "./run-plan.js";
 
@@ -23,7 +23,7 @@ export function renderPlanClosingBlock(result: PlanResult, style: RenderStyle): 
   const failure = result.failure;
   const stderr = failure?.stderr ?? "";
   if (!failure && lines.length === 0) return "";
-  let out = renderHeader(result.skill, style);
+  let out = ""; // under the header the CLI printed when the plan started
   if (failure) {
     const steps = failure.steps.length > 1 ? `steps ${failure.steps.join(", ")}` : `step ${failure.step}`;
     const outcome = result.outcome === "interrupted" || result.outcome === "invalid-inputs" ? "signal" : result.outcome;

@@ -5,7 +5,7 @@ import { StringDecoder } from "node:string_decoder";
 import { resolve } from "node:path";
 import { useColor, type CliIo } from "../../io.js";
 import { UsageError } from "../../usage-error.js";
-import { createLogger } from "../../../log/logger.js";
+import { createLogger, parseLogFormat, silentLogger, type LogFormat } from "../../../log/logger.js";
 import { parseRunFlags, type RunFlags } from "./flags.js";
 import type { RunEvent } from "../../../runner/events.js";
 import { killGroup, signalNumber } from "../../../runner/kill-group.js";
@@ -27,10 +27,14 @@ export async function runFromCli(command: readonly string[], flags: RunFlags, io
   const logFile = flags.logFile !== undefined ? resolve(io.cwd, flags.logFile) : undefined;
   // Checked before the skill runs: finding out afterwards would lose the run's exit code to an internal error.
   if (logFile !== undefined) assertAppendable(logFile, flags.logFile!);
-  const log = createLogger({
-    format: logFile !== undefined && flags.logFormat === undefined ? "json" : parsed.logFormat,
-    write: logFile !== undefined ? (line) => appendLogLine(logFile, line, io) : (line) => void io.stderr.write(line),
-  });
+  // The run record is for machines: a file, or stderr when asked for; by default stderr is the skill's voice alone.
+  const logEnv = parseLogEnv(io.env);
+  const log =
+    logFile !== undefined
+      ? createLogger({ format: flags.logFormat === undefined ? "json" : parsed.logFormat, write: (line) => appendLogLine(logFile, line, io) })
+      : flags.logFormat !== undefined || logEnv !== undefined
+        ? createLogger({ format: flags.logFormat !== undefined ? parsed.logFormat : logEnv!, write: (line) => void io.stderr.write(line) })
+        : silentLogger;
 
   const controller = new AbortController();
   let pid: number | undefined;
@@ -106,6 +110,19 @@ export async function runFromCli(command: readonly string[], flags: RunFlags, io
     throw error;
   } finally {
     for (const s of FORWARDED) process.off(s, onSignal);
+  }
+}
+
+/** SKIP_SUMMARY_LOG=pretty|json (or 1, for pretty) sends the run record to stderr without a flag. */
+export const LOG_ENV = "SKIP_SUMMARY_LOG";
+function parseLogEnv(env: CliIo["env"]): LogFormat | undefined {
+  const value = env[LOG_ENV];
+  if (value === undefined || value === "" || value === "0") return undefined;
+  if (value === "1") return "pretty";
+  try {
+    return parseLogFormat(value);
+  } catch {
+    throw new UsageError(`${LOG_ENV}=${JSON.stringify(value)}: expected pretty, json, 1 or 0`);
   }
 }
 
