@@ -1,6 +1,7 @@
 // Every command, in the order --help lists them. A command's module only declares flags; its work is imported lazily.
 import type { CommandDefinition } from "../action.js";
 import { emitCommand } from "./emit.js";
+import { helperCommand } from "./helper.js";
 import { historyCommand } from "./history.js";
 import { hooksCommand } from "./hooks.js";
 import { lintCommand } from "./lint.js";
@@ -10,4 +11,4 @@ import { silenceCommand } from "./silence.js";
 import { surfaceCommand } from "./surface/index.js";
 import { validateCommand } from "./validate.js";
 
-export const COMMANDS: readonly CommandDefinition[] = [emitCommand, validateCommand, schemaCommand, runCommand, surfaceCommand, historyCommand, silenceCommand, hooksCommand, lintCommand];
+export const COMMANDS: readonly CommandDefinition[] = [emitCommand, validateCommand, schemaCommand, runCommand, surfaceCommand, historyCommand, silenceCommand, hooksCommand, lintCommand, helperCommand];
