@@ -1,0 +1,315 @@
+// The Python helper writes what the Node side writes, byte for byte, and refuses what it refuses: checked by
+// running both on the same inputs, and by handing the Python helper's files to the JSON Schema and the built CLI.
+import { execFileSync } from "node:child_process";
+import { lstat, mkdir, readdir, readFile, stat, symlink, utimes, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import Ajv2020 from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { beforeAll, describe, expect, it } from "vitest";
+import { MAX_SUMMARY_BYTES } from "../../src/contract/index.js";
+import { emitSkip, type SkipInput } from "../../src/owner/index.js";
+import { ROOT, runCli, tempDir } from "../helpers/cli.js";
+import { PY_DIR, PY_HELPER, PYTHON, assertPython, runPython } from "./helpers.js";
+
+beforeAll(assertPython);
+
+/** Runs emit_skip for each input (keyword arguments) in one Python process; prints the error of a refused one. */
+async function pyEmit(ws: string, inputs: readonly Record<string, unknown>[], env: Record<string, string> = {}) {
+  const code = `
+import json, sys, skip_summary as ss
+for kw in json.loads(sys.stdin.read()):
+    try:
+        print(json.dumps({"path": str(ss.emit_skip(**kw))}))
+    except ss.SkipSummaryError as e:
+        print(json.dumps({"error": type(e).__name__, "message": str(e), "kind": getattr(e, "kind", None), "exit_code": e.exit_code}))`;
+  const r = await runPython(code, { input: JSON.stringify(inputs.map((i) => ({ workspace: ws, ...i }))), env });
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { path?: string; error?: string; message?: string; kind?: string; exit_code?: number });
+}
+
+const toNode = (i: Record<string, unknown>): SkipInput => i as unknown as SkipInput;
+const T = "2026-11-22T10:00:00.000Z";
+
+describe("python emit_skip writes the same bytes as the Node writer", () => {
+  const sequences: [string, Record<string, unknown>[]][] = [
+    ["one skip", [{ skill: "tessl__same", step: 3, reason: "budget spent", items: ["a", "b"], occurred_at: T }]],
+    [
+      "merges: steps, reasons, items, technical, times, reason_key, non-ASCII and control characters",
+      [
+        { skill: "tessl__same", step: "fetch", reason: "feed timed out", items: ["é", "🪨", "tab\there"], technical_failure: true, occurred_at: "2026-11-22T10:00:05Z" },
+        { skill: "tessl__same", step: "fetch", reason: "login \u001b expired", items: ["🪨", "c"], technical_failure: true, occurred_at: "2026-11-22T09:00:00.5Z".replace(".5Z", ".500Z"), reason_key: "login" },
+        { skill: "tessl__same", step: 2, reason: "quote \" and backslash \\ and \u2028", items: [], technical_failure: false, occurred_at: T },
+      ],
+    ],
+    [
+      "a merged reason cut at 500 UTF-16 units, next to an astral character",
+      [
+        { skill: "tessl__same", step: 1, reason: "x".repeat(300), occurred_at: T },
+        { skill: "tessl__same", step: 1, reason: "🪨".repeat(150), occurred_at: T },
+      ],
+    ],
+    [
+      "a merge past 64 KiB cuts items at the same place",
+      [
+        { skill: "tessl__same", step: 1, reason: "big", items: Array.from({ length: 1300 }, (_, i) => `first-é-${i}-${"y".repeat(24)}`), occurred_at: T },
+        { skill: "tessl__same", step: 1, reason: "bigger", items: Array.from({ length: 1300 }, (_, i) => `second-🪨-${i}-${"z".repeat(24)}`), occurred_at: T },
+        { skill: "tessl__same", step: 2, reason: "and more", items: ["late-1", "late-2"], occurred_at: T },
+      ],
+    ],
+  ];
+
+  it.each(sequences)("%s", async (_name, inputs) => {
+    const nodeWs = await tempDir();
+    const pyWs = await tempDir();
+    for (const input of inputs) await emitSkip(toNode(input), { workspace: nodeWs });
+    const results = await pyEmit(pyWs, inputs);
+    for (const r of results) expect(r.error, r.message).toBeUndefined();
+    const name = ".skip-summary-tessl__same.json";
+    const nodeBytes = await readFile(join(nodeWs, name));
+    const pyBytes = await readFile(join(pyWs, name));
+    expect(pyBytes.toString("utf8")).toBe(nodeBytes.toString("utf8"));
+    expect(pyBytes.length).toBeLessThanOrEqual(MAX_SUMMARY_BYTES);
+    expect(await readdir(pyWs)).toEqual([name]);
+  });
+
+  it("alternating Python and Node emits into one workspace give what Node alone gives", async () => {
+    const mixed = await tempDir();
+    const nodeOnly = await tempDir();
+    const inputs = Array.from({ length: 6 }, (_, i) => ({ skill: "tessl__mix", step: `s${i % 2}`, reason: `r${i % 3}`, items: [`i${i}`, "shared"], occurred_at: T }));
+    for (const [i, input] of inputs.entries()) {
+      if (i % 2 === 0) await pyEmit(mixed, [input]);
+      else await emitSkip(toNode(input), { workspace: mixed });
+      await emitSkip(toNode(input), { workspace: nodeOnly });
+    }
+    expect(await readFile(join(mixed, ".skip-summary-tessl__mix.json"), "utf8")).toBe(await readFile(join(nodeOnly, ".skip-summary-tessl__mix.json"), "utf8"));
+  });
+});
+
+describe("python emit_skip: the file it writes", () => {
+  it("validates against schemas/skip-summary.v1.schema.json and is surfaced by the built CLI", async () => {
+    const ws = await tempDir();
+    const [r] = await pyEmit(ws, [{ skill: "tessl__py-check", step: "publish", reason: "login expired", items: ["post-1", "post-2"], technical_failure: true, reason_key: "login" }]);
+    const summary = JSON.parse(await readFile(r!.path!, "utf8"));
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    addFormats.default(ajv);
+    const validate = ajv.compile(JSON.parse(await readFile(join(ROOT, "schemas", "skip-summary.v1.schema.json"), "utf8")));
+    expect(validate(summary), JSON.stringify(validate.errors)).toBe(true);
+    expect(summary.occurred_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    const surfaced = await runCli(["surface", "--workspace", ws, "--notify", "stdout"]);
+    expect(surfaced.code, surfaced.stderr).toBe(0);
+    expect(surfaced.stdout).toContain("py-check: technical failure");
+    expect(surfaced.stdout).toContain("• post-2");
+    expect(await readdir(ws)).toEqual([]);
+  });
+
+  it("finds the workspace as the Node side does: argument, then SKIP_SUMMARY_WORKSPACE, relative to the cwd", async () => {
+    const root = await tempDir();
+    await mkdir(join(root, "from-env"));
+    await mkdir(join(root, "from-arg"));
+    const code = (args: string) => `import skip_summary as ss; print(ss.emit_skip("tessl__ws", 1, "r"${args}))`;
+    const env = { SKIP_SUMMARY_WORKSPACE: "from-env" };
+    const byEnv = await runPython(code(""), { env, cwd: root });
+    expect(byEnv.stdout.trim()).toBe(join(root, "from-env", ".skip-summary-tessl__ws.json"));
+    const byArg = await runPython(code(', workspace="from-arg"'), { env, cwd: root });
+    expect(byArg.stdout.trim()).toBe(join(root, "from-arg", ".skip-summary-tessl__ws.json"));
+    const emptyArg = await runPython(code(', workspace=""'), { env, cwd: root });
+    expect(emptyArg.stdout.trim()).toBe(join(root, "from-env", ".skip-summary-tessl__ws.json"));
+  });
+
+  it("without any workspace, refuses with the CLI's words and exit code (when /workspace/group does not exist)", async () => {
+    const exists = await stat("/workspace/group").then(() => true, () => false);
+    expect(exists, "this test needs a machine without /workspace/group").toBe(false);
+    const py = await runPython(`import skip_summary as ss\nss.skip_and_exit("tessl__ws", 1, "r")`);
+    const cli = await runCli(["emit", "--skill", "tessl__ws", "--step", "1", "--reason", "r"]);
+    expect(cli.code).toBe(64);
+    expect(py.code).toBe(64);
+    expect(py.stderr.replace(/^skip-summary: /, "")).toBe(cli.stderr.replace(/^skip-summary emit: /, ""));
+  });
+
+  it("refuses to overwrite a waiting summary of another version or an invalid one, with the Node side's words", async () => {
+    for (const [content, kind] of [[JSON.stringify({ schema_version: 2, skill: "tessl__w" }), "unrecognised-version"], ['{"schema_version": 1, "skill": "tessl__w"}', "invalid-existing"]] as const) {
+      const ws = await tempDir();
+      const file = join(ws, ".skip-summary-tessl__w.json");
+      await writeFile(file, content);
+      const [py] = await pyEmit(ws, [{ skill: "tessl__w", step: 1, reason: "r" }]);
+      const node = (await emitSkip({ skill: "tessl__w", step: 1, reason: "r" }, { workspace: ws }).catch((e: unknown) => e)) as Error & { kind: string };
+      expect(py).toMatchObject({ error: "SummaryWriteError", kind, exit_code: 73, message: node.message });
+      expect(node.kind).toBe(kind);
+      expect(await readFile(file, "utf8")).toBe(content);
+    }
+  });
+
+  it("never follows a planted symlink at the summary's name", async () => {
+    const ws = await tempDir();
+    const secret = join(await tempDir(), "secret.txt");
+    await writeFile(secret, "do not touch\n");
+    await symlink(secret, join(ws, ".skip-summary-tessl__l.json"));
+    const [py] = await pyEmit(ws, [{ skill: "tessl__l", step: 1, reason: "r" }]);
+    const node = (await emitSkip({ skill: "tessl__l", step: 1, reason: "r" }, { workspace: ws }).catch((e: unknown) => e)) as Error;
+    expect(py).toMatchObject({ error: "SummaryWriteError", kind: "not-regular-file", exit_code: 73, message: node.message });
+    expect(py!.message).toContain("it is a symbolic link, not a regular file");
+    expect(await readFile(secret, "utf8")).toBe("do not touch\n");
+    expect((await lstat(join(ws, ".skip-summary-tessl__l.json"))).isSymbolicLink()).toBe(true);
+    expect(await readdir(ws)).toEqual([".skip-summary-tessl__l.json"]);
+  });
+
+  it("never follows a planted symlink at the lock's name, dangling or not, and stops at once", async () => {
+    for (const target of ["missing", "real"]) {
+      const ws = await tempDir();
+      const real = join(await tempDir(), "real");
+      await writeFile(real, "keep\n");
+      await symlink(target === "real" ? real : join(ws, "missing"), join(ws, ".skip-summary-tessl__l.json.lock"));
+      const start = Date.now();
+      const [py] = await pyEmit(ws, [{ skill: "tessl__l", step: 1, reason: "r" }]);
+      expect(Date.now() - start).toBeLessThan(5_000);
+      expect(py).toMatchObject({ error: "SummaryWriteError", kind: "not-regular-file", exit_code: 73 });
+      expect(py!.message).toContain("it is a symbolic link, not a lock file; remove it and emit again");
+      expect(await readFile(real, "utf8")).toBe("keep\n");
+      expect(await readdir(ws)).toEqual([".skip-summary-tessl__l.json.lock"]);
+    }
+  });
+});
+
+describe("python and Node share one lock", () => {
+  const LOCK = ".skip-summary-tessl__lk.json.lock";
+
+  it("a Python emit waits for a Node-style record of a live holder, and takes over a dead or empty one", async () => {
+    const ws = await tempDir();
+    const lock = join(ws, LOCK);
+    const aged = async (s: number) => utimes(lock, new Date(Date.now() - s * 1000), new Date(Date.now() - s * 1000));
+    await writeFile(lock, `${JSON.stringify({ pid: process.pid, host: hostname(), at: Date.now() })}\n`);
+    await aged(2);
+    const [held] = await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", lock_timeout: 0.5 }]);
+    expect(held).toMatchObject({ error: "SummaryWriteError", kind: "lock-timeout", message: expect.stringContaining("timed out after 500 ms waiting for the lock") });
+    await writeFile(lock, JSON.stringify({ pid: 2 ** 22 + 777, host: hostname(), at: Date.now() }));
+    await aged(2);
+    expect((await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", items: ["dead"] }]))[0]!.error).toBeUndefined();
+    await writeFile(lock, "");
+    await aged(2);
+    expect((await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", items: ["empty"] }]))[0]!.error).toBeUndefined();
+    await writeFile(lock, JSON.stringify({ pid: 2 ** 22 + 777, host: "another-container", at: Date.now() }));
+    await aged(2);
+    const [foreign] = await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", lock_timeout: 0.5 }]);
+    expect(foreign).toMatchObject({ kind: "lock-timeout" });
+  });
+
+  it("a Node emit waits while Python holds the lock, then merges after it", async () => {
+    const ws = await tempDir();
+    const holder = runPython(`
+import sys, time, skip_summary as ss
+with ss._FileLock(${JSON.stringify(join(ws, LOCK))}):
+    print("held", flush=True)
+    sys.stdout.write(open(${JSON.stringify(join(ws, LOCK))}).read())
+    sys.stdout.flush()
+    time.sleep(1.5)
+print("released", flush=True)`);
+    // Wait until Python holds it, then start the Node emit.
+    const deadline = Date.now() + 10_000;
+    while (!(await lstat(join(ws, LOCK)).then(() => true, () => false))) {
+      if (Date.now() > deadline) throw new Error("python never took the lock");
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const start = Date.now();
+    const node = await runCli(["emit", "--skill", "tessl__lk", "--step", "1", "--reason", "r", "--workspace", ws]);
+    expect(node.code, node.stderr).toBe(0);
+    expect(Date.now() - start).toBeGreaterThan(800);
+    const out = await holder;
+    expect(out.code, out.stderr).toBe(0);
+    const record = JSON.parse(out.stdout.split("\n")[1]!);
+    expect(record).toEqual({ pid: expect.any(Number), host: hostname(), at: expect.any(Number) });
+    expect(await readdir(ws)).toEqual([".skip-summary-tessl__lk.json"]);
+  });
+});
+
+describe("SkipCollector and skip_and_exit", () => {
+  it("SkipCollector writes one summary for several steps, also when the block raises", async () => {
+    const ws = await tempDir();
+    const r = await runPython(`
+import skip_summary as ss
+try:
+    with ss.SkipCollector("tessl__multi", workspace=${JSON.stringify(ws)}) as skips:
+        skips.add("fetch", "timeout", items=["a"], technical_failure=True, occurred_at="${T}")
+        skips.add("publish", "budget", items=["b", "a"], occurred_at="${T}")
+        print(len(skips))
+        raise RuntimeError("the skill crashed")
+except RuntimeError:
+    print("raised")
+try:
+    skips.add("x", "")
+except ss.SummaryValidationError as e:
+    print(e)`);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split("\n")).toEqual(["2", "raised", "invalid skip summary: reason: must not be blank", ""]);
+    const node = createNodeCollectorResult();
+    expect(JSON.parse(await readFile(join(ws, ".skip-summary-tessl__multi.json"), "utf8"))).toEqual(node);
+  });
+
+  it("skip_and_exit exits 2, 75 when technical, and 65 naming the field", async () => {
+    const ws = await tempDir();
+    const run = (args: string) => runPython(`import skip_summary as ss\nss.skip_and_exit("tessl__x", 1, ${args}, workspace=${JSON.stringify(ws)})`);
+    expect((await run('"budget"')).code).toBe(2);
+    expect((await run('"flaky", technical_failure=True')).code).toBe(75);
+    const bad = await run('"two\\nlines"');
+    expect(bad.code).toBe(65);
+    expect(bad.stderr).toBe("skip-summary: invalid skip summary: reason: must be one line: remove the line breaks (CR or LF)\n");
+    expect(JSON.parse(await readFile(join(ws, ".skip-summary-tessl__x.json"), "utf8"))).toMatchObject({ reason: "budget; flaky", technical_failure: false });
+  });
+});
+
+function createNodeCollectorResult() {
+  return {
+    schema_version: 1,
+    skill: "tessl__multi",
+    step: "fetch; publish",
+    reason: "timeout; budget",
+    items: ["a", "b"],
+    technical_failure: false,
+    occurred_at: T,
+  };
+}
+
+describe("shipping the helper", () => {
+  it("skip-summary helper python prints the file itself; an unknown language is a usage error", async () => {
+    const r = await runCli(["helper", "python"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(await readFile(PY_HELPER, "utf8"));
+    const bad = await runCli(["helper", "ruby"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('no helper for "ruby"; choose one of: python');
+  });
+
+  it("the npm package ships it, and pip installs it from the path, at the package's version", async () => {
+    const pkg = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as { version: string; files: string[] };
+    expect(pkg.files).toEqual(expect.arrayContaining(["python/skip_summary.py", "python/pyproject.toml"]));
+    expect(await readFile(join(PY_DIR, "pyproject.toml"), "utf8")).toContain(`version = "${pkg.version}"`);
+    const target = await tempDir();
+    const build = await tempDir();
+    execFileSync("cp", ["-r", PY_DIR, join(build, "python")]);
+    // Offline, so no build isolation: the backend (setuptools) and its bdist_wheel come from this machine.
+    const backendPath = await wheelOnPath();
+    execFileSync(PYTHON, ["-m", "pip", "install", "--quiet", "--no-build-isolation", "--no-index", "--no-deps", "--target", target, join(build, "python")], {
+      stdio: "pipe",
+      env: { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: "1", ...(backendPath ? { PYTHONPATH: backendPath } : {}) },
+    });
+    const r = await runPython("import skip_summary as ss; print(ss.__file__, ss.SCHEMA_VERSION, ss.MAX_SUMMARY_BYTES)", { env: { PYTHONPATH: target } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe(`${join(target, "skip_summary.py")} 1 65536`);
+  }, 60_000);
+});
+
+/**
+ * setuptools < 70 needs the `wheel` package to build; pip's build isolation would fetch it, but the tests run
+ * offline. Use the one python3 has, else Debian's python3-wheel (copied alone, so nothing else of the system
+ * Python leaks in); neither is a failure that says what to install.
+ */
+async function wheelOnPath(): Promise<string | undefined> {
+  const own = await runPython("import setuptools, wheel");
+  if (own.code === 0) return undefined;
+  const debian = "/usr/lib/python3/dist-packages";
+  const names = (await readdir(debian).catch(() => [] as string[])).filter((n) => n === "wheel" || /^wheel-.*\.(egg|dist)-info$/.test(n));
+  if (names.length < 2) throw new Error("building the helper with pip needs setuptools and wheel: pip install wheel, or apt-get install python3-wheel");
+  const dir = await tempDir();
+  for (const n of names) execFileSync("cp", ["-r", join(debian, n), dir]);
+  return dir;
+}
