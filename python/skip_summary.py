@@ -913,6 +913,8 @@ class SkipCollector:
         self.lock_timeout = lock_timeout
         self._merged: Optional[Dict[str, Any]] = None
         self._size = 0
+        #: The summary file the last flush wrote, or None.
+        self.path: Optional[Path] = None
 
     def add(self, step: Union[str, int], reason: str, items: Iterable[str] = (), technical_failure: bool = False,
             reason_key: Optional[str] = None, occurred_at: Optional[str] = None) -> None:
@@ -922,6 +924,7 @@ class SkipCollector:
         self._size += 1
 
     def __len__(self) -> int:
+        """How many skips were added; a flush does not reset it, so `if len(skips): sys.exit(2)` works after the block."""
         return self._size
 
     def summary(self) -> Optional[Dict[str, Any]]:
@@ -932,10 +935,9 @@ class SkipCollector:
         """Writes the one summary (merging with a waiting one); None when nothing was skipped."""
         if self._merged is None:
             return None
-        path = _write_summary(self._merged, self.workspace, self.lock_timeout)[0]
+        self.path = _write_summary(self._merged, self.workspace, self.lock_timeout)[0]
         self._merged = None
-        self._size = 0
-        return path
+        return self.path
 
     def __enter__(self) -> "SkipCollector":
         return self
