@@ -91,8 +91,8 @@ describe("python emit_skip: the file it writes", () => {
     const ws = await tempDir();
     const [r] = await pyEmit(ws, [{ skill: "tessl__py-check", step: "publish", reason: "login expired", items: ["post-1", "post-2"], technical_failure: true, reason_key: "login" }]);
     const summary = JSON.parse(await readFile(r!.path!, "utf8"));
-    const ajv = new Ajv2020({ allErrors: true, strict: false });
-    addFormats.default(ajv);
+    const ajv = new (Ajv2020 as unknown as typeof Ajv2020.default)({ allErrors: true, strict: false });
+    (addFormats as unknown as typeof addFormats.default)(ajv);
     const validate = ajv.compile(JSON.parse(await readFile(join(ROOT, "schemas", "skip-summary.v1.schema.json"), "utf8")));
     expect(validate(summary), JSON.stringify(validate.errors)).toBe(true);
     expect(summary.occurred_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
