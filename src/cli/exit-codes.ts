@@ -13,6 +13,7 @@ export const EXIT_CODES = {
   silence: { done: 0, "no-such-silence": 1, usage: 2, bug: EX_SOFTWARE },
   hooks: { done: 0, usage: 2, "bad-settings": 2, "cannot-write": EX_CANTCREAT, bug: EX_SOFTWARE },
   lint: { clean: 0, findings: 1, usage: 2, bug: EX_SOFTWARE },
+  helper: { printed: 0, usage: 2, bug: EX_SOFTWARE },
   // Otherwise the skill's own code passes through (docs/exit-codes.md); 64, not 2, so a usage error never reads as blocked.
   run: { usage: EX_USAGE, "plan-invalid": EX_DATAERR, bug: EX_SOFTWARE },
   // No command, or an unknown one.

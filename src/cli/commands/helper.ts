@@ -9,13 +9,12 @@ const HELPERS: Readonly<Record<string, string>> = { python: "python/skip_summary
 export const helperCommand: CommandDefinition = {
   name: "helper",
   summary: "print the owner-side helper for another language (python), to vendor into a tile",
-  usageExitCode: 2,
   register(command, context, done) {
     command
       .argument("<language>", `one of: ${Object.keys(HELPERS).join(", ")}`)
       .addHelpText("after", "\nExample:\n  $ skip-summary helper python > scripts/skip_summary.py\n\nSee docs/owner.md (\"From Python\").")
       .action(
-        action(context, 2, done, async (language: string) => {
+        action(context, "helper", done, async (language: string) => {
           const file = HELPERS[language];
           if (file === undefined) throw new UsageError(`helper: no helper for ${JSON.stringify(language)}; choose one of: ${Object.keys(HELPERS).join(", ")}`);
           const { readPackageFile } = await import("./package-file.js");
