@@ -27,7 +27,7 @@ async function run(mode) {
   const ws = join(root, "ws");
   const out = join(root, "delivered.jsonl");
   (await import("node:fs")).mkdirSync(ws);
-  writeFileSync(join(root, "notifier.mjs"), `import { appendFile } from "node:fs/promises";\nexport default { async send(r) { await appendFile(${JSON.stringify(out)}, JSON.stringify({ skill: r.skill, id: r.deliveryId }) + "\\n"); return { ok: true }; } };\n`);
+  writeFileSync(join(root, "notifier.mjs"), `import { appendFile } from "node:fs/promises";\nexport default { async send(r) { const parts = r.members ?? [{ summary: r.summary, deliveryId: r.deliveryId }]; await appendFile(${JSON.stringify(out)}, parts.map((p) => JSON.stringify({ skill: p.summary.skill, id: p.deliveryId }) + "\\n").join("")); return { ok: true }; } };\n`);
   writeFileSync(join(root, "config.json"), JSON.stringify({ notify: { notifiers: { file: { type: "module", path: join(root, "notifier.mjs") } } } }));
   writeFileSync(out, "");
   const setup = await setUpSurfacer({ configFile: join(root, "config.json"), env: {}, cwd: root, log: () => {}, stdout: process.stdout });
@@ -41,7 +41,8 @@ async function run(mode) {
     const handle = await startWatch({ patterns: [ws], cwd: root, deliver: setup.deliver, leaseMs: setup.leaseMs(), rescanMs: 5_000 });
     const t0 = performance.now();
     land(ws, skills);
-    while (readdirSync(ws).length > 0 || check(out, skills).lost > 0) await new Promise((r) => setTimeout(r, 20));
+    // The ledger folder (.skip-summary-ledger/) stays: it is the surfacer's memory, not a waiting summary.
+    while (readdirSync(ws).some((n) => n !== ".skip-summary-ledger") || check(out, skills).lost > 0) await new Promise((r) => setTimeout(r, 20));
     seconds = (performance.now() - t0) / 1000;
     await handle.stop();
   } else {

@@ -78,8 +78,20 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
       flushing = flushing.then(() => flushKept());
     }, notices.groupWaitMs);
   }
+  // While a digest's members are journaled and deleted, their workspaces are unwatched (as during a drain):
+  // otherwise every rename and delete rings the bell, and each ring rescans a folder of thousands.
   async function flushKept(): Promise<void> {
-    await accountant.flush((c, outcome) => afterOutcome(c.path, "", outcome)).catch((error: Error) => log({ level: "error", event: "surface_error", error: error.message }));
+    const dirs = [...identity.keys()].filter((d) => identity.get(d) !== undefined);
+    const pause = accountant.pending() >= PAUSE_WATCH_AT && !stopping;
+    if (pause) for (const dir of dirs) watcher.unwatch(dir);
+    try {
+      await accountant.flush((c, outcome) => afterOutcome(c.path, "", outcome)).catch((error: Error) => log({ level: "error", event: "surface_error", error: error.message }));
+    } finally {
+      if (pause && !stopping) {
+        await rewatch(dirs);
+        for (const dir of dirs) markDirty(dir);
+      }
+    }
   }
   // Quiet hours: a held file is looked at again when its window ends, one timer per workspace.
   const wakes = new Map<string, { at: number; timer: NodeJS.Timeout }>();

@@ -22,6 +22,10 @@ import { sentName } from "../claim-name.js";
 import type { Deliver, SurfaceOutcome } from "../types.js";
 import { ledgerFor, notesFor, occurrenceOf, type Claimed } from "./notes.js";
 import { renderDigest } from "./render-digest.js";
+import { runInOrder } from "../pool.js";
+
+/** How many members of a sent digest are journaled, counted and deleted at once. */
+const FINISH_CONCURRENCY = 16;
 
 export type { Claimed };
 
@@ -135,18 +139,17 @@ export function createAccountant(o: AccountantOptions): Accountant {
     const { rename } = await import("node:fs/promises");
     for (const { c } of prepared) await rename(c.claimPath, sentName(c.claimPath));
     await fsyncDirectory(workspace);
-    const out: SurfaceOutcome[] = [];
-    for (const { c, reported } of prepared) {
+    // Each skill's ledger is its own file: a digest's members are counted side by side (the fsyncs overlap).
+    const out = await runInOrder(prepared, FINISH_CONCURRENCY, async ({ c, reported }) => {
       const sentPath = sentName(c.claimPath);
       try {
         await count(c, occurrenceOf(c, "sent", { messageId: deliveryId, reported }));
       } catch (error) {
-        out.push(outcome(c, { kind: "sent", code: "delivered", delivery_id: deliveryId, notifiers: result.results, now_at: sentPath, detail: `sent, but not yet counted in the ledger (${(error as Error).message}); kept as a journal record until the next run counts it` }));
-        continue;
+        return outcome(c, { kind: "sent", code: "delivered", delivery_id: deliveryId, notifiers: result.results, now_at: sentPath, detail: `sent, but not yet counted in the ledger (${(error as Error).message}); kept as a journal record until the next run counts it` });
       }
       await unlink(sentPath);
-      out.push(outcome(c, { kind: "sent", code: "delivered", delivery_id: deliveryId, notifiers: result.results }));
-    }
+      return outcome(c, { kind: "sent", code: "delivered", delivery_id: deliveryId, notifiers: result.results });
+    });
     if (single && already.size > 0) await removePartial(workspace, summaryName, deliveryId);
     return out;
   }
@@ -169,7 +172,8 @@ export function createAccountant(o: AccountantOptions): Accountant {
       const all: SurfaceOutcome[] = [];
       for (const g of groups.values()) {
         const results = await send(g.route, g.members);
-        results.forEach((r, i) => onOutcome?.(g.members[i]!, r));
+        const byPath = new Map(g.members.map((c) => [c.path, c]));
+        for (const r of results) onOutcome?.(byPath.get(r.file)!, r);
         all.push(...results);
       }
       return all;
