@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CLI, runCli, tempDir, waitFor } from "../helpers/cli.js";
+import { CLI, readWorkspace, runCli, tempDir, waitFor } from "../helpers/cli.js";
 import { putSummary } from "../surfacer/helpers.js";
 import { startServer } from "./helpers.js";
 
@@ -32,7 +32,7 @@ describe("alertmanager notifier in watch mode (built CLI)", () => {
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
 
-    expect(await readdir(workspace)).toEqual([".skip-summary-alertmanager"]);
+    expect(await readWorkspace(workspace)).toEqual([".skip-summary-alertmanager"]);
     expect(await readdir(join(workspace, ".skip-summary-alertmanager"))).toEqual([expect.stringMatching(/^am~[0-9a-f]{32}\.json$/)]);
     const [first, ...reposts] = am.requests.map((r) => JSON.parse(r.body) as unknown[]);
     for (const again of reposts) expect(again).toEqual(first);
@@ -45,6 +45,6 @@ describe("alertmanager notifier in watch mode (built CLI)", () => {
     const result = await runCli(["surface", "--workspace", workspace, "--config", config]);
     expect(result.code).toBe(0);
     expect(am.requests).toHaveLength(1);
-    expect(await readdir(workspace)).toEqual([]);
+    expect(await readWorkspace(workspace)).toEqual([]);
   });
 });
