@@ -10,6 +10,14 @@ const debug = argv.includes("--debug") || process.env.SKIP_SUMMARY_DEBUG === "1"
 const fatal = (error: unknown): never => process.exit(reportInternalError(error, { stderr: fdSink(2) }, debug));
 process.on("uncaughtException", fatal);
 process.on("unhandledRejection", fatal);
+let settled = false;
+// The event loop ran dry while the command still waited: a promise nothing can settle any more (a user's module
+// whose import never finishes, say). Ending with 0 and no word would hide it.
+process.on("beforeExit", () => {
+  if (settled) return;
+  settled = true;
+  process.exitCode = reportInternalError(new Error("the command stopped waiting on something that can never finish (a promise that never settles)"), { stderr: fdSink(2) }, debug);
+});
 
 // Built as separate CommonJS files (scripts/build.mjs marks ./hot/ and ./full.mjs external): these are the built names.
 type HotEntry = { run(argv: readonly string[], debug: boolean): Promise<number | undefined> };
@@ -32,9 +40,11 @@ async function run(): Promise<number> {
 
 run().then(
   (code) => {
+    settled = true;
     process.exitCode = code;
   },
   (error: unknown) => {
+    settled = true;
     process.exitCode = reportInternalError(error, { stderr: fdSink(2) }, debug);
   },
 );

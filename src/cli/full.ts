@@ -5,11 +5,12 @@ import { processIo } from "./io.js";
 import type { ExitCode } from "./action.js";
 
 export async function runFull(argv: readonly string[], fatal: (error: unknown) => never): Promise<ExitCode> {
-  // A reader that went away (`skip-summary ... | head`) is not an error of ours.
+  // A reader that went away (`skip-summary run --json ... | head -1`) is not an error of ours, and not a reason to
+  // stop: the command goes on with nothing printed (the stream is destroyed, later writes are dropped), so a runner
+  // still waits for its skill, writes its summary and exits with its code.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on("error", (error: NodeJS.ErrnoException) => {
-      if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
-      fatal(error);
+      if (error.code !== "EPIPE") fatal(error);
     });
   }
   return main(argv, processIo());

@@ -2,6 +2,7 @@
 // config key or env var to set. Config keys win over env vars; secrets are best left in env.
 import { dirname, join, resolve } from "node:path";
 import type { Problem } from "../contract/problems.js";
+import { SAFE_ENV_NAMES, SECRET_ENV_NAME } from "../secrets/secret-env.js";
 import { buildAlertmanager } from "./alertmanager-build.js";
 import { createCommandNotifier } from "./command-notifier.js";
 import { httpUrlProblem } from "./http-url.js";
@@ -26,7 +27,7 @@ export interface BuildContext {
   readonly at: string;
   /** Watch mode: notifiers whose receivers forget (alertmanager) record what they sent and return a refresher. */
   readonly repost?: boolean | undefined;
-  /** The per-attempt timeout, for a refresher's own posts. */
+  /** The per-attempt timeout, for a refresher's own posts, and the deadline for loading a `module` notifier. */
   readonly timeoutMs?: number | undefined;
 }
 
@@ -124,14 +125,22 @@ export async function buildNotifier(name: string, entry: NotifierEntry, ctx: Bui
     case "command": {
       const [program, ...args] = entry.argv;
       const cwd = entry.cwd !== undefined ? resolve(ctx.baseDir, entry.cwd) : ctx.cwd;
-      const notifier = createCommandNotifier(name, { argv: [program!, ...args], format: entry.format, cwd, env: { ...env, ...entry.env } });
-      return { notifier, secrets: [] };
+      // The program gets what it is given, never the surfacer's whole environment: other notifiers' tokens stay out.
+      const passed: Record<string, string | undefined> = {};
+      for (const key of SAFE_ENV_NAMES) passed[key] = env[key];
+      for (const [i, key] of (entry.pass_env ?? []).entries()) {
+        if (env[key] === undefined) return problem(`pass_env[${i}]`, `names ${key}, which is not set: export it for the surfacer, or drop it from pass_env`);
+        passed[key] = env[key];
+      }
+      const notifier = createCommandNotifier(name, { argv: [program!, ...args], format: entry.format, cwd, env: { ...passed, ...entry.env } });
+      const given = [...(entry.pass_env ?? []).map((key) => [key, env[key]] as const), ...Object.entries(entry.env ?? {})];
+      return { notifier, secrets: given.filter(([key]) => SECRET_ENV_NAME.test(key)).map(([, value]) => value ?? "") };
     }
     case "alertmanager":
       return buildAlertmanager(name, entry, ctx, ctx.at);
     case "module": {
       try {
-        return { notifier: await loadModuleNotifier(name, resolve(ctx.baseDir, entry.path), entry.options ?? {}), secrets: [] };
+        return { notifier: await loadModuleNotifier(name, resolve(ctx.baseDir, entry.path), entry.options ?? {}, ctx.timeoutMs), secrets: [] };
       } catch (error) {
         if (error instanceof ModuleNotifierError) return problem("path", `${error.path} ${error.problem}`);
         throw error;

@@ -11,14 +11,23 @@ export interface CommandSettings {
   /** Which rendering goes to stdin. @default "text" */
   readonly format?: "text" | "html";
   readonly cwd?: string | undefined;
-  /** The environment the program inherits; the SKIP_SUMMARY_* fields are added to it. */
+  /** The program's whole environment (the caller picks it: see build-notifier.ts); the SKIP_SUMMARY_* fields are added. */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** After a timeout or abort, SIGTERM first, then SIGKILL this much later. @default 2000 */
   readonly killGraceMs?: number;
 }
 
 // stderr is only kept for the failure message; a chatty program must not grow the surfacer's memory.
-const MAX_STDERR_CHARS = 4096;
+const MAX_STDERR_BYTES = 4096;
+
+interface RunOptions {
+  readonly env: Record<string, string>;
+  readonly cwd: string | undefined;
+  readonly input: string;
+  readonly signal: AbortSignal;
+  readonly timeoutMs: number;
+  readonly killGraceMs: number;
+}
 
 /** The summary as SKIP_SUMMARY_* variables; fields a quarantine notice lacks are left unset. */
 export function commandEnv(request: Omit<NotifyRequest, "signal" | "timeoutMs">): Record<string, string | undefined> {
@@ -54,70 +63,37 @@ export function createCommandNotifier(name: string, settings: CommandSettings): 
   };
 }
 
-interface RunOptions {
-  readonly env: Record<string, string>;
-  readonly cwd: string | undefined;
-  readonly input: string;
-  readonly signal: AbortSignal;
-  readonly timeoutMs: number;
-  readonly killGraceMs: number;
-}
-
+// The process layer gives the program its own group, the deadline, the kill of the group on timeout and on our
+// exit (even a SIGKILL of ours), and stops reading its pipes soon after it exits: a helper it left behind holding
+// stderr must not turn a delivered notice into a timeout and a second copy.
 async function runOnce(program: string, args: string[], options: RunOptions): Promise<CommandExit> {
+  const cwd = options.cwd ?? process.cwd();
   // Loaded here, not at the top: node:child_process (net, dgram, streams) would load with every after-skill hook.
-  const { spawn } = await import("node:child_process");
-  return new Promise((resolve) => {
-    let stderr = "";
-    let timedOut = false;
-    let aborted = false;
-    let killTimer: NodeJS.Timeout | undefined;
-    // Its own process group, so a timeout also ends whatever the program started (a shell script's children).
-    const child = spawn(program, args, { cwd: options.cwd, env: options.env, stdio: ["pipe", "ignore", "pipe"], detached: true, shell: false });
-    const killGroup = (signal: NodeJS.Signals) => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, signal);
-      } catch {
-        child.kill(signal);
-      }
-    };
-    const stop = (why: "timeout" | "abort") => {
-      if (why === "timeout") timedOut = true;
-      else aborted = true;
-      killGroup("SIGTERM");
-      killTimer = setTimeout(() => killGroup("SIGKILL"), options.killGraceMs);
-    };
-    const timer = setTimeout(() => stop("timeout"), options.timeoutMs);
-    // The caller's deadline arrives as an abort whose reason is a TimeoutError; it is still a timeout.
-    const onAbort = () => stop((options.signal.reason as { name?: unknown } | undefined)?.name === "TimeoutError" ? "timeout" : "abort");
-    options.signal.addEventListener("abort", onAbort, { once: true });
-    const finish = (exit: CommandExit) => {
-      clearTimeout(timer);
-      clearTimeout(killTimer);
-      options.signal.removeEventListener("abort", onAbort);
-      resolve(exit);
-    };
-    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
-      if (stderr.length < MAX_STDERR_CHARS) stderr += chunk.slice(0, MAX_STDERR_CHARS - stderr.length);
-    });
-    // A program that does not read its stdin closes the pipe early; that is its choice, not a failure.
-    child.stdin!.on("error", () => undefined);
-    child.stdin!.end(options.input);
-    // A failed start also emits "close" (with a negative errno as the code); the "error" words are the ones to keep.
-    let startFailed = false;
-    child.on("error", (error: NodeJS.ErrnoException) => {
-      startFailed = true;
-      const spawnError = error.code ?? error.message;
-      const base = { exitCode: null, signal: null, timedOut, aborted, stderr, spawnError };
-      // spawn says ENOENT both for a missing program and for a missing working folder; tell the user which.
-      if (spawnError !== "ENOENT" || options.cwd === undefined) return finish(base);
-      const cwd = options.cwd;
-      void stat(cwd).then(
-        (found) => finish(found.isDirectory() ? base : { ...base, missingCwd: cwd }),
-        () => finish({ ...base, missingCwd: cwd }),
-      );
-    });
-    child.on("close", (exitCode, signal) => {
-      if (!startFailed) finish({ exitCode, signal, timedOut, aborted, stderr });
-    });
+  const { runChild } = await import("../process/run-child.js");
+  const outcome = await runChild({
+    argv: [program, ...args],
+    cwd,
+    env: options.env,
+    stdin: options.input,
+    stdout: "ignore",
+    stderrCap: MAX_STDERR_BYTES,
+    timeoutMs: options.timeoutMs,
+    killGraceMs: options.killGraceMs,
+    signal: options.signal,
   });
+  // The caller's deadline arrives as an abort whose reason is a TimeoutError; it is still a timeout.
+  const deadline = (options.signal.reason as { name?: unknown } | undefined)?.name === "TimeoutError";
+  const base = {
+    exitCode: outcome.spawnError ? null : outcome.exitCode,
+    signal: outcome.signal,
+    timedOut: outcome.timedOut || (outcome.canceled && deadline),
+    aborted: outcome.canceled && !deadline,
+    stderr: outcome.stderr,
+  };
+  if (outcome.spawnError === undefined) return base;
+  const spawnError = outcome.spawnError === "UNKNOWN" ? (outcome.spawnErrorMessage ?? "UNKNOWN") : outcome.spawnError;
+  // spawn says ENOENT both for a missing program and for a missing working folder; tell the user which.
+  if (spawnError !== "ENOENT" || options.cwd === undefined) return { ...base, spawnError };
+  const found = await stat(cwd).catch(() => undefined);
+  return found?.isDirectory() ? { ...base, spawnError } : { ...base, spawnError, missingCwd: cwd };
 }

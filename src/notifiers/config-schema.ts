@@ -111,6 +111,7 @@ const notifierEntry = z.discriminatedUnion(
       ),
       format: z.optional(z.enum(["text", "html"], { error: "must be \"text\" or \"html\"" })),
       cwd: z.optional(text),
+      pass_env: z.optional(z.array(envName, { error: "must be an array of environment variable names to pass on, such as [\"MY_BOT_TOKEN\"]" })),
       env: z.optional(recordOf(envName, z.string({ error: "must be a string" }), "must be an object of names to strings", "is not an environment variable name: use letters, digits and _, not starting with a digit")),
     }, "must be an object"),
     strict({

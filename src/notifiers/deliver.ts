@@ -34,6 +34,11 @@ export interface DeliverOptions {
   readonly routes: NotifierRoutes;
   /** Aborting stops further attempts (shutdown); an attempt in flight is cut short and reported as not sent. */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * Aborting starts no new attempt and ends the wait before one, but lets an attempt in flight finish (a first
+   * SIGTERM: what was being sent may still arrive, and then counts as sent).
+   */
+  readonly stop?: AbortSignal | undefined;
   /** Each attempt's limit, passed to the notifier and enforced here too. */
   readonly timeoutMs: number;
   /** Retries after the first attempt, for failures that are not permanent. */
@@ -100,6 +105,12 @@ function resolveOptions(options: DeliverOptions): Resolved {
 
 class RetryableAttempt extends Error {}
 
+// The wait before a retry ends on either signal: after a shutdown no retry is coming.
+function waitSignal(o: Resolved): AbortSignal | undefined {
+  const signals = [o.signal, o.stop].filter((s): s is AbortSignal => s !== undefined);
+  return signals.length <= 1 ? signals[0] : AbortSignal.any(signals);
+}
+
 async function deliverOne(notifier: Notifier, request: DeliveryRequest, o: Resolved): Promise<DeliveryResult> {
   let attempts = 0;
   let last: Failure | undefined;
@@ -110,14 +121,14 @@ async function deliverOne(notifier: Notifier, request: DeliveryRequest, o: Resol
     // Its `signal` option is not used: it would turn an abort right after a successful send into a failure.
     await pRetry(
       async (attemptNumber) => {
-        if (o.signal?.aborted) throw new AbortError("stopped by shutdown before this attempt");
+        if (o.signal?.aborted || o.stop?.aborted) throw new AbortError("stopped by shutdown before this attempt");
         attempts = attemptNumber;
         const result = await attemptOnce(notifier, request, o);
         if (result.ok) return;
         last = result;
         const retriesLeft = o.retries - (attemptNumber - 1);
         const waitTooLong = result.retryAfterMs !== undefined && result.retryAfterMs > o.backoff.maxDelayMs;
-        const retry = !result.permanent && retriesLeft > 0 && !waitTooLong && !o.signal?.aborted;
+        const retry = !result.permanent && retriesLeft > 0 && !waitTooLong && !o.signal?.aborted && !o.stop?.aborted;
         nextDelay = retry ? deliveryDelay(attemptNumber, o.backoff, result.retryAfterMs) : 0;
         o.log({
           level: "warn",
@@ -132,11 +143,11 @@ async function deliverOne(notifier: Notifier, request: DeliveryRequest, o: Resol
         });
         throw retry ? new RetryableAttempt(result.error) : new AbortError(result.error);
       },
-      { retries: o.retries, minTimeout: 0, maxTimeout: 0, factor: 1, onFailedAttempt: () => o.sleep(nextDelay, o.signal) },
+      { retries: o.retries, minTimeout: 0, maxTimeout: 0, factor: 1, onFailedAttempt: () => o.sleep(nextDelay, waitSignal(o)) },
     );
   } catch (error) {
     const failure = last ?? transientFailure(`not sent: ${describeError(error)}`);
-    const stopped = o.signal?.aborted === true && !failure.permanent;
+    const stopped = (o.signal?.aborted === true || o.stop?.aborted === true) && !failure.permanent;
     const words = stopped && !failure.error.includes("shutdown") ? `${failure.error} (stopped by shutdown)` : failure.error;
     o.log({ level: "error", event: "notify_failed", ...base, attempts, permanent: failure.permanent, error: words });
     return { notifier: notifier.name, ok: false, attempts, error: words, permanent: failure.permanent };

@@ -11,7 +11,8 @@ import { NOTIFY_SECTION, NotifySection, type NotifierEntry } from "./config-sche
 import { chooseDefaultNotifier, NoNotifierError } from "./default-notifier.js";
 import type { Env } from "./env-names.js";
 import { withRedaction } from "./redacting-notifier.js";
-import { createRedactor } from "./redact.js";
+import { createSecretMasker } from "../secrets/mask.js";
+import { configuredSecrets } from "./configured-secrets.js";
 import type { TextSink } from "./stdout-notifier.js";
 import type { Notifier, Refresher } from "./types.js";
 
@@ -117,7 +118,8 @@ export async function loadNotifiers(options: LoadNotifiersOptions): Promise<Load
       secrets.push(...built.secrets);
     }
   }
-  const redact = createRedactor(secrets);
+  // Every configured secret and every *_TOKEN / *_SECRET variable, loaded or not, plus secret-shaped strings.
+  const redact = createSecretMasker(options.env, [...secrets, ...configuredSecrets(section, options.env)]);
   if (problems.length > 0) throw new ConfigError(configPath, problems.map((p) => ({ path: p.path, message: redact(p.message) })));
 
   return {

@@ -23,7 +23,29 @@ export class ModuleNotifierError extends Error {
   }
 }
 
-export async function loadModuleNotifier(name: string, path: string, options: Record<string, unknown>): Promise<Notifier> {
+/** How long a module's import plus its createNotifier(options) may take when no other limit is given. */
+export const MODULE_LOAD_TIMEOUT_MS = 10_000;
+
+/**
+ * Loads under a deadline: an import (or a createNotifier) that never settles would otherwise leave the surfacer
+ * waiting on nothing, and Node ends such a process with exit 0 and no word, the summary unsent and unexplained.
+ */
+export async function loadModuleNotifier(name: string, path: string, options: Record<string, unknown>, timeoutMs = MODULE_LOAD_TIMEOUT_MS): Promise<Notifier> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new ModuleNotifierError(path, `did not finish loading within ${timeoutMs} ms (its import or createNotifier(options) never settled): make loading finish, or raise notify.timeout_ms`)),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([load(name, path, options), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function load(name: string, path: string, options: Record<string, unknown>): Promise<Notifier> {
   // Checked first, because import()'s own words for a missing file name our bundle's chunk as the importer.
   const found = await stat(path).catch((error: NodeJS.ErrnoException) => error);
   if (found instanceof Error) {

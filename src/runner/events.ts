@@ -1,5 +1,5 @@
 // What happens during a run, as data: the CLI turns these into lines, a library caller into whatever it likes.
-import type { ChildOutcome } from "./child.js";
+import type { ChildOutcome } from "../process/run-child.js";
 import type { ExitInterpretation } from "./exit-contract.js";
 
 export type RunEvent =

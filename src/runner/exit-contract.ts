@@ -1,6 +1,6 @@
 // The exit-code contract for skills (docs/exit-codes.md) as one pure function, so the runner, plans and tests agree.
 import { EX_TEMPFAIL, EXIT_NOT_EXECUTABLE, EXIT_NOT_FOUND, isPermanentSysexit, sysexitName } from "../contract/exit-codes.js";
-import { signalNumber } from "./kill-group.js";
+import { signalNumber } from "../process/kill-group.js";
 
 export type RunOutcome = "done" | "blocked" | "tempfail" | "error" | "signal" | "timeout" | "not-found" | "not-executable";
 

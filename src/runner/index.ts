@@ -1,10 +1,10 @@
 // The runner's library API: run a skill under the exit-code contract, and the primitives plans build on.
-export * from "./child.js";
+export * from "../process/run-child.js";
 export * from "./exit-contract.js";
 export * from "../retry/backoff.js";
 export * from "./render.js";
-export { killGroup, signalNumber, isSignalName } from "./kill-group.js";
-export { DEFAULT_STDERR_CAP } from "./stderr-buffer.js";
+export { killGroup, signalNumber, isSignalName } from "../process/kill-group.js";
+export { DEFAULT_STDERR_CAP } from "../process/stderr-buffer.js";
 export * from "./run-skill.js";
 export * from "./run-options.js";
 export * from "./run-result.js";

@@ -1,16 +1,17 @@
 // The runner as a library: run a skill under the exit-code contract with retries and a heal command, make sure
 // a blocked run leaves a skip summary, surface it if asked, and log the run. It never prints or exits.
 import { resolveWorkspace } from "../contract/workspace.js";
+import { createSecretMasker } from "../secrets/mask.js";
 import { silentLogger, type LogLevel } from "../log/logger.js";
 import { writeAutoSummary, skillWroteSummary, snapshotSummary, type SummarySnapshot } from "./auto-summary.js";
 import { backoffDelay } from "../retry/backoff.js";
-import { runChild, type ChildOutcome } from "./child.js";
+import { runChild, type ChildOutcome } from "../process/run-child.js";
 import type { AttemptFailure, HealRecord } from "./events.js";
 import { formatDelay, interpretExit, leavesSummary, type ExitInterpretation } from "./exit-contract.js";
 import { isRetriable } from "./retry-policy.js";
 import { describeRun, finalExitCode, type RunResult } from "./run-result.js";
 import { resolveRunOptions, type ResolvedRunOptions, type RunSkillOptions } from "./run-options.js";
-import { createStderrBuffer, DEFAULT_STDERR_CAP } from "./stderr-buffer.js";
+import { createStderrBuffer, DEFAULT_STDERR_CAP } from "../process/stderr-buffer.js";
 import { surfaceAfterRun, type SurfaceResult } from "./surface-after.js";
 
 export async function runSkill(options: RunSkillOptions): Promise<RunResult> {
@@ -24,6 +25,8 @@ export async function runSkill(options: RunSkillOptions): Promise<RunResult> {
   } catch (error) {
     workspaceError = error as Error;
   }
+  // A token in the skill's stderr must not reach the log line, the closing block or the summary that is sent.
+  const redact = createSecretMasker(o.env);
   const snapshot = workspace !== undefined ? await snapshotSummary(workspace, o.skill) : undefined;
   const stdout = o.stdout === "pipe" ? createStderrBuffer(DEFAULT_STDERR_CAP) : undefined;
   const failures: AttemptFailure[] = [];
@@ -49,6 +52,7 @@ export async function runSkill(options: RunSkillOptions): Promise<RunResult> {
       ...(o.onSpawn ? { onSpawn: o.onSpawn } : {}),
       ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
       killGraceMs: o.killGraceMs,
+      redact,
       ...(o.signal ? { signal: o.signal } : {}),
     });
     result = interpretExit({ ...child, timeoutMs: o.timeoutMs });
@@ -114,6 +118,7 @@ async function runHeal(o: ResolvedRunOptions, beforeAttempt: number): Promise<{ 
     ...(forward ? { onStdout: forward, onStderr: forward } : {}),
     ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
     killGraceMs: o.killGraceMs,
+    redact: createSecretMasker(o.env),
     ...(o.signal ? { signal: o.signal } : {}),
   });
   const result = interpretExit({ ...outcome, timeoutMs: o.timeoutMs });

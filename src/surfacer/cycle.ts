@@ -24,6 +24,8 @@ export interface CycleContext {
   readonly deliver: Deliver;
   readonly log: Logger;
   readonly signal: AbortSignal;
+  /** Aborted on the first shutdown signal: sends in flight finish, but no new attempt (retry) starts. */
+  readonly stop?: AbortSignal;
 }
 
 type Verdict =
@@ -90,7 +92,7 @@ async function send(claimPath: string, summary: SkipSummary, entry: WaitingEntry
   const already = await readPartial(entry.workspace, entry.name, deliveryId);
   const result = await ctx.deliver(
     { message: renderSummary(summary), summary, skill: entry.skill, route: summary.technical_failure ? "technical" : "policy", workspace: entry.workspace, deliveryId },
-    { exclude: already, signal: ctx.signal },
+    { exclude: already, signal: ctx.signal, stop: ctx.stop },
   );
   if (result.ok) {
     await unlink(await recordSent(claimPath));
@@ -139,7 +141,7 @@ async function quarantineInto(
   let notifiers;
   if (notify) {
     const message = renderQuarantineNotice({ skill: entry.skill, reason: verdict.reason, movedTo: place.path });
-    const result = await ctx.deliver({ message, summary: undefined, skill: entry.skill, route: "policy", workspace: entry.workspace, deliveryId }, { exclude: new Set(), signal: ctx.signal });
+    const result = await ctx.deliver({ message, summary: undefined, skill: entry.skill, route: "policy", workspace: entry.workspace, deliveryId }, { exclude: new Set(), signal: ctx.signal, stop: ctx.stop });
     notifiers = result.results;
     if (!result.ok) {
       const back = await returnClaim(claimPath, entry.path, undefined);

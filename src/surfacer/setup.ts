@@ -46,11 +46,11 @@ export async function setUpSurfacer(options: SetupOptions): Promise<SurfaceSetup
       const { loadNotifiers, deliver } = await import("../notifiers/index.js");
       const l = await loadNotifiers({ config, env: options.env, cwd: options.cwd, names: options.notify, stdout: { write: (t: string) => void options.stdout.write(t) }, stdoutIsTerminal: options.stdout.isTTY === true, hook: options.hook, repost: options.watch });
       const leaseMs = resolveLeaseMs(config.path, settings.leaseMs, l.delivery);
-      const bound: Deliver = async (request, { exclude, signal }) => {
+      const bound: Deliver = async (request, { exclude, signal, stop }) => {
         const routes = { policy: l.routes.policy.filter((n) => !exclude.has(n)), technical: l.routes.technical.filter((n) => !exclude.has(n)) };
         // Every notifier of this route already took it in an earlier, partial attempt: nothing is left to send.
         if (routes[request.route].length === 0 && l.routes[request.route].length > 0) return { ok: true, results: [] };
-        return deliver(request, { notifiers: l.notifiers, routes, signal, log: options.log, ...l.delivery });
+        return deliver(request, { notifiers: l.notifiers, routes, signal, stop, log: options.log, ...l.delivery });
       };
       return { deliver: bound, leaseMs, names: l.notifiers.map((n) => n.name), refreshers: l.refreshers };
     })();

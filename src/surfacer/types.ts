@@ -62,4 +62,8 @@ export interface SurfaceReport {
  * Sends one notice through the configured notifiers, skipping those named in `exclude` (they already succeeded
  * for this delivery id in an earlier, partial attempt). Built from `src/notifiers` by the CLI and the runner.
  */
-export type Deliver = (request: DeliveryRequest, options: { readonly exclude: ReadonlySet<string>; readonly signal: AbortSignal }) => Promise<DeliveryReport>;
+/** `signal` cuts attempts in flight short; `stop` (the first SIGTERM) only means no new attempt starts. */
+export type Deliver = (
+  request: DeliveryRequest,
+  options: { readonly exclude: ReadonlySet<string>; readonly signal: AbortSignal; readonly stop?: AbortSignal | undefined },
+) => Promise<DeliveryReport>;

@@ -33,7 +33,7 @@ async function setup(exitCode: number, extra: Record<string, unknown> = {}) {
 
 describe("command notifier", () => {
   it("runs argv without a shell, the text on stdin and the summary in env", async () => {
-    const { dir, out, loaded } = await setup(0);
+    const { dir, out, loaded } = await setup(0, { pass_env: ["EXTRA"] });
     const request = deliveryRequest({ route: "technical" });
     const report = await deliver(request, { ...loaded, timeoutMs: 10_000, retries: 0, log: () => undefined });
     expect(report.ok).toBe(true);
@@ -55,14 +55,14 @@ describe("command notifier", () => {
     });
   });
 
-  it("sends the HTML when format is html, and leaves summary fields unset for a quarantine notice", async () => {
+  it("sends the HTML when format is html, leaves summary fields unset for a quarantine notice, and passes on no variable it was not given", async () => {
     const { out, loaded } = await setup(0, { format: "html" });
     const request = deliveryRequest({ summary: undefined });
     await deliver(request, { ...loaded, timeoutMs: 10_000, retries: 0, log: () => undefined });
     const got = JSON.parse(await readFile(out, "utf8"));
     expect(got.input).toBe(request.message.html);
     expect(Object.keys(got.env).sort()).toEqual(
-      ["EXTRA", "SKIP_SUMMARY_DELIVERY_ID", "SKIP_SUMMARY_ROUTE", "SKIP_SUMMARY_SKILL", "SKIP_SUMMARY_TECHNICAL", "SKIP_SUMMARY_WORKSPACE"].sort(),
+      ["SKIP_SUMMARY_DELIVERY_ID", "SKIP_SUMMARY_ROUTE", "SKIP_SUMMARY_SKILL", "SKIP_SUMMARY_TECHNICAL", "SKIP_SUMMARY_WORKSPACE"].sort(),
     );
   });
 

@@ -1,6 +1,6 @@
 // The library API: runPlan returns typed results with an injected step runner, fake sleep and fixed jitter.
 import { describe, expect, it, vi } from "vitest";
-import type { ChildOutcome } from "../../src/runner/child.js";
+import type { ChildOutcome } from "../../src/process/run-child.js";
 import { parsePlan, runPlan, type StepRequest } from "../../src/runner/plan/index.js";
 import { tempDir } from "../helpers/cli.js";
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { backoffDelay, backoffSchedule, durationProblem, parseBackoff, parseDuration } from "../../src/retry/backoff.js";
 import { interpretExit, isNeverRetried, formatDelay } from "../../src/runner/exit-contract.js";
 import { renderClosingBlock, renderHeader, renderRetry } from "../../src/runner/render.js";
-import { runChild } from "../../src/runner/child.js";
+import { runChild } from "../../src/process/run-child.js";
 import { DEFAULT_RETRY_ON, isRetriable, parseRetryOn } from "../../src/runner/retry-policy.js";
 import { ROOT, tempDir, waitFor } from "../helpers/cli.js";
 

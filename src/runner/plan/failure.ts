@@ -1,7 +1,7 @@
 // A failure carries data (step, code, outcome, stderr, attempts) up through the blocks; words are made in render.ts.
-import type { ChildOutcome } from "../child.js";
+import type { ChildOutcome } from "../../process/run-child.js";
 import { interpretExit, type ExitInterpretation, type RunOutcome } from "../exit-contract.js";
-import { signalNumber } from "../kill-group.js";
+import { signalNumber } from "../../process/kill-group.js";
 
 /** One failed run of a step (or its heal command), kept until the plan knows what became of it. */
 export interface AttemptRecord {

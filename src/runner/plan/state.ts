@@ -1,5 +1,5 @@
 // What one plan run accumulates (skips, items, retries, heals) and the one place failures get their disposition.
-import type { ChildOutcome } from "../child.js";
+import type { ChildOutcome } from "../../process/run-child.js";
 import type { PlanEvent, PlanEventListener } from "./events.js";
 import { describeFailure, type AttemptRecord, type Failure, type StepFailure } from "./failure.js";
 import type { FailureDisposition, FailuresLog } from "./failures-log.js";

@@ -1,6 +1,7 @@
 // How a step's command runs by default: the runner's runChild, stdin closed, stdout passed through live.
-import { runChild } from "../child.js";
-import { killGroup } from "../kill-group.js";
+import { runChild } from "../../process/run-child.js";
+import { killGroup } from "../../process/kill-group.js";
+import { createSecretMasker } from "../../secrets/mask.js";
 import { sleep } from "../../retry/sleep.js";
 import type { StepRunner } from "./state.js";
 
@@ -23,6 +24,7 @@ export function defaultRunner(options: DefaultRunnerOptions): StepRunner {
       return await runChild({
         ...request,
         stdin: "ignore",
+        redact: createSecretMasker(request.env),
         onSpawn: (spawned) => {
           pid = spawned;
           if (watch?.aborted) kill();

@@ -3,7 +3,7 @@
 import { readFile } from "node:fs/promises";
 import { backoffDelay } from "../../retry/backoff.js";
 import type { ExitInterpretation } from "../exit-contract.js";
-import type { ChildOutcome } from "../child.js";
+import type { ChildOutcome } from "../../process/run-child.js";
 import { isRetriable } from "../retry-policy.js";
 import { abortedFailure, facts, single, stepFailure, type AttemptRecord, type Failure } from "./failure.js";
 import { recordSkip, settleAttempts, type RunState, type Scope } from "./state.js";

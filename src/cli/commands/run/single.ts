@@ -8,7 +8,7 @@ import { UsageError } from "../../usage-error.js";
 import { createLogger, parseLogFormat, silentLogger, type LogFormat } from "../../../log/logger.js";
 import { parseRunFlags, type RunFlags } from "./flags.js";
 import type { RunEvent } from "../../../runner/events.js";
-import { killGroup, signalNumber } from "../../../runner/kill-group.js";
+import { killGroup, signalNumber } from "../../../process/kill-group.js";
 import { renderClosingBlock, renderHeader, renderHeal, renderHealFailure, renderRetry, renderStatusLine, type RenderStyle } from "../../../runner/render.js";
 import { finalExitCode, resultToJson } from "../../../runner/run-result.js";
 import { runSkill } from "../../../runner/run-skill.js";

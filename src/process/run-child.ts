@@ -1,8 +1,11 @@
-// Runs one command in its own process group, so a timeout, a cancel or a forwarded signal reaches the whole tree
-// a skill starts, and never the runner itself. No shell: argv is passed as it is.
+// The one way we start a child (a skill, a plan step, a heal command, a command notifier): its own process group,
+// so a timeout, a cancel or a forwarded signal reaches the whole tree it starts and never us; a deadline; the group
+// listed in live-groups.ts, so it dies with us even when we are SIGKILLed; and once the main process has exited,
+// its pipes are read only briefly, so a helper it left behind holding them cannot stretch the run. No shell.
 import { spawn, type StdioOptions } from "node:child_process";
 import { createStderrBuffer, DEFAULT_STDERR_CAP } from "./stderr-buffer.js";
 import { killGroup, signalFromReason } from "./kill-group.js";
+import { leaderExited, trackGroup } from "./live-groups.js";
 
 export type SpawnErrorCode = "ENOENT" | "EACCES" | "ENOEXEC" | "ENOTDIR" | "EPERM" | "E2BIG" | "EMFILE" | "UNKNOWN";
 
@@ -31,6 +34,10 @@ export interface RunChildOptions {
   readonly onSpawn?: (pid: number) => void;
   /** Bytes of stderr kept in `stderr`; older bytes are dropped and counted. @default 1 MiB */
   readonly stderrCap?: number;
+  /** Applied to the kept stderr and its tail before they are returned (secrets masked before any log or summary). */
+  readonly redact?: (text: string) => string;
+  /** After the process exits, how long its pipes are still read before they are closed. @default 200 */
+  readonly pipeDrainMs?: number;
 }
 
 export interface ChildOutcome {
@@ -51,8 +58,11 @@ export interface ChildOutcome {
   readonly durationMs: number;
 }
 
-/** After the process exits, how long its pipes may stay open (a background grandchild holding them) before we stop reading. */
-const PIPE_DRAIN_MS = 1_000;
+/**
+ * After the process exits, how long its pipes may stay open (a background helper holding them) before we stop
+ * reading. What the process itself wrote is already in the pipe and is read at once; this only bounds the wait.
+ */
+const PIPE_DRAIN_MS = 200;
 
 export function runChild(options: RunChildOptions): Promise<ChildOutcome> {
   const started = performance.now();
@@ -82,7 +92,7 @@ export function runChild(options: RunChildOptions): Promise<ChildOutcome> {
       settled = true;
       for (const t of timers) clearTimeout(t);
       options.signal?.removeEventListener("abort", onAbort);
-      const text = stderr.text();
+      const text = options.redact ? options.redact(stderr.text()) : stderr.text();
       resolve({
         exitCode: spawnError ? spawnErrorExitCode(spawnError) : (exit?.code ?? null),
         signal: spawnError ? null : (exit?.signal ?? null),
@@ -124,12 +134,14 @@ export function runChild(options: RunChildOptions): Promise<ChildOutcome> {
 
     child.on("exit", (code, signal) => {
       exit = { code, signal };
+      if (child.pid !== undefined) leaderExited(child.pid);
       timers.push(
         setTimeout(() => {
           child.stderr?.destroy();
           child.stdout?.destroy();
+          child.stdin?.destroy();
           finish();
-        }, PIPE_DRAIN_MS),
+        }, options.pipeDrainMs ?? PIPE_DRAIN_MS),
       );
     });
     child.on("close", () => {
@@ -137,6 +149,7 @@ export function runChild(options: RunChildOptions): Promise<ChildOutcome> {
     });
 
     if (child.pid === undefined) return;
+    trackGroup(child.pid);
     options.onSpawn?.(child.pid);
     if (options.timeoutMs !== undefined && Number.isFinite(options.timeoutMs)) {
       timers.push(
