@@ -8,7 +8,7 @@
 import { constants } from "node:fs";
 import { lstat, open } from "node:fs/promises";
 import { MAX_SUMMARY_BYTES } from "../contract/read-file.js";
-import { describeFsError } from "../fs/errors.js";
+import { describeFsError, isEnvironmentError } from "../fs/errors.js";
 import { InputTooLargeError, readOwnRecord } from "../fs/read-bounded.js";
 import { replaceAtomically, syncFolder } from "../fs/safe-write.js";
 import { SummaryWriteError } from "./errors.js";
@@ -53,6 +53,8 @@ export async function writeFileAtomically(path: string, text: string, mode = 0o6
   try {
     await replaceAtomically(path, text, { mode });
   } catch (error) {
+    // Only the system's refusals (ENOSPC, EACCES, a refused path) mean "cannot write"; anything else is a bug and stays one.
+    if (!isEnvironmentError(error)) throw error;
     throw new SummaryWriteError("unwritable", path, `cannot write ${path}: ${describeFsError(error)}; check that the workspace exists and is writable`, { cause: error });
   }
 }

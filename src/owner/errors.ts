@@ -14,3 +14,4 @@ export class SummaryWriteError extends Error {
     super(message, options);
   }
 }
+

@@ -111,6 +111,16 @@ describe("the failures log", () => {
     expect(await s.summary()).toMatchObject({ items: ["soft"] });
   });
 
+  it("--json carries a failures-log write error too (failures_log_error), with the failures themselves", async () => {
+    const s = await sandbox();
+    await s.write(`${head}  - ${stepYaml("soft", "step.sh", ["1"], "on_error: continue")}\n`);
+    const r = await s.run(["--plan", "plan.yaml", "--json", "--failures-log", "/proc/no-such-folder/failures.jsonl"], { timeoutMs: 15_000 });
+    expect(r.code).toBe(0);
+    const result = JSON.parse(r.stdout.trim().split("\n").at(-1)!);
+    expect(result.failures_log_error).toBe("ENOENT: no such file or directory, mkdir '/proc/no-such-folder'");
+    expect(result.failures).toHaveLength(1);
+  });
+
   it("records a step killed by a signal with its signal and a null exit code", async () => {
     const s = await sandbox();
     await s.write(`${head}  - { name: killed, run: ["bash", "-c", "echo dying >&2; kill -KILL $$"], on_error: continue }\n`);

@@ -1,0 +1,24 @@
+// An unexpected error inside emit (a TypeError: a bug of ours) is exit 70 with "internal error", never 73
+// ("cannot write"), which would send the user looking for a disk problem that is not there. The fault is injected
+// into the real CLI with --import, which makes every fs rename throw a TypeError.
+import { readdir } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import { runCli, tempDir } from "../helpers/cli.js";
+import { processFixture } from "../process/helpers.js";
+
+describe("emit's own bugs", () => {
+  it("exit 70 and says internal error; an errno from the system stays 73", async () => {
+    const ws = await tempDir();
+    const args = ["emit", "--skill", "tessl__a", "--step", "1", "--reason", "r", "--workspace", ws];
+    const r = await runCli(args, { env: { NODE_OPTIONS: `--import=${processFixture("throw-in-rename.mjs")}` } });
+    expect(r.code).toBe(70);
+    expect(r.stderr).toContain("skip-summary: internal error: injected: rename is not a function of this world");
+    expect(r.stderr).not.toContain("at ");
+    expect((await readdir(ws)).filter((n) => n.endsWith(".json"))).toEqual([]);
+    const json = await runCli([...args, "--json"], { env: { NODE_OPTIONS: `--import=${processFixture("throw-in-rename.mjs")}` } });
+    expect(json.code).toBe(70);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, exit_code: 70 });
+    const full = await runCli(["emit", "--skill", "tessl__a", "--step", "1", "--reason", "r", "--workspace", "/proc/self"]);
+    expect(full.code).toBe(73);
+  });
+});
