@@ -35,7 +35,7 @@ export interface DeliverOptions {
   /** Aborting stops further attempts (shutdown); an attempt in flight is cut short and reported as not sent. */
   readonly signal?: AbortSignal | undefined;
   /**
-   * Aborting starts no new attempt and ends the wait before one, but lets an attempt in flight finish (a first
+   * Aborting starts no retry and ends the wait before one, but lets an attempt in flight (or a first attempt) finish (a first
    * SIGTERM: what was being sent may still arrive, and then counts as sent).
    */
   readonly stop?: AbortSignal | undefined;
@@ -121,7 +121,8 @@ async function deliverOne(notifier: Notifier, request: DeliveryRequest, o: Resol
     // Its `signal` option is not used: it would turn an abort right after a successful send into a failure.
     await pRetry(
       async (attemptNumber) => {
-        if (o.signal?.aborted || o.stop?.aborted) throw new AbortError("stopped by shutdown before this attempt");
+        // `stop` spares the first attempt: a file already claimed is sent (or put back) rather than left half-way.
+        if (o.signal?.aborted || (attemptNumber > 1 && o.stop?.aborted)) throw new AbortError("stopped by shutdown before this attempt");
         attempts = attemptNumber;
         const result = await attemptOnce(notifier, request, o);
         if (result.ok) return;
