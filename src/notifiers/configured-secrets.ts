@@ -16,6 +16,7 @@ export function configuredSecrets(section: NotifySectionConfig, env: Env): strin
         out.push(...[parsed.password, `${parsed.pathname}${parsed.search}`].filter((s) => s.length >= 8));
       }
     }
+    if (entry.type === "alertmanager") out.push(envValue(env, entry.basic_auth?.password_env ?? ""), envValue(env, entry.bearer_token_env ?? ""));
     if (entry.type === "command") {
       for (const [key, value] of Object.entries(entry.env ?? {})) if (SECRET_ENV_NAME.test(key)) out.push(value);
       for (const key of entry.pass_env ?? []) if (SECRET_ENV_NAME.test(key)) out.push(env[key]);
