@@ -12,6 +12,14 @@ let sweeper: NodeJS.Timeout | undefined;
 
 const SWEEP_MS = 500;
 
+/**
+ * Call right before spawn: the watchdog is started (once) while no child of ours exists yet, so registering the
+ * child right after spawn is one pipe write, not a fork of the watchdog that a kill could overtake.
+ */
+export function prepareTracking(): void {
+  watchdog();
+}
+
 /** Call right after spawn: from now on the group dies with us. */
 export function trackGroup(pgid: number): void {
   watchdog().add(pgid);

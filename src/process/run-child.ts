@@ -5,7 +5,7 @@
 import { spawn, type StdioOptions } from "node:child_process";
 import { createStderrBuffer, DEFAULT_STDERR_CAP } from "./stderr-buffer.js";
 import { killGroup, signalFromReason } from "./kill-group.js";
-import { leaderExited, trackGroup } from "./live-groups.js";
+import { leaderExited, prepareTracking, trackGroup } from "./live-groups.js";
 
 export type SpawnErrorCode = "ENOENT" | "EACCES" | "ENOEXEC" | "ENOTDIR" | "EPERM" | "E2BIG" | "EMFILE" | "UNKNOWN";
 
@@ -79,6 +79,7 @@ export function runChild(options: RunChildOptions): Promise<ChildOutcome> {
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     const timers: NodeJS.Timeout[] = [];
 
+    prepareTracking();
     const child = spawn(options.argv[0] ?? "", options.argv.slice(1), {
       cwd: options.cwd,
       env: definedEnv(options.env),

@@ -4,8 +4,8 @@ import { mkdir, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, tempDir, waitFor } from "../helpers/cli.js";
-import { fixture, isAlive, startCli } from "../runner/helpers.js";
-import { emitSummary, lines, processFixture, writeConfig } from "./helpers.js";
+import { fixture, startCli } from "../runner/helpers.js";
+import { emitSummary, isRunning as isAlive, lines, processFixture, writeConfig } from "./helpers.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -18,15 +18,18 @@ describe("children die with us", () => {
     const out = join(dir, "delivered");
     const started = join(dir, "started");
     const config = await writeConfig(dir, {
-      notifiers: { c: { type: "command", argv: [processFixture("send-slowly.sh")], env: { OUT: out, STARTED: started, DELAY: "2" } } },
+      notifiers: { c: { type: "command", argv: [processFixture("send-slowly.sh")], env: { OUT: out, STARTED: started, DELAY: "5" } } },
     });
     const cli = startCli(["surface", "--workspace", ws, "--config", config]);
     const pid = Number(await waitFor(() => readFile(started, "utf8").catch(() => ""), 15_000));
+    const startedAt = Date.now();
     expect(isAlive(pid)).toBe(true);
     cli.child.kill("SIGKILL");
+    // A busy machine may stall this test between the two lines above; the kill must still come before the send.
+    expect(Date.now() - startedAt).toBeLessThan(4_000);
     await cli.done;
     await waitFor(() => !isAlive(pid), 2_000);
-    await sleep(2_500); // longer than the send would have taken
+    await sleep(Math.max(0, startedAt + 5_500 - Date.now())); // until after the send would have happened
     expect(await lines(out)).toEqual([]);
     // The summary is still on disk (under its claim name) for the next run.
     expect((await readdir(ws)).some((n) => n.startsWith(".skip-summary-tessl__a.json"))).toBe(true);

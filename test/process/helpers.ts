@@ -1,4 +1,5 @@
 // Shared by the process-layer tests: fixture paths, a summary to surface, and a config with one command notifier.
+import { readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ROOT, runCli } from "../helpers/cli.js";
@@ -21,4 +22,22 @@ export async function writeConfig(dir: string, notify: Record<string, unknown>, 
 
 export async function lines(path: string): Promise<string[]> {
   return (await readFile(path, "utf8").catch(() => "")).split("\n").filter(Boolean);
+}
+
+/**
+ * True while `pid` runs. A zombie does not count: a child whose parent was SIGKILLed is re-parented to PID 1, and
+ * in a container PID 1 may reap late, but a zombie runs no code and can send nothing.
+ */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return true;
+  }
 }
