@@ -63,11 +63,11 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
   const now = options.now ?? (() => new Date());
   const owner = options.owner ?? currentOwner();
   const controller = new AbortController();
-  const notices = options.notices ?? { ...DEFAULT_NOTICE_SETTINGS, groupWaitMs: 0 };
-  const { createAccountant } = await import("./grouping/accountant.js");
-  const accountant = createAccountant({ settings: notices, deliver: options.deliver, now, log, signal: controller.signal, collect: notices.groupWaitMs > 0 });
   // The first stop lets each send in flight finish its attempt but starts no retry; abort() cuts the attempt too.
   const stopController = new AbortController();
+  const notices = options.notices ?? { ...DEFAULT_NOTICE_SETTINGS, groupWaitMs: 0 };
+  const { createAccountant } = await import("./grouping/accountant.js");
+  const accountant = createAccountant({ settings: notices, deliver: options.deliver, now, log, signal: controller.signal, stop: stopController.signal, collect: notices.groupWaitMs > 0 });
   const ctx: CycleContext = { owner, now, deliver: options.deliver, log, signal: controller.signal, stop: stopController.signal, accountant };
   // Grouping: the first notice kept starts a window of groupWaitMs; when it closes, everything kept goes out as
   // one digest per workspace and route, so a destination gets at most one message per window.

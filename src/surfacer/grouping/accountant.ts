@@ -35,6 +35,8 @@ export interface AccountantOptions {
   readonly now: () => Date;
   readonly log: Logger;
   readonly signal: AbortSignal;
+  /** Aborted on the first shutdown signal: an attempt still starts for what is claimed, but no retry does. */
+  readonly stop?: AbortSignal | undefined;
   /** Keep sends for {@link Accountant.flush} (grouping); otherwise each goes out at once. */
   readonly collect: boolean;
 }
@@ -124,7 +126,7 @@ export function createAccountant(o: AccountantOptions): Accountant {
     const already = single ? await readPartial(workspace, summaryName, deliveryId) : new Set<string>();
     const result = await o.deliver(
       { message, summary: single ? first.c.summary : undefined, skill: first.c.summary.skill, route, workspace, deliveryId, ...(single ? {} : { members: prepared.map((p) => ({ summary: p.c.summary, message: renderSummary(p.c.summary, p.notes), deliveryId: p.c.deliveryId })) }) },
-      { exclude: already, signal: o.signal },
+      { exclude: already, signal: o.signal, stop: o.stop },
     );
     if (!result.ok) {
       const succeeded = new Set([...already, ...result.results.filter((r) => r.ok).map((r) => r.notifier)]);
