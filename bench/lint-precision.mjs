@@ -67,7 +67,6 @@ const near = (loc, label) => loc.file === label.path && Math.abs(loc.line - labe
 const JUDGED_HERE = {
   "nanoclaw-conferences/skills/check-cfps/SKILL.md:101": ["right", "marks _verified_this_run on entries that skip live verification; labels.tsv backfill-source.py:10 (TP-behavior) describes this path, and the issue names it"],
   "nanoclaw-conferences/skills/check-cfps/SKILL.md:165": ["right", "new entries that fail verification are dropped (with references/contracts.md:23 'drop silently'); skills.tsv: candidates dropped without telling the owner"],
-  "nanoclaw-travel/skills/drive-engine/tripit_flights.py:93": ["right", "except ValueError: continue drops an unparseable TripIt flight; labels.tsv tripit_flights.py:12/72 (TP-behavior, borderline) describe this loop"],
 };
 let right = 0;
 let wrong = 0;
@@ -93,7 +92,8 @@ for (const f of findings.filter((x) => x.ruleId === "defer-without-summary")) {
 const judged = right + wrong;
 const all = judged + hereRight + hereWrong;
 console.log(`\nper-finding precision: against labels.tsv ${right}/${judged} = ${judged ? ((100 * right) / judged).toFixed(0) : "n/a"}%; with the findings judged here (*) ${right + hereRight}/${all} = ${all ? ((100 * (right + hereRight)) / all).toFixed(0) : "n/a"}%; unjudged findings: ${unlabelled.length}`);
-for (const [place, [v, why]] of Object.entries(JUDGED_HERE)) console.log(`  * ${place}: ${v}: ${why}`);
+const used = new Set(findings.map((f) => `${f.file}:${f.line}`));
+for (const [place, [v, why]] of Object.entries(JUDGED_HERE).filter(([p]) => used.has(p))) console.log(`  * ${place}: ${v}: ${why}`);
 
 const flagged = new Map();
 for (const f of findings.filter((x) => x.ruleId === "defer-without-summary")) {

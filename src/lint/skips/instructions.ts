@@ -90,8 +90,15 @@ function skipVerb(sentence: string): string | undefined {
     if (NEGATION.test(clause) || /\b(no|never|not|don't|do not|must not|cannot)\b/i.test(clause)) continue;
     // The object is a field or a code name ("drop `_verify_skipped`"), not work.
     if (/^\s+`/.test(sentence.slice(m.index! + verb.length))) continue;
+    // "a different model drops them": a third-person verb describes what something else does; an instruction is
+    // imperative ("drop silently") or passive ("are dropped").
+    if (/^(skips|drops|discards|omits|defers|ignores)$/i.test(verb)) continue;
+    // A participle is an instruction only in the passive ("are dropped"); "dropped blocks", "what you skipped" describe.
+    if (/(ed|ped|red|ted)$/i.test(verb) && !/\b(is|are|was|were|be|been|get|gets|got)\s+(\w+\s+)?$/i.test(sentence.slice(0, m.index))) continue;
     // Compounds name something else: "skip-optimize", "skip_drive", "skipped_user_actioned".
-    if (/^[-_]/.test(sentence.slice(m.index! + verb.length)) || /[-_`]$/.test(sentence.slice(0, m.index))) continue;
+    if (/^[-_"'`]/.test(sentence.slice(m.index! + verb.length)) || /[-_`"']$/.test(sentence.slice(0, m.index))) continue;
+    // "the drop happens": a noun after an article.
+    if (/\b(the|a|an|this|that|each|every|any|its|their)\s+$/i.test(sentence.slice(0, m.index))) continue;
     return verb;
   }
   return undefined;

@@ -9,9 +9,13 @@ const LOG_CALL = /^(logging|logger|log|LOG|_log|LOGGER|warnings)\.\w+$|^(sys\.st
 const SURFACE_CALL = /send|notify|notif|alert|emit_skip|skip_and_exit|skip_summary|emit|report|surface|page|escalate/i;
 // A budget by name, or a deadline compared with a clock: `deadline` alone is often data (a CFP's deadline).
 const BUDGET = /budget|elapsed|time_left|remaining_(s|sec|secs|seconds|time)|out_of_time|monotonic\(|perf_counter\(|time\.time\(/i;
-/** Calls that only parse a value: a loop that skips what does not parse is filtering its input, unless it says so. */
-const PARSE = /^(int|float|str|bool|Decimal|dict|tuple|list|\w*\.?fromisoformat|\w*\.?strptime|\w*\.?fromtimestamp|json\.loads|\w*parse\w*|_\w*parse\w*|\w+\.(replace|strip|split|lower|upper|get|group|match))$/;
-const HARMLESS_EXC = /^(FileNotFoundError|StopIteration|KeyboardInterrupt|GeneratorExit|ImportError|ModuleNotFoundError|NotADirectoryError)$/;
+/**
+ * Calls that only read or parse a value: a loop that passes over what cannot be read or parsed, without a word, is
+ * filtering its input (best effort), unless it says so; one that writes, sends or collects is doing the work.
+ */
+const PARSE = /^(int|float|str|bool|bytes|Decimal|dict|tuple|list|set|min|max|abs|round|sum|len|sorted|any|all|isinstance|getattr|\w*\.?fromisoformat|\w*\.?strptime|\w*\.?fromtimestamp|json\.loads?|\w*parse\w*|_\w*parse\w*|os\.kill|\w+\.(kill|terminate|close|unlink|rmdir|cleanup|replace|strip|split|lower|upper|get|group|match|search|read|read_text|read_bytes|exists|is_file|is_dir|stat|getAttribute|getElementsByTagName|decode|encode|items|keys|values|startswith|endswith|format)|open)$/;
+const HARMLESS_EXC = /^(FileNotFoundError|StopIteration|KeyboardInterrupt|GeneratorExit|ImportError|ModuleNotFoundError|NotADirectoryError|ProcessLookupError|ChildProcessError)$/;
+const NARROW_EXC = /^(ValueError|KeyError|IndexError|TypeError|AttributeError|UnicodeDecodeError|UnicodeEncodeError)$/;
 const COLLECTION = /(^|_)(skip(ped|s)?|fail(ed|ures?|s)?|defer(red)?|drop(ped)?|errors?|invalid|malformed|unprocessed|rejected|leftover|not_done)(_|$)/i;
 const LOOPS = new Set(["for_statement", "while_statement"]);
 const SCOPES = new Set(["function_definition", "class_definition", "module", "lambda"]);
@@ -100,6 +104,8 @@ export function pythonSkips(root: SyntaxNode): SkipEvidence[] {
     if (body.some((s) => surfaces(s) || /\.(append|extend|add)\(/.test(s.text))) continue;
     const tryBlock = clause.parent?.type === "try_statement" ? clause.parent.namedChildren.find((c) => c.type === "block") : undefined;
     if (!body.some(isLog) && tryBlock && parseOnly(tryBlock)) continue;
+    // A bare `except ValueError: pass` says nothing and catches only a bad value: the loop filters its input.
+    if (!body.some(isLog) && names.length > 0 && names.every((n) => NARROW_EXC.test(n))) continue;
     if (onlyLogs(body) && body.some((s) => s.type === "continue_statement" || s.type === "pass_statement" || s.type === "return_statement")) add("log-only-skip", clause);
   }
   for (const ifs of root.descendantsOfType("if_statement")) {

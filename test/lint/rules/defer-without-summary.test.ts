@@ -51,6 +51,15 @@ ruleTester("defer-without-summary", {
     { name: "a near miss of instructed-skip: a negated prohibition", files: { "skills/a/SKILL.md": SKILL + "\nDo not skip ahead. There is no permitted budget-skip path that drops candidates.\n" } },
     { name: "a near miss of instructed-skip: the skip is reported", files: { "skills/a/SKILL.md": SKILL + "\nIf the fetch fails, skip the item and send a note via send_message.\n" } },
     { name: "a near miss of instructed-skip: a missing file is nothing to read", files: { "skills/a/SKILL.md": SKILL + "\n- **Missing files**: skip silently and continue.\n" } },
+    { name: "a near miss of instructed-skip: a description of what something else does, not an instruction", files: { "skills/a/SKILL.md": SKILL + "\nOn an error, a different model drops them from the prompt (typically silently); the drop happens before pricing, so dropped blocks are not billed.\n" } },
+    { name: "a near miss of log-only-skip: a bare `except ValueError: pass` filters values", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": "for rel in rels:\n    try:\n        seen.add(rel.relative_to(root))\n    except ValueError:\n        pass\n" } },
+    {
+      name: "a tile of coding skills that never defers work (Swift guidance with the words skip, later, budget)",
+      files: {
+        "skills/swiftui-lists/SKILL.md": "---\nname: swiftui-lists\ndescription: List and ForEach patterns\n---\n# Lists\n\nSkip `AnyView`; it defeats diffing. Load images later, in `.task`, and keep the frame budget under 16 ms.\nIf decoding fails, show a placeholder row.\n\n```swift\nList(items) { item in\n    Row(item)  // skip empty rows later\n}\n```\n",
+        "skills/concurrency/SKILL.md": "---\nname: concurrency\n---\n# Concurrency\n\nDo not skip actor isolation. Defer cleanup with `defer { }`.\n",
+      },
+    },
     { name: "the skip is declared intentional in the front matter, with a reason", files: { "skills/a/SKILL.md": "---\nname: a\nintentional-skips:\n  log-only-skip: a dead link is dropped by design; the weekly link report lists them\n---\n", "skills/a/scripts/run.py": LOG_ONLY } },
     { name: "a shell near miss: the failure is recorded with skip-summary emit", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.sh": 'for f in *.csv; do\n  if ! load "$f"; then\n    skip-summary emit --skill tessl__a --step 1 --reason "load failed" --item "$f"\n    exit 2\n  fi\ndone\n' } },
   ],
