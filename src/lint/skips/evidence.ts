@@ -4,7 +4,7 @@ import { posix } from "node:path";
 import type { SkipEvidence, SkipMechanism } from "../source/facts.js";
 import type { Skill, Tile } from "../tile/tile.js";
 import { emitsSummary } from "../rules/skill-facts.js";
-import { instructionSkips, linkedReferences, relayedFields } from "./instructions.js";
+import { instructionSkips, linkedReferences, proseUnits, relayedFields } from "./instructions.js";
 
 export interface Place {
   readonly file: string;
@@ -13,8 +13,14 @@ export interface Place {
 }
 
 /** The silent skips of one skill, grouped by mechanism; places the skill already surfaces are left out. */
+const byPathCache = new WeakMap<Tile, Map<string, Tile["files"][number]>>();
+const evidenceCache = new WeakMap<Skill, Map<SkipMechanism, Place[]>>();
+
 export function skipEvidence(tile: Tile, skill: Skill): Map<SkipMechanism, Place[]> {
-  const texts = new Map(tile.files.map((f) => [f.path, f]));
+  const cached = evidenceCache.get(skill);
+  if (cached) return cached;
+  let texts = byPathCache.get(tile);
+  if (!texts) byPathCache.set(tile, (texts = new Map(tile.files.map((f) => [f.path, f]))));
   const docs = [skill.skillMd, ...linkedReferences(skill.skillMd.text ?? "").map((p) => texts.get(posix.join(skill.dir, p))).filter((f) => f?.text !== undefined)];
   const relayed = new Set(docs.flatMap((d) => [...relayedFields(d!.text!)]));
   const found = new Map<SkipMechanism, Place[]>();
@@ -36,6 +42,32 @@ export function skipEvidence(tile: Tile, skill: Skill): Map<SkipMechanism, Place
     if (summaryEverywhere && doc === skill.skillMd) continue;
     for (const e of instructionSkips(doc!.text!)) add(doc!.path, "markdown", e);
   }
+  if (!summaryEverywhere) for (const e of swallowedOutput(tile, skill)) add(skill.skillMd.path, "markdown", e);
   for (const list of found.values()) list.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.e.line - b.e.line));
+  evidenceCache.set(skill, found);
   return found;
+}
+
+const KEEP_INTERNAL = /\b(?:do not|don't|never)\s+(?:forward|relay|surface|pass on|echo|show)\b|\b(?:consume|use|read)\b[^.]*\binternally\b/i;
+
+/**
+ * A wrapper skill that runs another skill of the tile and tells the agent to keep its output internal swallows what
+ * the inner skill was told to surface in that output (its `warnings`), unless the wrapper names those fields itself.
+ */
+function swallowedOutput(tile: Tile, skill: Skill): SkipEvidence[] {
+  const text = skill.skillMd.text ?? "";
+  const units = proseUnits(text);
+  const out: SkipEvidence[] = [];
+  units.forEach((unit, i) => {
+    if (!KEEP_INTERNAL.test(unit.text)) return;
+    const near = units.slice(Math.max(0, i - 3), i + 1).map((u) => u.text).join(" ");
+    for (const id of new Set(near.match(/tessl__[a-z0-9-]+/g) ?? [])) {
+      const inner = tile.skills.find((s) => s.id === id && s !== skill);
+      if (!inner) continue;
+      const dropped = [...relayedFields(inner.skillMd.text ?? "")].filter((f) => !new RegExp(`\\b${f}\\b`).test(text));
+      if (dropped.length === 0) continue;
+      out.push({ mechanism: "instructed-skip", line: unit.line, column: 1, snippet: `keeps ${id}'s output internal, dropping what it surfaces: ${dropped.slice(0, 4).join(", ")}` });
+    }
+  });
+  return out;
 }

@@ -48,6 +48,13 @@ ruleTester("defer-without-summary", {
     { name: "a near miss of catch-all-exit-0: it exits 1", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": CATCH_ALL.replace("sys.exit(0)", "sys.exit(1)") } },
     { name: "a near miss of unrelayed-collection: the list is a result field SKILL.md tells the agent to relay", files: { "skills/a/SKILL.md": SKILL + "\nIf `failed` is not empty, send it to the owner with send_message.\n", "skills/a/scripts/run.py": COLLECTION.replace('print(f"{len(failed)} ops failed", file=sys.stderr)', 'print(json.dumps({"failed": failed}))') } },
     { name: "a near miss of stamped-unverified: the stamp follows a live check", files: { "skills/a/SKILL.md": SKILL + "\nAfter the live API call succeeds, set `last_verified` to today.\n" } },
+    {
+      name: "a near miss of the wrapper: it relays the inner skill's `warnings` itself",
+      files: {
+        "skills/inner/SKILL.md": "---\nname: inner\n---\nRun the fetch. Surface `warnings` at the top of output.\n",
+        "skills/nightly/SKILL.md": "---\nname: nightly\n---\nRun `Skill(skill: \"tessl__inner\")`.\n\nConsume its output internally; do not forward it, but send its `warnings` with send_message.\n",
+      },
+    },
     { name: "a near miss of instructed-skip: a negated prohibition", files: { "skills/a/SKILL.md": SKILL + "\nDo not skip ahead. There is no permitted budget-skip path that drops candidates.\n" } },
     { name: "a near miss of instructed-skip: the skip is reported", files: { "skills/a/SKILL.md": SKILL + "\nIf the fetch fails, skip the item and send a note via send_message.\n" } },
     { name: "a near miss of instructed-skip: a missing file is nothing to read", files: { "skills/a/SKILL.md": SKILL + "\n- **Missing files**: skip silently and continue.\n" } },
@@ -77,6 +84,14 @@ ruleTester("defer-without-summary", {
       name: "instructed-skip: a linked references/*.md says to drop silently on failure",
       files: { "skills/a/SKILL.md": SKILL + "\nThe failure protocol is in `references/contracts.md`.\n", "skills/a/references/contracts.md": "# Contracts\n\nWhen verification fails:\n\n- New candidates: drop silently from this run's pool.\n" },
       errors: [{ messageId: "silent", file: "skills/a/references/contracts.md", line: 5, message: /instructed-skip/ }],
+    },
+    {
+      name: "instructed-skip: a wrapper keeps another skill's output internal, and with it the warnings that skill surfaces there",
+      files: {
+        "skills/inner/SKILL.md": "---\nname: inner\n---\nRun the fetch. Surface `warnings` at the top of output.\n",
+        "skills/nightly/SKILL.md": "---\nname: nightly\n---\nRun `Skill(skill: \"tessl__inner\")`.\n\nConsume its output internally; do not forward it to the owner.\n",
+      },
+      errors: [{ messageId: "silent", file: "skills/nightly/SKILL.md", line: 6, message: /skill tessl__nightly .*instructed-skip/ }],
     },
     {
       name: "shell log-only-skip: `cmd || { echo >&2; continue; }`",
