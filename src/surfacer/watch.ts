@@ -71,13 +71,16 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
   const ctx: CycleContext = { owner, now, deliver: options.deliver, log, signal: controller.signal, stop: stopController.signal, accountant };
   // Grouping: the first notice kept starts a window of groupWaitMs; when it closes, everything kept goes out as
   // one digest per workspace and route, so a destination gets at most one message per window.
+  // The flush runs inside the drain loop, never beside it: a scan of a folder of thousands racing the digest's
+  // renames (each of which rings the bell) would starve both.
   let groupTimer: NodeJS.Timeout | undefined;
-  let flushing: Promise<void> = Promise.resolve();
+  let flushDue = false;
   function scheduleFlush(): void {
     if (groupTimer !== undefined || accountant.pending() === 0) return;
     groupTimer = setTimeout(() => {
       groupTimer = undefined;
-      flushing = flushing.then(() => flushKept());
+      flushDue = true;
+      kick();
     }, notices.groupWaitMs);
   }
   // While a digest's members are journaled and deleted, their workspaces are unwatched (as during a drain):
@@ -91,7 +94,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
     } finally {
       if (pause && !stopping) {
         await rewatch(dirs);
-        for (const dir of dirs) markDirty(dir);
+        for (const dir of dirs) dirty.add(dir);
       }
     }
   }
@@ -135,14 +138,24 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
   function markDirty(dir: string): void {
     if (stopping) return;
     dirty.add(dir);
+    kick();
+  }
+
+  function kick(): void {
+    if (stopping) return;
     loop ??= drain().finally(() => {
       loop = undefined;
-      if (dirty.size > 0 && !stopping) markDirty([...dirty][0]!);
+      if ((dirty.size > 0 || flushDue) && !stopping) kick();
     });
   }
 
   async function drain(): Promise<void> {
-    while (dirty.size > 0 && !stopping) {
+    while ((dirty.size > 0 || flushDue) && !stopping) {
+      if (flushDue) {
+        flushDue = false;
+        await flushKept();
+        continue;
+      }
       const dirs = [...dirty];
       dirty.clear();
       const at = now().getTime();
@@ -302,7 +315,6 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
       // What grouping kept is claimed: it goes out now rather than waiting for the next surfacer's takeover.
       clearTimeout(groupTimer);
       groupTimer = undefined;
-      await flushing;
       await flushKept();
       log({ level: "info", event: "watch_stopped" });
     },
