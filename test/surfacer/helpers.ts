@@ -53,12 +53,32 @@ export function deliverTo(notifiers: readonly Notifier[]): Deliver {
   };
 }
 
+/**
+ * The deliveries the file notifier recorded. A surfacer SIGKILLed in the middle of the notifier's append leaves a
+ * torn line: that send never completed (its summary stays claimed and is sent again), so the line is not counted,
+ * and the next record, which may start on the same line, is still found.
+ */
 export async function readDelivered(path: string): Promise<Delivered[]> {
+  let text: string;
   try {
-    return (await readFile(path, "utf8")).split("\n").filter(Boolean).map((l) => JSON.parse(l) as Delivered);
-  } catch {
-    return [];
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
   }
+  const records: Delivered[] = [];
+  for (const line of text.split("\n")) {
+    // The earliest start that parses is the last whole record on the line; a torn prefix never parses.
+    for (let start = line.indexOf("{"); start >= 0; start = line.indexOf("{", start + 1)) {
+      try {
+        records.push(JSON.parse(line.slice(start)) as Delivered);
+        break;
+      } catch {
+        // the torn tail of a killed append, or a brace inside it
+      }
+    }
+  }
+  return records;
 }
 
 export function summary(skill: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
