@@ -49,8 +49,8 @@ await build({
   ...cjs,
   entryPoints: { emit: "src/cli/hot/emit.ts", surface: "src/cli/hot/surface.ts" },
   outdir: join(stage, "hot"),
-  // Loaded only by watch mode and workspace globs: resolved from node_modules at run time, not parsed at every start.
-  external: ["chokidar", "fast-glob"],
+  // Self-contained, chokidar and fast-glob included (a lazily evaluated CommonJS wrapper each): dist/ runs without
+  // node_modules, as the tests that run the CLI as another user from a copy of dist/ rely on.
 });
 // .mjs, so these are ESM whatever the folder's package.json says, and dist/chunks/ sits where it always did (the
 // lint finds its shipped rule at ../../rules from a chunk).

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { withFileLock } from "../../src/owner/index.js";
 import { runCli, tempDir } from "../helpers/cli.js";
+import { otherUserCli } from "../helpers/unprivileged.js";
 
 const SKILL = "tessl__locked";
 const LOCK = `.skip-summary-${SKILL}.json.lock`;
@@ -91,10 +92,11 @@ describe("emit's lock on hostile ground (root-only setups)", () => {
     await writeFile(join(ws, LOCK), JSON.stringify({ pid: 2 ** 22 + 99, host: hostname(), at: 0 }));
     await chown(join(ws, LOCK), 4242, 4242);
     await age(join(ws, LOCK), 60);
+    const { cli } = await otherUserCli();
     const start = Date.now();
     const out = (() => {
       try {
-        execFileSync("setpriv", ["--reuid=4343", "--regid=4343", "--clear-groups", process.execPath, join(process.cwd(), "dist", "cli.js"), ...emitArgs(ws)], {
+        execFileSync("setpriv", ["--reuid=4343", "--regid=4343", "--clear-groups", process.execPath, cli, ...emitArgs(ws)], {
           env: { PATH: process.env.PATH },
           stdio: ["ignore", "pipe", "pipe"],
           timeout: 20_000,

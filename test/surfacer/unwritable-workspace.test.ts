@@ -63,7 +63,7 @@ describe("an unwritable or unlistable workspace (built CLI)", () => {
     await openUp(out);
     await writeFile(join(root, "skip-summary.config.json"), JSON.stringify({ surface: { rescan_ms: 100 } }));
     await chmod(ws, 0o000);
-    const watch = startUnprivileged(["surface", "--watch", "--workspace", ws, "--notify", "stdout", "--log-format", "json", "--config", join(root, "skip-summary.config.json")], { timeoutMs: 30_000 });
+    const watch = await startUnprivileged(["surface", "--watch", "--workspace", ws, "--notify", "stdout", "--log-format", "json", "--config", join(root, "skip-summary.config.json")], { timeoutMs: 30_000 });
     try {
       await waitFor(() => watch.stderr().includes('"event":"workspace_unreadable"'), 15_000).catch((e: Error) => { throw new Error(`${e.message}: ${watch.stderr()}`); });
       expect(watch.stderr()).toContain("cannot list the workspace: EACCES (permission denied)");
