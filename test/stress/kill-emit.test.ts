@@ -1,7 +1,7 @@
 // ~N SIGKILLs of `skip-summary emit`, several at a time on a few skills, at random moments of their run. Every emit
 // that exited 0 must have its item in the summary (lost otherwise), no summary may be torn or invalid, no item may
 // appear twice, nothing may be written outside the workspace, and no emit may hang.
-import { mkdir, readdir, readFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/cli.js";
@@ -27,12 +27,20 @@ describe("SIGKILL of emit", () => {
     let kills = 0;
     let failures = 0;
     let n = 0;
+    // How long a batch of emits takes here and now: kills are spread over that span, so most land mid-run on a
+    // loaded machine and on a quiet one alike.
+    const calibration = join(root, "calibration");
+    await mkdir(calibration);
+    const started = Date.now();
+    await Promise.all(Array.from({ length: PARALLEL }, (_, i) => runCliProcess(["emit", "--skill", `tessl__cal-${i}`, "--step", "1", "--reason", "calibration", "--workspace", calibration], {})));
+    const batchMs = Date.now() - started;
+    await rm(calibration, { recursive: true, force: true });
     while (n < EMITS) {
       const batch = Array.from({ length: Math.min(PARALLEL, EMITS - n) }, () => {
         const skill = `tessl__emit-${n % SKILLS}`;
         const item = `item-${n++}`;
-        // emit has no start-up line to time from; its run is 300-900 ms on a busy 2-core machine, so kills land across it.
-        return runCliProcess(["emit", "--skill", skill, "--step", "1", "--reason", "stress", "--item", item, "--workspace", ws], { kill: { withinMs: 1_000 } }).then((r) => ({ r, skill, item }));
+        // emit has no start-up line to time from: kills land anywhere in the measured length of a batch.
+        return runCliProcess(["emit", "--skill", skill, "--step", "1", "--reason", "stress", "--item", item, "--workspace", ws], { kill: { withinMs: Math.max(30, Math.floor(batchMs * 0.9)) } }).then((r) => ({ r, skill, item }));
       });
       for (const { r, skill, item } of await Promise.all(batch)) {
         expect(r.signal === "SIGKILL" || r.code !== null, "no emit hangs to the 30 s limit").toBe(true);
