@@ -26,13 +26,18 @@ function isatty(fd: number): boolean {
   return (createRequire(import.meta.url)("node:tty") as typeof import("node:tty")).isatty(fd);
 }
 
-export function fdSink(fd: number): FdSink {
+/** `isatty(fd)`, asked once and only when someone wants to know. */
+function lazyIsatty(fd: number): () => boolean {
   let tty: boolean | undefined;
+  return () => (tty ??= isatty(fd));
+}
+
+export function fdSink(fd: number): FdSink {
+  const tty = lazyIsatty(fd);
   return {
     fd,
     get isTTY() {
-      tty ??= isatty(fd);
-      return tty;
+      return tty();
     },
     write(text) {
       let bytes = Buffer.from(text, "utf8");
@@ -57,12 +62,11 @@ export interface FdSource extends AsyncIterable<Buffer> {
 
 /** Reads `fd` to its end in chunks; a hook's event arrives on a pipe that Claude Code closes after writing. */
 export function fdSource(fd: number): FdSource {
-  let tty: boolean | undefined;
+  const tty = lazyIsatty(fd);
   return {
     fd,
     get isTTY() {
-      tty ??= isatty(fd);
-      return tty;
+      return tty();
     },
     async *[Symbol.asyncIterator]() {
       const buffer = Buffer.alloc(65_536);
