@@ -1,9 +1,9 @@
 // Every command, in the order --help lists them. A command's module only declares flags; its work is imported lazily.
 import type { CommandDefinition } from "../action.js";
-import { emitCommand } from "./emit.js";
-import { helperCommand } from "./helper.js";
-import { historyCommand } from "./history.js";
-import { hooksCommand } from "./hooks.js";
+import { emitCommand } from "./emit/index.js";
+import { helperCommand } from "./helper/index.js";
+import { historyCommand } from "./history/index.js";
+import { hooksCommand } from "./hooks/index.js";
 import { lintCommand } from "./lint.js";
 import { runCommand } from "./run/index.js";
 import { schemaCommand } from "./schema.js";

@@ -80,7 +80,7 @@ function registerList(command: Command, context: CommandContext, done: (code: Ex
         const { silences } = await readHistory(workspace, { now: cliClock(io.env)() });
         if (opts.json) io.stdout.write(`${JSON.stringify({ silences })}\n`);
         else {
-          const { silenceLine } = await import("./history-format.js");
+          const { silenceLine } = await import("./history/format.js");
           io.stdout.write(silences.length === 0 ? "no silences\n" : `${silences.map(silenceLine).join("\n")}\n`);
         }
         return 0;

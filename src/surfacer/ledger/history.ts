@@ -1,5 +1,5 @@
 // "What did my agents skip this week?": the ledger's entries and the silences as data, newest first. The CLI
-// (src/cli/commands/history.ts) words them; --json prints them as they are.
+// (src/cli/commands/history/index.ts) words them; --json prints them as they are.
 import { readAllLedgers } from "./store.js";
 import { isActive, listSilences, type Silence } from "./silences.js";
 

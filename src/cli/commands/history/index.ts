@@ -1,7 +1,7 @@
 // `skip-summary history`: the owner's answer to "what did my agents skip this week?", from the surfacer's ledger.
-import type { CommandDefinition } from "../action.js";
-import { action } from "../action.js";
-import { UsageError } from "../usage-error.js";
+import type { CommandDefinition } from "../../action.js";
+import { action } from "../../action.js";
+import { UsageError } from "../../usage-error.js";
 
 interface HistoryFlags {
   workspace?: string;
@@ -33,25 +33,25 @@ Example:
       .action(
         action(context, "history", done, async (opts: HistoryFlags) => {
           const { io } = context;
-          const { workspaceFlag, skillFlag } = await import("./ledger-flags.js");
+          const { workspaceFlag, skillFlag } = await import("../ledger-flags.js");
           const workspace = await workspaceFlag(opts.workspace, io);
           const skill = skillFlag(opts.skill);
-          const { cliClock } = await import("../clock.js");
+          const { cliClock } = await import("../../clock.js");
           const now = cliClock(io.env)();
           let since: Date | undefined;
           if (opts.since !== undefined) {
-            const { parsePeriod, periodProblem } = await import("../../surfacer/policy/period.js");
+            const { parsePeriod, periodProblem } = await import("../../../surfacer/policy/period.js");
             const problem = periodProblem(opts.since);
             if (problem) throw new UsageError(`--since: ${problem}`);
             since = new Date(now.getTime() - parsePeriod(opts.since));
           }
-          const { readHistory } = await import("../../surfacer/ledger/history.js");
+          const { readHistory } = await import("../../../surfacer/ledger/history.js");
           const report = await readHistory(workspace, { skill, since, now });
           if (opts.json) {
             io.stdout.write(`${JSON.stringify(report)}\n`);
             return 0;
           }
-          const { formatHistory } = await import("./history-format.js");
+          const { formatHistory } = await import("./format.js");
           io.stdout.write(formatHistory(report));
           for (const p of report.problems) io.stderr.write(`skip-summary history: ${p}\n`);
           return 0;

@@ -1,7 +1,7 @@
 // History in words, two lines per skill and reason key, for a terminal.
-import { displaySkillName } from "../../contract/ids.js";
-import { formatWhen } from "../../surfacer/render.js";
-import type { HistoryReport } from "../../surfacer/ledger/history.js";
+import { displaySkillName } from "../../../contract/ids.js";
+import { formatWhen } from "../../../surfacer/render.js";
+import type { HistoryReport } from "../../../surfacer/ledger/history.js";
 
 export function formatHistory(report: HistoryReport): string {
   const out: string[] = [];

@@ -1,9 +1,9 @@
 // `skip-summary emit`: the owner side for skills written in bash or Python. Exit codes follow BSD sysexits.
-import { EX_SOFTWARE } from "../../contract/exit-codes.js";
-import { action, type CommandContext, type CommandDefinition } from "../action.js";
-import { declareFlags, type FlagSpec } from "../flag-spec.js";
-import type { CliIo } from "../io.js";
-import { UsageError } from "../usage-error.js";
+import { EX_SOFTWARE } from "../../../contract/exit-codes.js";
+import { action, type CommandContext, type CommandDefinition } from "../../action.js";
+import { declareFlags, type FlagSpec } from "../../flag-spec.js";
+import type { CliIo } from "../../io.js";
+import { UsageError } from "../../usage-error.js";
 
 const EMIT_FLAGS: readonly FlagSpec[] = [
   { flags: "--skill <id>", description: "the full skill id, e.g. tessl__check-cfps", required: true },
@@ -37,7 +37,7 @@ Example:
 
 async function runEmit(opts: EmitFlags, context: CommandContext): Promise<number> {
   const { io } = context;
-  const { emitSkip, emitErrorExitCode } = await import("../../owner/index.js");
+  const { emitSkip, emitErrorExitCode } = await import("../../../owner/index.js");
   let fromFile: string[] = [];
   try {
     if (opts.itemsFrom) fromFile = await readItems(opts.itemsFrom, io.stdin, io.cwd);
@@ -87,9 +87,9 @@ interface EmitFlags {
 // every item goes into one summary, and a reader refuses a summary larger than that.
 async function readItems(source: string, stdin: CliIo["stdin"], cwd: string): Promise<string[]> {
   const [{ readFileAtMost, readStreamAtMost, InputTooLargeError }, { resolve }, { MAX_SUMMARY_BYTES }] = await Promise.all([
-    import("../../fs/read-bounded.js"),
+    import("../../../fs/read-bounded.js"),
     import("node:path"),
-    import("../../contract/read-file.js"),
+    import("../../../contract/read-file.js"),
   ]);
   let text: string;
   try {

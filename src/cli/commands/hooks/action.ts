@@ -1,12 +1,12 @@
 // The work of `skip-summary hooks install|uninstall`: resolve the settings file, edit its text, print what changed
 // (or, with --dry-run, the diff), and turn failures into one clear line and an exit code.
 import { resolve } from "node:path";
-import { resolveWorkspace, WorkspaceNotFoundError } from "../contract/workspace.js";
-import { DEFAULT_EVENTS, DEFAULT_HOOK_COMMAND, INSTALLABLE_EVENTS, installHooks, readSettingsFile, SettingsFileError, uninstallHooks, writeSettingsFile, type InstallableEvent } from "../hooks/index.js";
-import type { CommandContext } from "./action.js";
-import { EXIT_CODES } from "./exit-codes.js";
-import type { HooksFlags } from "./commands/hooks.js";
-import { UsageError } from "./usage-error.js";
+import { resolveWorkspace, WorkspaceNotFoundError } from "../../../contract/workspace.js";
+import { DEFAULT_EVENTS, DEFAULT_HOOK_COMMAND, INSTALLABLE_EVENTS, installHooks, readSettingsFile, SettingsFileError, uninstallHooks, writeSettingsFile, type InstallableEvent } from "../../../hooks/index.js";
+import type { CommandContext } from "../../action.js";
+import { EXIT_CODES } from "../../exit-codes.js";
+import type { HooksFlags } from "./index.js";
+import { UsageError } from "../../usage-error.js";
 
 export async function runHooksCommand(mode: "install" | "uninstall", flags: HooksFlags, context: CommandContext): Promise<number> {
   const { io } = context;

@@ -1,8 +1,8 @@
 // `skip-summary helper python`: prints the owner-side helper for skills written in another language, so a tile can
 // vendor it (`skip-summary helper python > scripts/skip_summary.py`) instead of spawning Node for every skip.
-import type { CommandDefinition } from "../action.js";
-import { action } from "../action.js";
-import { UsageError } from "../usage-error.js";
+import type { CommandDefinition } from "../../action.js";
+import { action } from "../../action.js";
+import { UsageError } from "../../usage-error.js";
 
 const HELPERS: Readonly<Record<string, string>> = { python: "python/skip_summary.py" };
 

@@ -1,7 +1,7 @@
 // `skip-summary hooks install|uninstall`: wire `surface --hook-input` into a Claude Code settings file. Flags here;
 // the edits load only when run.
 import type { Command } from "commander";
-import { action, type CommandContext, type CommandDefinition, type ExitCode } from "../action.js";
+import { action, type CommandContext, type CommandDefinition, type ExitCode } from "../../action.js";
 
 export interface HooksFlags {
   settings?: string;
@@ -20,7 +20,7 @@ function declare(sub: Command, context: CommandContext, done: (code: ExitCode) =
     .option("--dry-run", "print the change as a diff and write nothing")
     .action(
       action(context, "hooks", done, async (flags: HooksFlags) => {
-        const { runHooksCommand } = await import("../hooks-action.js");
+        const { runHooksCommand } = await import("./action.js");
         return runHooksCommand(mode, flags, context);
       }),
     );
