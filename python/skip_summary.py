@@ -477,8 +477,10 @@ def classify_summary_text(text: str, expected_skill: Optional[str] = None) -> Tu
 # ---- building, merging, fitting (src/owner/emit.ts, src/contract/merge.ts, size-cap.ts) ----
 def build_summary(skill: str, step: Union[str, int], reason: str, items: Iterable[str] = (), technical_failure: bool = False,
                   reason_key: Optional[str] = None, occurred_at: Optional[str] = None, extra: Optional[Dict[str, Any]] = None,
-                  now: Optional[datetime] = None) -> Dict[str, Any]:
-    """The validated summary for one skip, without touching the disk. Raises SummaryValidationError / InvalidSkillIdError."""
+                  now: Optional[datetime] = None, links: Optional[Iterable[Any]] = None) -> Dict[str, Any]:
+    """The validated summary for one skip, without touching the disk. Raises SummaryValidationError / InvalidSkillIdError.
+
+    `links`: shown under the notice, each a {"title": ..., "url": ...} dict or a (title, url) pair; http:/https: only."""
     assert_skill_id(skill)
     summary: Dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
@@ -494,12 +496,21 @@ def build_summary(skill: str, step: Union[str, int], reason: str, items: Iterabl
             summary[key] = value
     if reason_key is not None:
         summary["reason_key"] = reason_key
+    if links is not None:
+        summary["links"] = _link_objects(links)
     kind, result = classify_summary(summary)
     if kind == "valid":
         return result
     if kind == "unrecognised-version":
         raise SummaryValidationError([Problem("schema_version", "this writer writes version %d, got %s" % (SCHEMA_VERSION, _js_json(result)))])
     raise SummaryValidationError(result)
+
+
+def _link_objects(links: Any) -> Any:
+    """(title, url) pairs become {"title", "url"} objects; anything else is left for validation to name."""
+    if isinstance(links, (str, bytes, dict)) or not isinstance(links, Iterable):
+        return links
+    return [{"title": link[0], "url": link[1]} if isinstance(link, tuple) and len(link) == 2 else link for link in links]
 
 
 def _join_distinct(existing: Any, incoming: Any) -> Any:
@@ -883,18 +894,19 @@ def _write_summary(summary: Dict[str, Any], workspace: Union[str, os.PathLike, N
 def emit_skip(skill: str, step: Union[str, int], reason: str, items: Iterable[str] = (), technical_failure: bool = False,
               workspace: Union[str, os.PathLike, None] = None, reason_key: Optional[str] = None, *,
               occurred_at: Optional[str] = None, extra: Optional[Dict[str, Any]] = None,
-              lock_timeout: float = LOCK_TIMEOUT_SECONDS) -> Path:
+              links: Optional[Iterable[Any]] = None, lock_timeout: float = LOCK_TIMEOUT_SECONDS) -> Path:
     """Writes one skip for `skill`, merging into a summary that is already waiting, and returns the file's path.
 
     `step`: a name, or an integer >= 0. `reason`: one line for the owner, at most 500 characters. `items`: the
     skipped entries' ids (none: the whole step was skipped). `technical_failure`: True for a transient failure a
     retry would likely fix. `workspace`: default SKIP_SUMMARY_WORKSPACE, then /workspace/group. `reason_key`: a
-    stable name for this kind of skip ("budget"), so repeats are counted together.
+    stable name for this kind of skip ("budget"), so repeats are counted together. `links`: at most 5 links shown
+    under the notice, as {"title": ..., "url": ...} dicts or (title, url) pairs; only http: and https: URLs.
 
     Raises SummaryValidationError or InvalidSkillIdError (bad data: nothing is written), WorkspaceNotFoundError, or
     SummaryWriteError (the file cannot be written; `kind` says why). Each carries `exit_code`.
     """
-    summary = build_summary(skill, step, reason, items, technical_failure, reason_key, occurred_at, extra)
+    summary = build_summary(skill, step, reason, items, technical_failure, reason_key, occurred_at, extra, links=links)
     return _write_summary(summary, workspace, lock_timeout)[0]
 
 
@@ -917,9 +929,9 @@ class SkipCollector:
         self.path: Optional[Path] = None
 
     def add(self, step: Union[str, int], reason: str, items: Iterable[str] = (), technical_failure: bool = False,
-            reason_key: Optional[str] = None, occurred_at: Optional[str] = None) -> None:
+            reason_key: Optional[str] = None, occurred_at: Optional[str] = None, links: Optional[Iterable[Any]] = None) -> None:
         """Validates the skip at once (a bad one raises here, not at the end) and keeps it."""
-        summary = build_summary(self.skill, step, reason, items, technical_failure, reason_key, occurred_at)
+        summary = build_summary(self.skill, step, reason, items, technical_failure, reason_key, occurred_at, links=links)
         self._merged = summary if self._merged is None else merge_summaries(self._merged, summary)
         self._size += 1
 

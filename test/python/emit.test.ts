@@ -43,6 +43,14 @@ describe("python emit_skip writes the same bytes as the Node writer", () => {
       ],
     ],
     [
+      "links and reason_key: the waiting key kept, links of both once per URL, at most 5",
+      [
+        { skill: "tessl__same", step: "login", reason: "login expired", occurred_at: T, reason_key: "login", links: [{ title: "Log in again", url: "https://example.com/login?a=b" }, { title: "Status", url: "http://status.example.com" }] },
+        { skill: "tessl__same", step: "login", reason: "login expired", occurred_at: T, reason_key: "other", links: [{ title: "Again", url: "https://example.com/login?a=b" }, { title: "Feed", url: "https://example.com/feed" }] },
+        { skill: "tessl__same", step: "login", reason: "login expired", occurred_at: T, links: [1, 2, 3].map((i) => ({ title: `More ${i}`, url: `https://example.com/${i}` })) },
+      ],
+    ],
+    [
       "a merged reason cut at 500 UTF-16 units, next to an astral character",
       [
         { skill: "tessl__same", step: 1, reason: "x".repeat(300), occurred_at: T },
@@ -102,6 +110,23 @@ describe("python emit_skip: the file it writes", () => {
     expect(surfaced.stdout).toContain("• post-2");
     // Delivered, so deleted (the surfacer's own ledger may sit beside it).
     expect(await readdir(ws)).not.toContain(".skip-summary-tessl__py-check.json");
+  });
+
+  it("takes links as (title, url) pairs too, and refuses a non-web URL with the Node side's words", async () => {
+    const ws = await tempDir();
+    const code = `import skip_summary as ss
+print(ss.emit_skip("tessl__py-links", "login", "login expired", reason_key="login-expired", links=[("Log in again", "https://example.com/login")]))
+try:
+    ss.emit_skip("tessl__py-links", "login", "login expired", links=[("Fix", "javascript:alert(1)")])
+except ss.SummaryValidationError as e:
+    print(e.exit_code, e)`;
+    const r = await runPython(code, { env: { SKIP_SUMMARY_WORKSPACE: ws } });
+    expect(r.code, r.stderr).toBe(0);
+    const [path, refused] = r.stdout.trim().split("\n");
+    expect(JSON.parse(await readFile(path!, "utf8"))).toMatchObject({ reason_key: "login-expired", links: [{ title: "Log in again", url: "https://example.com/login" }] });
+    const node = (await emitSkip({ skill: "tessl__py-links", step: "login", reason: "login expired", links: [{ title: "Fix", url: "javascript:alert(1)" }] }, { workspace: ws }).catch((e: unknown) => e)) as Error;
+    expect(refused).toBe(`65 ${node.message}`);
+    expect(node.message).toContain('links[0].url: must be an http: or https: URL; "javascript:" links are refused');
   });
 
   it("finds the workspace as the Node side does: argument, then SKIP_SUMMARY_WORKSPACE, relative to the cwd", async () => {

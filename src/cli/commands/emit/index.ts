@@ -4,6 +4,7 @@ import { action, type CommandContext, type CommandDefinition } from "../../actio
 import { declareFlags, type FlagSpec } from "../../flag-spec.js";
 import type { CliIo } from "../../io.js";
 import { UsageError } from "../../usage-error.js";
+import { checkLinkUrls, LinkUrlError, parseLinkFlag } from "./links.js";
 
 const EMIT_FLAGS: readonly FlagSpec[] = [
   { flags: "--skill <id>", description: "the full skill id, e.g. tessl__check-cfps", required: true },
@@ -11,6 +12,8 @@ const EMIT_FLAGS: readonly FlagSpec[] = [
   { flags: "--reason <text>", description: "one line for the owner, at most 500 characters", required: true },
   { flags: "--item <id>", description: "a skipped item's id (repeatable)", repeatable: true },
   { flags: "--items-from <file>", description: "read item ids, one per line, from FILE or - for stdin" },
+  { flags: "--reason-key <key>", description: "a stable name for this kind of skip, e.g. budget: repeats are counted together (default: the reason, digits and quoted values removed)" },
+  { flags: "--link <title=url>", description: "a link shown under the notice, e.g. \"Log in again=https://example.com/login\" (repeatable, at most 5; http: and https: only)", repeatable: true },
   { flags: "--technical", description: "a transient failure: a retry would likely succeed (default: a policy skip)" },
   { flags: "--workspace <dir>", description: "the group workspace (default: $SKIP_SUMMARY_WORKSPACE, then /workspace/group)" },
   { flags: "--json", description: "print one JSON result instead of the path" },
@@ -25,11 +28,16 @@ export const emitCommand: CommandDefinition = {
       .addHelpText(
         "after",
         `
-Exit codes: 0 written, 64 bad usage, 65 bad data (the message names the field; --items-from over 64 KiB), 73 the workspace cannot be written.
+Exit codes: 0 written, 64 bad usage (a --link without TITLE=URL), 65 bad data (the message names the field or the --link value; --items-from over 64 KiB), 73 the workspace cannot be written.
+
+A waiting summary is merged into, never overwritten: items, steps and reasons of both are kept, links of both
+(one per URL, the waiting file's first, at most 5), and the waiting summary's --reason-key when it has one.
 
 Example:
   $ skip-summary emit --skill tessl__check-cfps --step 3 --reason "nightly budget spent" --item cfp-12 --item cfp-19
-  /workspace/group/.skip-summary-tessl__check-cfps.json`,
+  /workspace/group/.skip-summary-tessl__check-cfps.json
+  $ skip-summary emit --skill tessl__post-news --step login --reason "login expired" --technical \\
+      --reason-key login-expired --link "Log in again=https://example.com/login"`,
       )
       .action(action(context, "emit", done, (opts: EmitFlags) => runEmit(opts, context)));
   },
@@ -37,7 +45,16 @@ Example:
 
 async function runEmit(opts: EmitFlags, context: CommandContext): Promise<number> {
   const { io } = context;
+  const links = (opts.link ?? []).map(parseLinkFlag);
   const { emitSkip, emitErrorExitCode } = await import("../../../owner/index.js");
+  try {
+    if (links.length > 0) checkLinkUrls(opts.link!, links, (await import("../../../contract/schema.js")).linkUrlProblem);
+  } catch (error) {
+    if (!(error instanceof LinkUrlError)) throw error;
+    if (opts.json) io.stdout.write(`${JSON.stringify({ ok: false, exit_code: 65, error: errorData(error) })}\n`);
+    io.stderr.write(`skip-summary emit: ${error.message}\n`);
+    return 65;
+  }
   let fromFile: string[] = [];
   try {
     if (opts.itemsFrom) fromFile = await readItems(opts.itemsFrom, io.stdin, io.cwd);
@@ -57,6 +74,8 @@ async function runEmit(opts: EmitFlags, context: CommandContext): Promise<number
         reason: opts.reason,
         items: [...new Set(items)],
         technical_failure: Boolean(opts.technical),
+        ...(opts.reasonKey === undefined ? {} : { reason_key: opts.reasonKey }),
+        ...(links.length === 0 ? {} : { links }),
       },
       { workspace: opts.workspace, env: io.env, cwd: io.cwd },
     );
@@ -78,6 +97,8 @@ interface EmitFlags {
   reason: string;
   item?: string[];
   itemsFrom?: string;
+  reasonKey?: string;
+  link?: string[];
   technical?: boolean;
   workspace?: string;
   json?: boolean;
