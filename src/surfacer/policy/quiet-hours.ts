@@ -1,5 +1,6 @@
 // Quiet hours: skips found at 3 a.m. wait on disk until the window ends, then go out as one digest. The window is
 // read in its own time zone and may span midnight (22:00-07:00). Held files are never claimed for long or deleted.
+import { instantOfWallClock, wallClockOf } from "./zoned-time.js";
 
 export interface QuietHours {
   /** Minutes after local midnight. */
@@ -8,6 +9,7 @@ export interface QuietHours {
   readonly timeZone: string;
 }
 
+const DAY_MS = 86_400_000;
 const CLOCK = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
 export function clockProblem(text: unknown): string | undefined {
@@ -40,14 +42,17 @@ export function inQuietHours(q: QuietHours, at: Date): boolean {
 }
 
 /**
- * When the window that holds `at` ends (the first minute at or after `end`). Counted in local minutes, so a
- * daylight-saving change inside the window can move it by an hour; watch mode's rescan catches that.
+ * When the window that holds `at` ends: the first instant at which the zone's clock reads `end` (today's, or
+ * tomorrow's when the window spans midnight). Found as an instant in the zone, so a daylight-saving change inside
+ * the window moves nothing: 22:00–07:00 Europe/Berlin ends at 07:00 local on 25 Oct and on 29 Mar alike (9 and 8 hours
+ * after 22:00), and an `end` the clocks skip ends the window when they jump past it.
  */
 export function quietEndsAt(q: QuietHours, at: Date): Date {
-  const m = localMinutes(at, q.timeZone);
-  const minutes = (q.end - m + 1440) % 1440;
-  const startOfMinute = Math.floor(at.getTime() / 60_000) * 60_000;
-  return new Date(startOfMinute + minutes * 60_000);
+  const wall = wallClockOf(at.getTime(), q.timeZone);
+  const midnight = Math.floor(wall / DAY_MS) * DAY_MS;
+  const minutes = Math.floor((wall - midnight) / 60_000);
+  const endWall = midnight + q.end * 60_000 + (q.end > minutes ? 0 : DAY_MS);
+  return new Date(instantOfWallClock(endWall, q.timeZone, at.getTime()));
 }
 
 /** `22:00–07:00 Europe/Berlin`. */
