@@ -70,8 +70,12 @@ export async function surfaceOnce(options: SurfaceOnceOptions): Promise<SurfaceR
   }
   const outcomes: SurfaceOutcome[] = [];
   const notices = options.notices ?? DEFAULT_NOTICE_SETTINGS;
-  const silenced = options.dryRun ? [] : scans.filter((s) => s.exists && hasSilences(s.workspace)).map((s) => s.workspace);
-  if (scans.every((s) => s.summaries.length === 0 && s.claims.length === 0) && silenced.length === 0) return finish(options.workspaces, outcomes, Boolean(options.dryRun));
+  let silenced = options.dryRun ? [] : scans.filter((s) => s.exists && hasSilences(s.workspace)).map((s) => s.workspace);
+  if (scans.every((s) => s.summaries.length === 0 && s.claims.length === 0)) {
+    // Nothing waits: only a silence that ended and is not yet reported is worth loading the notifiers for.
+    if (silenced.length > 0) silenced = await withEndedSilences(silenced, now());
+    if (silenced.length === 0) return finish(options.workspaces, outcomes, Boolean(options.dryRun));
+  }
   await options.prepare?.();
   const leaseMs = typeof options.leaseMs === "function" ? options.leaseMs() : options.leaseMs;
   if (options.dryRun) {
@@ -103,6 +107,12 @@ export async function surfaceOnce(options: SurfaceOnceOptions): Promise<SurfaceR
     for (const ws of silenced) outcomes.push(...(await reportEndedSilences(ws, { deliver: options.deliver, now, log, signal, timeZone: notices.timeZone })));
   }
   return finish(options.workspaces, outcomes, false);
+}
+
+async function withEndedSilences(workspaces: readonly string[], now: Date): Promise<string[]> {
+  const { listSilences, endedUnreported } = await import("./ledger/silences.js");
+  const ended = await Promise.all(workspaces.map(async (ws) => endedUnreported(await listSilences(ws), now).length > 0));
+  return workspaces.filter((_, i) => ended[i]);
 }
 
 // The owner holds `<summary>.lock` while it merges; claiming then would split one skip into two notices.
