@@ -26,10 +26,15 @@ export function webhookPayload(request: Omit<NotifyRequest, "signal" | "timeoutM
     text: request.message.text,
     html: request.message.html,
     summary: request.summary ?? null,
-    // A digest carries every summary; links are lifted out so a receiver can render them without reading either.
+    // A digest carries every summary; links are lifted out so a receiver can render them without reading either,
+    // once per URL (eight skills stopped by one expired login carry the same re-login link).
     ...(request.members ? { summaries: request.members.map((m) => ({ delivery_id: m.deliveryId, summary: m.summary })) } : {}),
-    links: (request.members?.map((m) => m.summary) ?? (request.summary ? [request.summary] : [])).flatMap((s) => s.links ?? []),
+    links: uniqueByUrl((request.members?.map((m) => m.summary) ?? (request.summary ? [request.summary] : [])).flatMap((s) => s.links ?? [])),
   };
+}
+
+function uniqueByUrl<T extends { readonly url: string }>(links: readonly T[]): T[] {
+  return links.filter((l, i) => links.findIndex((o) => o.url === l.url) === i);
 }
 
 export function signBody(secret: string, body: string): string {

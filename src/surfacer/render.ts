@@ -4,6 +4,7 @@
 import { displaySkillName, oneLine, REASON_MAX_LENGTH, truncate, type SkipSummary } from "../contract/index.js";
 import type { RenderedMessage } from "../notifiers/types.js";
 import { escapeControl, escapeHtml, escapeMarkdown } from "../notifiers/escape.js";
+import { telegramKeepsLink } from "../notifiers/telegram-link.js";
 
 export { escapeHtml };
 
@@ -99,15 +100,24 @@ export function noteLine(note: string): Line {
   return { text: `↺ ${text}`, html: `<i>↺ ${escapeHtml(text)}</i>`, markdown: `_↺ ${escapeMarkdown(text)}_` };
 }
 
-/** Tappable links in Telegram (`<a href>`, `[title](url)`), `title: url` in plain text; only http(s) URLs reach here (the schema). */
-export function linkLines(links: readonly { readonly title: string; readonly url: string }[]): Line[] {
+/** Tappable links in Telegram (`<a href>`, `[title](url)`), `title: url` in plain text and where Telegram would drop the link; only http(s) URLs reach here (the schema). */
+export function linkLines(links: readonly { readonly title: string; readonly url: string }[], max = Number.POSITIVE_INFINITY): Line[] {
   const out: Line[] = [];
   let used = 0;
   for (const [i, link] of links.entries()) {
+    if (i >= max) {
+      const rest = links.length - i;
+      out.push(ours(`🔗 …and ${rest} more link${rest === 1 ? "" : "s"}`));
+      break;
+    }
     const title = truncate(visible(link.title), LINK_TITLE_MAX);
-    // Legacy Markdown ends a link's URL at the first ")": such a URL is shown as text there.
-    const markdown = /[()\s]/.test(link.url) ? `🔗 ${escapeMarkdown(`${title}: ${link.url}`)}` : `🔗 [${escapeMarkdown(title).replace(/[[\]]/g, "")}](${link.url})`;
-    const l: Line = { text: `🔗 ${title}: ${link.url}`, html: `🔗 <a href="${escapeHtml(link.url)}">${escapeHtml(title)}</a>`, markdown };
+    const text = `🔗 ${title}: ${link.url}`;
+    // A URL Telegram would drop (no dot in the host, such as localhost) is shown as text, so the owner still has it.
+    const tappable = telegramKeepsLink(link.url);
+    // Legacy Markdown ends a link's URL at the first ")", and its text at the first "]" with no escapes inside.
+    const markdown = tappable && !/[()\s]/.test(link.url) ? `🔗 [${title.replace(/\[/g, "(").replace(/]/g, ")")}](${link.url})` : escapeMarkdown(text);
+    const html = tappable ? `🔗 <a href="${escapeHtml(link.url)}">${escapeHtml(title)}</a>` : escapeHtml(text);
+    const l: Line = { text, html, markdown };
     if (used + Math.max(l.html.length, l.text.length, l.markdown.length) > LINKS_HTML_BUDGET) {
       const rest = links.length - i;
       out.push(ours(`🔗 …and ${rest} more link${rest === 1 ? "" : "s"}`));

@@ -55,6 +55,14 @@ describe("webhook notifier", () => {
     expect(digest.summaries).toEqual([{ delivery_id: "id0", summary }, { delivery_id: "id1", summary: members[1]!.summary }]);
   });
 
+  it("lifts a digest's links once per URL: eight skills stopped by one login carry one re-login link", () => {
+    const request = deliveryRequest();
+    const relogin = { title: "Log in again", url: "https://example.com/login" };
+    const status = { title: "Status", url: "https://status.example.com" };
+    const members = Array.from({ length: 8 }, (_, i) => ({ summary: { ...request.summary!, skill: `tessl__s${i}`, links: i === 3 ? [relogin, status] : [relogin] }, message: request.message, deliveryId: `id${i}` }));
+    expect(webhookPayload({ ...request, summary: undefined, members }).links).toEqual([relogin, status]);
+  });
+
   it("a receiver with another secret rejects it (401 is permanent)", async () => {
     const server = await startServer((req) => ({ status: verified(req, "some-other-secret") ? 204 : 401, body: "bad signature" }));
     const loaded = await webhook(server.url, { secret: SECRET });

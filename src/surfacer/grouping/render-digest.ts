@@ -66,7 +66,7 @@ function memberBlock(member: DigestMember): Line[] {
     ...member.notes.map((note) => indent(noteLine(note))),
   ];
   if (s.items.length + (s.items_omitted ?? 0) > 0) lines.push(indent(itemsLine(s.items, s.items_omitted ?? 0)));
-  lines.push(...linkLines((s.links ?? []).slice(0, LINKS_PER_MEMBER)).map(indent));
+  lines.push(...linkLines(s.links ?? [], LINKS_PER_MEMBER).map(indent));
   return lines;
 }
 
