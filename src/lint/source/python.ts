@@ -77,7 +77,11 @@ class Resolver {
   }
 }
 
-const PY_TYPES = new Set(["string", "identifier", "import_statement", "import_from_statement", "assignment", "for_statement", "as_pattern", "call", "function_definition"]);
+const PY_TYPES = new Set(["string", "import_statement", "import_from_statement", "assignment", "for_statement", "as_pattern", "call", "function_definition"]);
+/** Identifiers are many; they are looked at only when the file has the one name that matters (schema_version). */
+const PY_TYPES_WITH_NAMES = new Set([...PY_TYPES, "identifier"]);
+/** The last name of every callee callFacts can turn into an op; any other call is passed over before its arguments are read. */
+const OP_CALL = /^(open|remove|unlink|replace|rename|move|write_text|write_bytes|read_text|read_bytes|run|call|check_call|check_output|Popen)$|send|notify/i;
 
 function isTestFunction(node: SyntaxNode): boolean {
   return node.type === "function_definition" && /^test/.test(node.childForFieldName("name")?.text ?? "");
@@ -87,7 +91,7 @@ export function analysePythonTree(root: SyntaxNode): CodeFacts {
   const facts = new FactsBuilder();
   const r = new Resolver();
   let testEnd = -1;
-  walk(root, PY_TYPES, (node) => {
+  walk(root, root.text.includes("schema_version") ? PY_TYPES_WITH_NAMES : PY_TYPES, (node) => {
     const test = node.startIndex < testEnd;
     if (!test && isTestFunction(node)) {
       testEnd = node.endIndex;
@@ -136,6 +140,8 @@ export function analysePythonTree(root: SyntaxNode): CodeFacts {
 function callFacts(call: SyntaxNode, r: Resolver, facts: FactsBuilder): void {
   const fn = call.childForFieldName("function");
   if (!fn) return;
+  const text = fn.text;
+  if (!OP_CALL.test(text.slice(text.lastIndexOf(".") + 1).trim())) return;
   const q = dotted(fn);
   const method = fn.type === "attribute" ? `.${fn.childForFieldName("attribute")?.text ?? ""}` : undefined;
   const nameNode = fn.type === "attribute" ? fn.childForFieldName("attribute")! : fn;

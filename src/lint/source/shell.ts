@@ -94,10 +94,15 @@ export function analyseShellTree(root: SyntaxNode, options: { readonly testNames
   return facts.build();
 }
 
+/** Commands commandOps turns into ops (besides senders); any other command is passed over before its words are read. */
+const OP_COMMANDS = new Set(["skip-summary", "npx", "pnpm", "yarn", "tee", "cp", "install", "dd", "mv", "rm", "unlink", "shred", "cat", "jq", "head", "tail", "less", "grep", "source", "."]);
+
 function commandOps(command: SyntaxNode, vars: Map<string, string>, facts: FactsBuilder): void {
   const nameNode = command.childForFieldName("name");
   if (!nameNode) return;
   let name = wordValue(nameNode);
+  const bare = name.slice(name.lastIndexOf("/") + 1);
+  if (!OP_COMMANDS.has(bare) && !SEND_NAME.test(bare)) return;
   let args = command.childrenForFieldName("argument");
   if ((name === "npx" || name === "pnpm" || name === "yarn") && args.length > 0) {
     name = wordValue(args[0]!);

@@ -125,18 +125,19 @@ async function dependencyRule(dir: string, tesslJson: string | undefined): Promi
 function expandManifest(manifest: Manifest, paths: readonly string[], dir: string, ignore: readonly string[]): Manifest {
   const expand = (pattern: string): string[] =>
     fg.isDynamicPattern(pattern) ? fg.sync(pattern, { cwd: dir, dot: true, onlyFiles: false, followSymbolicLinks: false, ignore: [...DEFAULT_IGNORE, ...ignore] }) : [pattern];
+  const listed = new Set(paths);
   const skillMds = paths.filter((p) => baseName(p) === "SKILL.md");
   const skillDirs = manifest.skillDirs?.flatMap(({ dir, field }) => {
     const found = new Set<string>();
     for (const p of expand(dir)) {
       const d = p.replace(/(^|\/)SKILL\.md$/, "");
-      if (paths.includes(d === "" ? "SKILL.md" : `${d}/SKILL.md`)) found.add(d);
+      if (listed.has(d === "" ? "SKILL.md" : `${d}/SKILL.md`)) found.add(d);
       else for (const md of skillMds) if (md.startsWith(`${d}/`)) found.add(md.slice(0, -"/SKILL.md".length));
     }
     return found.size === 0 ? [{ dir, field }] : [...found].map((d) => ({ dir: d, field }));
   });
   const ruleFiles = manifest.ruleFiles.flatMap(({ path, field }) => {
-    const found = expand(path).flatMap((p) => (paths.includes(p) ? [p] : paths.filter((q) => q.startsWith(`${p}/`) && q.endsWith(".md"))));
+    const found = expand(path).flatMap((p) => (listed.has(p) ? [p] : paths.filter((q) => q.startsWith(`${p}/`) && q.endsWith(".md"))));
     return found.length === 0 ? [{ path, field }] : found.map((p) => ({ path: p, field }));
   });
   return { ...manifest, skillDirs, ruleFiles };
