@@ -4,6 +4,7 @@
 import type { SkipEvidence, SkipMechanism } from "../source/facts.js";
 import { callArgs, dotted } from "../source/python.js";
 import { at, type SyntaxNode } from "../source/tree-sitter.js";
+import { pythonStamps } from "./python-stamps.js";
 
 const LOG_CALL = /^(logging|logger|log|LOG|_log|LOGGER|warnings)\.\w+$|^(sys\.stderr\.write|_?e?print_?err\w*|_?(log|debug|info|warn|warning)\w*)$/;
 const SURFACE_CALL = /send|notify|notif|alert|emit_skip|skip_and_exit|skip_summary|emit|report|surface|page|escalate/i;
@@ -116,6 +117,7 @@ export function pythonSkips(root: SyntaxNode): SkipEvidence[] {
     if (stops && !body.some(surfaces)) add("budget-stop", ifs, appended(body));
   }
   out.push(...collections(root));
+  out.push(...pythonStamps(root));
   return out;
 }
 

@@ -37,6 +37,26 @@ for op in ops:
 print(f"{len(failed)} ops failed", file=sys.stderr)
 `;
 
+// The code form of stamped-unverified: every entry is stamped verified, but only the API entries were checked.
+const STAMP_LOOP = `import json, sys
+entries = json.load(open(sys.argv[1]))
+for entry in entries:
+    if entry.get("source") == "api":
+        if not verify_live(entry):
+            continue
+    entry["_verified_this_run"] = True
+json.dump(entries, sys.stdout)
+`;
+// ... and a branch where the check is skipped but the stamp is not.
+const STAMP_BRANCH = `def refresh(entry, offline):
+    if offline:
+        entry["last_verified"] = today()
+        return entry
+    check_url(entry["url"])
+    entry["last_verified"] = today()
+    return entry
+`;
+
 ruleTester("defer-without-summary", {
   valid: [
     { name: "a near miss of log-only-skip: the failed item goes to a list that is emitted", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": LOG_ONLY.replace('print(f"skipped {url}: {exc}", file=sys.stderr)\n        continue', "failed.append(url)") + "if failed:\n    emit_skip(skill='tessl__a', step=1, reason='fetch failed', items=failed)\n    sys.exit(2)\n" } },
@@ -47,6 +67,9 @@ ruleTester("defer-without-summary", {
     { name: "a near miss of budget-stop: the stop writes a skip summary", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": BUDGET.replace("break", "emit_skip(skill='tessl__a', step=1, reason='budget spent', items=items)\n        sys.exit(2)") } },
     { name: "a near miss of catch-all-exit-0: it exits 1", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": CATCH_ALL.replace("sys.exit(0)", "sys.exit(1)") } },
     { name: "a near miss of unrelayed-collection: the list is a result field SKILL.md tells the agent to relay", files: { "skills/a/SKILL.md": SKILL + "\nIf `failed` is not empty, send it to the owner with send_message.\n", "skills/a/scripts/run.py": COLLECTION.replace('print(f"{len(failed)} ops failed", file=sys.stderr)', 'print(json.dumps({"failed": failed}))') } },
+    { name: "a near miss of stamped-unverified in code: the stamp only after a successful check", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": STAMP_LOOP.replace('    if entry.get("source") == "api":\n        if not verify_live(entry):\n            continue\n    entry["_verified_this_run"] = True', '    ok = verify_live(entry)\n    if ok:\n        entry["_verified_this_run"] = True') } },
+    { name: "a near miss of stamped-unverified in code: the stamp in the branch of the check, the skipped branch stamps nothing", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": 'def refresh(entry, offline):\n    if offline:\n        entry["last_verified_skipped"] = today()\n        return entry\n    if check_url(entry["url"]):\n        entry["last_verified"] = today()\n    return entry\n' } },
+    { name: "a near miss of stamped-unverified in code: an evidence-gated stamp (a verification result decides)", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": 'def main():\n    advance, reason = verification_state(evidence, today)\n    if advance:\n        state["_last_checked"] = now\n    else:\n        state["_last_checked_skipped"] = now\n        return 1\n' } },
     { name: "a near miss of stamped-unverified: the stamp follows a live check", files: { "skills/a/SKILL.md": SKILL + "\nAfter the live API call succeeds, set `last_verified` to today.\n" } },
     {
       name: "a near miss of the wrapper: it relays the inner skill's `warnings` itself",
@@ -79,6 +102,16 @@ ruleTester("defer-without-summary", {
       name: "stamped-unverified: a verification field stamped without a check",
       files: { "skills/a/SKILL.md": SKILL + "\nFor feed sources there is no live API call. Mark `_verified_this_run: true` on every entry so Step 8 advances `last_verified`.\n" },
       errors: [{ messageId: "silent", file: "skills/a/SKILL.md", line: 8, message: /stamped-unverified.*skip-summary emit --skill tessl__a/ }],
+    },
+    {
+      name: "stamped-unverified in Python code: a loop stamps every entry verified while only some were checked",
+      files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": STAMP_LOOP },
+      errors: [{ messageId: "silent", file: "skills/a/scripts/run.py", line: 7, message: /stamps a verification field on entries it did not verify.*stamped-unverified, 1 place/ }],
+    },
+    {
+      name: "stamped-unverified in Python code: the branch that skips the check still stamps",
+      files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": STAMP_BRANCH },
+      errors: [{ messageId: "silent", file: "skills/a/scripts/run.py", line: 3, message: /stamped-unverified, 1 place/ }],
     },
     {
       name: "instructed-skip: a linked references/*.md says to drop silently on failure",
