@@ -65,6 +65,7 @@ console.log(`  all rules: ${JSON.stringify(byRule)}`);
 const near = (loc, label) => loc.file === label.path && Math.abs(loc.line - label.line) <= (loc.file.endsWith(".md") ? 0 : 12);
 // Findings at places no label covers, read in context by this project (not part of labels.tsv); each with why.
 const JUDGED_HERE = {
+  "nanoclaw-travel/skills/flight-assist/calendar_reconcile.py:600": ["right", "the `failed` ops list goes into the output, and SKILL.md says of that output 'do not surface it; proceed silently' (those ops retry next cycle: borderline transient); skills.tsv: failed operations left for the next cycle, not surfaced"],
   "nanoclaw-conferences/skills/check-cfps/SKILL.md:101": ["right", "marks _verified_this_run on entries that skip live verification; labels.tsv backfill-source.py:10 (TP-behavior) describes this path, and the issue names it"],
   "nanoclaw-conferences/skills/nightly-cfp-sync/SKILL.md:33": ["right", "the wrapper keeps check-cfps' output internal while check-cfps is told to surface `warnings` in it; skills.tsv: the wrapper swallows the inner skill's warnings"],
   "nanoclaw-conferences/skills/check-cfps/SKILL.md:165": ["right", "new entries that fail verification are dropped (with references/contracts.md:23 'drop silently'); skills.tsv: candidates dropped without telling the owner"],

@@ -4,7 +4,7 @@ import { posix } from "node:path";
 import type { SkipEvidence, SkipMechanism } from "../source/facts.js";
 import type { Skill, Tile } from "../tile/tile.js";
 import { emitsSummary } from "../rules/skill-facts.js";
-import { instructionSkips, linkedReferences, proseUnits, relayedFields } from "./instructions.js";
+import { instructionSkips, linkedReferences, proseUnits, relayedFields, relayedFieldsIn, type RelayedField } from "./instructions.js";
 
 export interface Place {
   readonly file: string;
@@ -22,10 +22,11 @@ export function skipEvidence(tile: Tile, skill: Skill): Map<SkipMechanism, Place
   let texts = byPathCache.get(tile);
   if (!texts) byPathCache.set(tile, (texts = new Map(tile.files.map((f) => [f.path, f]))));
   const docs = [skill.skillMd, ...linkedReferences(skill.skillMd.text ?? "").map((p) => texts.get(posix.join(skill.dir, p))).filter((f) => f?.text !== undefined)];
-  const relayed = new Set(docs.flatMap((d) => [...relayedFields(d!.text!)]));
+  const relayed = docs.flatMap((d) => relayedFieldsIn(d!.text!));
+  const scriptNames = skill.scripts.filter((f) => f !== skill.skillMd).map((f) => posix.basename(f.path));
   const found = new Map<SkipMechanism, Place[]>();
   const add = (file: string, language: string, e: SkipEvidence) => {
-    if (e.fields?.some((f) => relayed.has(f))) return;
+    if (e.fields?.some((f) => relayed.some((r) => r.field === f && about(r, posix.basename(file), scriptNames)))) return;
     const list = found.get(e.mechanism) ?? [];
     list.push({ file, language, e });
     found.set(e.mechanism, list);
@@ -46,6 +47,15 @@ export function skipEvidence(tile: Tile, skill: Skill): Map<SkipMechanism, Place
   for (const list of found.values()) list.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.e.line - b.e.line));
   evidenceCache.set(skill, found);
   return found;
+}
+
+/**
+ * Whether a relaying sentence is about this script's output: its section names the script, or names no script of the
+ * skill at all (then it cannot be told apart). A field of the same name in a section about another script is not relayed.
+ */
+function about(r: RelayedField, script: string, scripts: readonly string[]): boolean {
+  const names = (name: string) => new RegExp(`(^|[^\\w.-])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`).test(r.section);
+  return names(script) || !scripts.some(names);
 }
 
 const KEEP_INTERNAL = /\b(?:do not|don't|never)\s+(?:forward|relay|surface|pass on|echo|show)\b|\b(?:consume|use|read)\b[^.]*\binternally\b/i;

@@ -126,16 +126,40 @@ export function instructionSkips(markdown: string): SkipEvidence[] {
   return out;
 }
 
-/** Result fields SKILL.md tells the agent to relay: `failed`, `warnings`, named in a sentence that surfaces them. */
-export function relayedFields(markdown: string): Set<string> {
-  const fields = new Set<string>();
+/** "do not surface it", "proceed silently", "consume it internally": a paragraph that says so relays nothing. */
+const KEEPS_SILENT = /\b(?:do not|don't|never)\s+(?:surface|forward|relay|report|mention|echo|show)\b|\bproceed(?:s)?\s+silently\b|\binternally\b/i;
+
+export interface RelayedField {
+  readonly field: string;
+  /** The text of the markdown section (heading to heading, code blocks included) the sentence sits in. */
+  readonly section: string;
+}
+
+/**
+ * Result fields SKILL.md tells the agent to relay: a field written as code (`failed`, `result.failed`, `"failed":`) in
+ * a sentence that surfaces it, in a paragraph that does not also say to keep it silent. A bare word is not a field.
+ */
+export function relayedFieldsIn(markdown: string): RelayedField[] {
+  const lines = markdown.split("\n");
+  const headings = lines.flatMap((l, i) => (/^\s{0,3}#{1,6}\s/.test(l) ? [i + 1] : []));
+  const sectionOf = (line: number) => {
+    const from = headings.filter((h) => h <= line).at(-1) ?? 1;
+    const to = headings.find((h) => h > line) ?? lines.length + 1;
+    return lines.slice(from - 1, to - 1).join("\n");
+  };
+  const out: RelayedField[] = [];
   for (const unit of proseUnits(markdown)) {
+    if (KEEPS_SILENT.test(unit.text)) continue;
     for (const sentence of sentences(unit.text)) {
       if (!positiveSurface(sentence)) continue;
-      for (const m of sentence.matchAll(/`([A-Za-z_][\w.]*)`|"([A-Za-z_]\w*)"\s*:|\b([a-z]+_[a-z_]+)\b/g)) fields.add((m[1] ?? m[2] ?? m[3])!.split(".").pop()!);
+      for (const m of sentence.matchAll(/`([A-Za-z_][\w.]*)`|"([A-Za-z_]\w*)"\s*:/g)) out.push({ field: (m[1] ?? m[2])!.split(".").pop()!, section: sectionOf(unit.line) });
     }
   }
-  return fields;
+  return out;
+}
+
+export function relayedFields(markdown: string): Set<string> {
+  return new Set(relayedFieldsIn(markdown).map((r) => r.field));
 }
 
 /** `references/x.md` paths a SKILL.md links, relative to the skill folder. */

@@ -57,6 +57,15 @@ const STAMP_BRANCH = `def refresh(entry, offline):
     return entry
 `;
 
+// Two scripts: run.py puts its failed ops into a `failed` field; skip.py answers with a `failed` flag of its own.
+const RELAY_SKILL = (runSection: string) =>
+  `---\nname: a\n---\n# A\n\n## Apply\n\nRun \`scripts/run.py\`. It prints JSON.${runSection}\n\n## Skip\n\nRun \`scripts/skip.py NAME\`. If \`failed\` is true, tell the owner the skip could not be recorded.\n`;
+const RELAY_FILES = (runSection: string) => ({
+  "skills/a/SKILL.md": RELAY_SKILL(runSection),
+  "skills/a/scripts/run.py": COLLECTION.replace('print(f"{len(failed)} ops failed", file=sys.stderr)', 'print(json.dumps({"failed": failed}))'),
+  "skills/a/scripts/skip.py": 'import json\nprint(json.dumps({"failed": False}))\n',
+});
+
 ruleTester("defer-without-summary", {
   valid: [
     { name: "a near miss of log-only-skip: the failed item goes to a list that is emitted", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": LOG_ONLY.replace('print(f"skipped {url}: {exc}", file=sys.stderr)\n        continue', "failed.append(url)") + "if failed:\n    emit_skip(skill='tessl__a', step=1, reason='fetch failed', items=failed)\n    sys.exit(2)\n" } },
@@ -70,6 +79,7 @@ ruleTester("defer-without-summary", {
     { name: "a near miss of stamped-unverified in code: the stamp only after a successful check", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": STAMP_LOOP.replace('    if entry.get("source") == "api":\n        if not verify_live(entry):\n            continue\n    entry["_verified_this_run"] = True', '    ok = verify_live(entry)\n    if ok:\n        entry["_verified_this_run"] = True') } },
     { name: "a near miss of stamped-unverified in code: the stamp in the branch of the check, the skipped branch stamps nothing", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": 'def refresh(entry, offline):\n    if offline:\n        entry["last_verified_skipped"] = today()\n        return entry\n    if check_url(entry["url"]):\n        entry["last_verified"] = today()\n    return entry\n' } },
     { name: "a near miss of stamped-unverified in code: an evidence-gated stamp (a verification result decides)", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": 'def main():\n    advance, reason = verification_state(evidence, today)\n    if advance:\n        state["_last_checked"] = now\n    else:\n        state["_last_checked_skipped"] = now\n        return 1\n' } },
+    { name: "a near miss of a relayed field: the section about the script that writes `failed` tells the agent to send it", files: RELAY_FILES(" If `failed` is not empty, send it to the owner with send_message.") },
     { name: "a near miss of stamped-unverified: the stamp follows a live check", files: { "skills/a/SKILL.md": SKILL + "\nAfter the live API call succeeds, set `last_verified` to today.\n" } },
     {
       name: "a near miss of the wrapper: it relays the inner skill's `warnings` itself",
@@ -112,6 +122,16 @@ ruleTester("defer-without-summary", {
       name: "stamped-unverified in Python code: the branch that skips the check still stamps",
       files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": STAMP_BRANCH },
       errors: [{ messageId: "silent", file: "skills/a/scripts/run.py", line: 3, message: /stamped-unverified, 1 place/ }],
+    },
+    {
+      name: "unrelayed-collection: a field of the same name relayed in a section about another script does not count",
+      files: RELAY_FILES(""),
+      errors: [{ messageId: "silent", file: "skills/a/scripts/run.py", line: 2, message: /unrelayed-collection/ }],
+    },
+    {
+      name: "unrelayed-collection: the paragraph that names `failed` with a notification also says not to surface the output",
+      files: RELAY_FILES(" Treat a non-empty `failed` list as expected and proceed to the notification below; do not surface it, proceed silently."),
+      errors: [{ messageId: "silent", file: "skills/a/scripts/run.py", line: 2, message: /unrelayed-collection/ }],
     },
     {
       name: "instructed-skip: a linked references/*.md says to drop silently on failure",
