@@ -9,6 +9,17 @@ export { mergeSummaries } from "./contract/merge.js";
 export { reasonKeyOf } from "./contract/reason-key.js";
 export { buildJsonSchema } from "./contract/json-schema.js";
 
+// Errors: one class, a code per failure (docs/errors.md)
+export {
+  SkipSummaryError,
+  isSkipSummaryError,
+  type SkipSummaryErrorCode,
+  type SkipSummaryErrorData,
+  type ErrorCodeOf,
+  type UnsafePathKind,
+  type WriteRefusalKind,
+} from "./contract/errors.js";
+
 // The owner side
 export { emitSkip, type SkipInput, type EmitOptions, type EmitResult } from "./owner/emit.js";
 export { createSkipCollector, type SkipCollector, type CollectedSkip } from "./owner/collector.js";

@@ -3,8 +3,7 @@
 import type { Command } from "commander";
 import type { CliIo } from "./io.js";
 import type { FlagSpec } from "./flag-spec.js";
-import { usageExitCode } from "./exit-codes.js";
-import { UsageError } from "./usage-error.js";
+import { errorExitCode } from "./exit-codes.js";
 
 /** What a command's action resolves to: the process exit code. */
 export type ExitCode = number;
@@ -37,8 +36,9 @@ export interface FastCommand {
 }
 
 /**
- * Runs a command's action: its resolved number is the exit code; a {@link UsageError} thrown inside becomes
- * the command's usage exit code (exit-codes.ts) with a one-line message. Anything else propagates to main's last-resort handler.
+ * Runs a command's action: its resolved number is the exit code. An error whose code has a row for this command in
+ * exit-codes.ts (`cli.usage` always has) becomes that exit code and its message; anything else is a bug and
+ * propagates to main's last-resort handler (70).
  */
 export function action<A extends unknown[]>(
   context: CommandContext,
@@ -50,9 +50,10 @@ export function action<A extends unknown[]>(
     try {
       done(await fn(...args));
     } catch (error) {
-      if (!(error instanceof UsageError)) throw error;
-      context.io.stderr.write(`skip-summary: ${error.message}\n`);
-      done(usageExitCode(command, context.argv));
+      const code = errorExitCode(command, context.argv, error);
+      if (code === undefined) throw error;
+      context.io.stderr.write(`skip-summary: ${(error as Error).message}\n`);
+      done(code);
     }
   };
 }

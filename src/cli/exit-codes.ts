@@ -1,6 +1,8 @@
 // Every exit code the CLI returns, one row per command and outcome, in one table: commander's parse errors, the
-// commands' own usage errors and their results all read it, and docs/exit-codes.md prints it (a test keeps the two
-// equal). The skill exit-code contract (0/2/75, sysexits) is the runner's pass-through and lives in src/contract.
+// commands' own usage errors, the error codes the parts throw and the commands' results all read it, and
+// docs/exit-codes.md prints it (a test keeps the two equal). The skill exit-code contract (0/2/75, sysexits) is the
+// runner's pass-through and lives in src/contract.
+import { isSkipSummaryError, type SkipSummaryErrorCode } from "../contract/errors.js";
 import { EX_CANTCREAT, EX_DATAERR, EX_SOFTWARE, EX_USAGE } from "../contract/exit-codes.js";
 
 export const EXIT_CODES = {
@@ -30,6 +32,54 @@ function isCommand(name: string | undefined): name is CommandName {
 export function usageExitCode(command: string | undefined, argv: readonly string[]): number {
   if (command === "surface" && argv.includes("--hook-input")) return EXIT_CODES.surface["hook-usage"];
   return isCommand(command) ? EXIT_CODES[command].usage : EXIT_CODES["skip-summary"].usage;
+}
+
+type Outcome<C extends CommandName> = keyof (typeof EXIT_CODES)[C];
+
+/**
+ * The row each error code lands on, per command (docs/errors.md lists the codes). `cli.usage` is every command's
+ * `usage` row without being listed. A code a command does not list is a bug of ours (70): it should not reach it.
+ */
+export const ERROR_ROWS: { readonly [C in CommandName]: Readonly<Partial<Record<SkipSummaryErrorCode, Outcome<C>>>> } = {
+  emit: {
+    "contract.workspace_not_found": "usage",
+    "contract.summary_invalid": "bad-data",
+    "contract.skill_id_invalid": "bad-data",
+    "fs.input_too_large": "bad-data",
+    "cli.link_invalid": "bad-data",
+    "owner.write_failed": "cannot-write",
+    "fs.unsafe_path": "cannot-write",
+  },
+  validate: {},
+  schema: {},
+  surface: {
+    "contract.workspace_not_found": "usage",
+    "config.invalid": "usage",
+    "surfacer.hook_input_invalid": "hook-usage",
+    "notifiers.none_available": "not-sent",
+  },
+  history: { "contract.workspace_not_found": "usage" },
+  silence: { "contract.workspace_not_found": "usage" },
+  hooks: { "hooks.settings_invalid": "bad-settings", "hooks.settings_unwritable": "cannot-write" },
+  // lint words its parts' errors itself (`config error in …`, `cannot lint …`) and throws them as `cli.usage`.
+  lint: {},
+  helper: {},
+  // The flag parsers' errors (durations, --retry-on, --heal, --log-format) come as `cli.usage` naming the flag.
+  run: { "runner.options_invalid": "usage" },
+  "skip-summary": {},
+};
+
+/**
+ * The exit code for `error` thrown while `command` ran, from its code's row; `undefined` for anything else, which
+ * is a bug (main's last resort words it and exits 70). A `usage` row follows {@link usageExitCode}.
+ */
+export function errorExitCode(command: string, argv: readonly string[], error: unknown): number | undefined {
+  if (!isSkipSummaryError(error)) return undefined;
+  const table = isCommand(command) ? EXIT_CODES[command] : EXIT_CODES["skip-summary"];
+  const rows: Readonly<Partial<Record<SkipSummaryErrorCode, string>>> = isCommand(command) ? ERROR_ROWS[command] : {};
+  const row = error.code === "cli.usage" ? "usage" : rows[error.code];
+  if (row === undefined) return undefined;
+  return row === "usage" ? usageExitCode(command, argv) : (table as Record<string, number>)[row];
 }
 
 /** Where each command's --help points for the whole table. */

@@ -2,7 +2,8 @@
 import { COMMANDS } from "./commands/index.js";
 import type { CliIo } from "./io.js";
 import type { ExitCode } from "./action.js";
-import { UsageExit, buildProgram } from "./program.js";
+import { isSkipSummaryError } from "../contract/errors.js";
+import { buildProgram } from "./program.js";
 import { reportInternalError } from "./report-internal-error.js";
 import { usageExitCode } from "./exit-codes.js";
 
@@ -25,7 +26,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
     await program.parseAsync([...argv], { from: "user" });
     return exitCode;
   } catch (error) {
-    if (error instanceof UsageExit) return error.exitCode;
+    if (isSkipSummaryError(error, "cli.exit")) return error.data.exitCode;
     return reportInternalError(error, io, debug);
   }
 }

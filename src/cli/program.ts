@@ -2,14 +2,10 @@
 // It is loaded only when the fast path (fast-path.ts) cannot take an invocation.
 import { Command, CommanderError, type OutputConfiguration } from "commander";
 import type { CommandContext, CommandDefinition, ExitCode } from "./action.js";
+import { SkipSummaryError } from "../contract/errors.js";
 import { EXIT_CODES_DOC, usageExitCode } from "./exit-codes.js";
 import { VERSION } from "./version.js";
 
-export class UsageExit extends Error {
-  constructor(readonly exitCode: number) {
-    super("usage");
-  }
-}
 
 export function buildProgram(
   commands: readonly CommandDefinition[],
@@ -42,7 +38,8 @@ export function buildProgram(
   return program;
 }
 
+// commander has already printed the help, the version or the parse error; only the exit code is left to give.
 function exitFor(err: CommanderError, usageExitCode: number): never {
-  if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.exitCode === 0) throw new UsageExit(0);
-  throw new UsageExit(usageExitCode);
+  const done = err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.exitCode === 0;
+  throw new SkipSummaryError("cli.exit", err.message, { exitCode: done ? 0 : usageExitCode }, { cause: err });
 }

@@ -1,8 +1,7 @@
-// A usage problem found after commander parsed the flags (a bad value, a missing combination), with the exit code to use.
+// A usage problem found after commander parsed the flags (a bad value, a missing combination): code `cli.usage`,
+// which every command's row in exit-codes.ts turns into its usage exit code.
+import { SkipSummaryError } from "../contract/errors.js";
 
-export class UsageError extends Error {
-  override readonly name = "UsageError";
-  constructor(message: string) {
-    super(message);
-  }
+export function usageError(message: string, options?: ErrorOptions): SkipSummaryError<"cli.usage"> {
+  return new SkipSummaryError("cli.usage", message, {}, options);
 }

@@ -5,7 +5,8 @@ import { resolve } from "node:path";
 import { depthProblem } from "../contract/json-depth.js";
 import type { Problem } from "../contract/problems.js";
 import { formatPath } from "../contract/problems.js";
-import { InputTooLargeError, readFileAtMost } from "../fs/read-bounded.js";
+import { isSkipSummaryError, SkipSummaryError } from "../contract/errors.js";
+import { readFileAtMost } from "../fs/read-bounded.js";
 
 export const CONFIG_FILE_NAME = "skip-summary.config.json";
 
@@ -15,15 +16,9 @@ export const CONFIG_SECTIONS = ["notify", "surface", "lint"] as const;
 /** A config is a few KiB; more is a wrong file (a log, a dump), not read further. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 
-export class ConfigError extends Error {
-  override readonly name = "ConfigError";
-  readonly code = "INVALID_CONFIG";
-  constructor(
-    readonly path: string,
-    readonly problems: readonly Problem[],
-  ) {
-    super(`${path}: ${problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`);
-  }
+/** `config.invalid`: the file and every problem, each naming its key. */
+export function configError(path: string, problems: readonly Problem[]): SkipSummaryError<"config.invalid"> {
+  return new SkipSummaryError("config.invalid", `${path}: ${problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`, { path, problems });
 }
 
 export interface LoadedConfig {
@@ -35,7 +30,7 @@ export interface LoadedConfig {
 /**
  * Reads `--config FILE` (which must exist) or `./skip-summary.config.json` (optional).
  * Broken JSON, a non-object, an unknown or `null` top-level key, more than 1 MiB or nesting deeper than 64
- * levels is a {@link ConfigError} naming the file and the key.
+ * levels is a `config.invalid` error naming the file and the key.
  */
 export async function loadConfigFile(options: { readonly flag?: string | undefined; readonly cwd: string }): Promise<LoadedConfig> {
   const path = resolve(options.cwd, options.flag ?? CONFIG_FILE_NAME);
@@ -45,22 +40,22 @@ export async function loadConfigFile(options: { readonly flag?: string | undefin
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" && options.flag === undefined) return { path: undefined, data: {} };
-    if (error instanceof InputTooLargeError) throw new ConfigError(path, [{ path: "(root)", message: `is larger than ${MAX_CONFIG_BYTES} bytes; a config file is a few KiB, so this is not one` }]);
-    throw new ConfigError(path, [{ path: "(root)", message: `cannot be read (${code ?? (error as Error).message})` }]);
+    if (isSkipSummaryError(error, "fs.input_too_large")) throw configError(path, [{ path: "(root)", message: `is larger than ${MAX_CONFIG_BYTES} bytes; a config file is a few KiB, so this is not one` }]);
+    throw configError(path, [{ path: "(root)", message: `cannot be read (${code ?? (error as Error).message})` }]);
   }
   const tooDeep = depthProblem(text);
-  if (tooDeep) throw new ConfigError(path, [{ path: "(root)", message: tooDeep.replace("a summary", "a config file") }]);
+  if (tooDeep) throw configError(path, [{ path: "(root)", message: tooDeep.replace("a summary", "a config file") }]);
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(path, [{ path: "(root)", message: `is not valid JSON (${(error as Error).message})` }]);
+    throw configError(path, [{ path: "(root)", message: `is not valid JSON (${(error as Error).message})` }]);
   }
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
-    throw new ConfigError(path, [{ path: "(root)", message: "must be a JSON object" }]);
+    throw configError(path, [{ path: "(root)", message: "must be a JSON object" }]);
   }
   const problems = topLevelProblems(data as Record<string, unknown>);
-  if (problems.length > 0) throw new ConfigError(path, problems);
+  if (problems.length > 0) throw configError(path, problems);
   return { path, data: data as Record<string, unknown> };
 }
 
@@ -89,13 +84,13 @@ function editDistance(a: string, b: string): number {
   return row[b.length]!;
 }
 
-/** Turns zod issues of one config section into a {@link ConfigError} whose paths start at the section. */
+/** Turns zod issues of one config section into a `config.invalid` error whose paths start at the section. */
 export function configProblems(
   path: string,
   section: string,
   issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[],
-): ConfigError {
-  return new ConfigError(
+): SkipSummaryError<"config.invalid"> {
+  return configError(
     path,
     issues.map((i) => ({ path: formatPath([section, ...i.path]), message: i.message })),
   );

@@ -1,4 +1,5 @@
 // Skill ids become part of a file name, so they are checked here, before any path is built from them.
+import { SkipSummaryError } from "./errors.js";
 
 /** The prefix every full skill id carries (`tessl__check-cfps`). */
 export const SKILL_ID_PREFIX = "tessl__";
@@ -6,16 +7,6 @@ export const SKILL_ID_MAX_LENGTH = 128;
 
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
-export class InvalidSkillIdError extends Error {
-  override readonly name = "InvalidSkillIdError";
-  readonly code = "INVALID_SKILL_ID";
-  constructor(
-    readonly id: unknown,
-    readonly problem: string,
-  ) {
-    super(`invalid skill id ${JSON.stringify(id)}: ${problem}`);
-  }
-}
 
 /** Why `id` is not a safe skill id, or `undefined` when it is one. */
 export function skillIdProblem(id: unknown): string | undefined {
@@ -34,10 +25,10 @@ export function isValidSkillId(id: unknown): id is string {
   return skillIdProblem(id) === undefined;
 }
 
-/** Returns the id unchanged, or throws {@link InvalidSkillIdError} naming what is wrong with it. */
+/** Returns the id unchanged, or throws `contract.skill_id_invalid` naming what is wrong with it. */
 export function assertSkillId(id: unknown): string {
   const problem = skillIdProblem(id);
-  if (problem !== undefined) throw new InvalidSkillIdError(id, problem);
+  if (problem !== undefined) throw new SkipSummaryError("contract.skill_id_invalid", `invalid skill id ${JSON.stringify(id)}: ${problem}`, { id, problem });
   return id as string;
 }
 

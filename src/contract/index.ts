@@ -12,4 +12,5 @@ export * from "./workspace.js";
 export * from "./read-file.js";
 export * from "./size-cap.js";
 export * from "./exit-codes.js";
+export * from "./errors.js";
 export * from "./reason-key.js";

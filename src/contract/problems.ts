@@ -1,4 +1,5 @@
 // One shape for "what is wrong with this summary", so the CLI, the surfacer and the lint word problems alike.
+import { SkipSummaryError } from "./errors.js";
 
 /** One problem with a summary: the field path (`items[2]`, or `(root)` for the whole document) and plain words. */
 export interface Problem {
@@ -18,10 +19,7 @@ export function formatProblems(problems: readonly Problem[]): string {
   return problems.map((p) => `${p.path}: ${p.message}`).join("; ");
 }
 
-export class SummaryValidationError extends Error {
-  override readonly name = "SummaryValidationError";
-  readonly code = "INVALID_SUMMARY";
-  constructor(readonly problems: readonly Problem[]) {
-    super(`invalid skip summary: ${formatProblems(problems)}`);
-  }
+/** The error for a summary that breaks the contract: `contract.summary_invalid`, its problems as data. */
+export function summaryInvalid(problems: readonly Problem[]): SkipSummaryError<"contract.summary_invalid"> {
+  return new SkipSummaryError("contract.summary_invalid", `invalid skip summary: ${formatProblems(problems)}`, { problems });
 }

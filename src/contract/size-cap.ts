@@ -3,7 +3,7 @@
 // and records how many it cut in `items_omitted`, which the notice adds to its count. Python's writer
 // (python/skip_summary.py, fit_summary) follows the same rule, so both cut at the same item.
 import { MAX_SUMMARY_BYTES } from "./read-file.js";
-import { SummaryValidationError } from "./problems.js";
+import { summaryInvalid } from "./problems.js";
 import type { SkipSummary } from "./schema.js";
 
 /** The bytes a writer puts on disk: two-space JSON and a final newline. */
@@ -28,7 +28,7 @@ export function fitSummary(summary: SkipSummary, maxBytes: number = MAX_SUMMARY_
   const fits = (kept: number) => Buffer.byteLength(summaryText(keeping(kept))) <= maxBytes;
   if (!fits(0)) {
     const bytes = Buffer.byteLength(summaryText(keeping(0)));
-    throw new SummaryValidationError([
+    throw summaryInvalid([
       { path: "(root)", message: `is ${bytes} bytes even without items; a summary is at most ${maxBytes} bytes, so shorten step or the extra fields` },
     ]);
   }

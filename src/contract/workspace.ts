@@ -1,18 +1,14 @@
 // One precedence for finding the group workspace, shared by every command: flag, then env, then the container default.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import { SkipSummaryError } from "./errors.js";
 
 export const WORKSPACE_ENV = "SKIP_SUMMARY_WORKSPACE";
 export const DEFAULT_WORKSPACE = "/workspace/group";
 
-export class WorkspaceNotFoundError extends Error {
-  override readonly name = "WorkspaceNotFoundError";
-  readonly code = "NO_WORKSPACE";
-  constructor() {
-    super(
-      `no workspace: pass --workspace DIR or set ${WORKSPACE_ENV}=DIR (the default, ${DEFAULT_WORKSPACE}, does not exist here)`,
-    );
-  }
+/** `contract.workspace_not_found`, worded with the two ways to name a workspace. */
+export function workspaceNotFound(): SkipSummaryError<"contract.workspace_not_found"> {
+  return new SkipSummaryError("contract.workspace_not_found", `no workspace: pass --workspace DIR or set ${WORKSPACE_ENV}=DIR (the default, ${DEFAULT_WORKSPACE}, does not exist here)`);
 }
 
 export interface WorkspaceSources {
@@ -30,5 +26,5 @@ export function resolveWorkspace(sources: WorkspaceSources = {}): string {
   if (sources.flag) return resolve(cwd, sources.flag);
   if (fromEnv) return resolve(cwd, fromEnv);
   if ((sources.exists ?? existsSync)(DEFAULT_WORKSPACE)) return DEFAULT_WORKSPACE;
-  throw new WorkspaceNotFoundError();
+  throw workspaceNotFound();
 }

@@ -1,19 +1,12 @@
-// What the safe-path layer refuses, as data: the CLI and the logs word it, callers map it to an exit code
-// (73, EX_CANTCREAT: the place to write is not usable) without matching on messages.
+// What the safe-path layer refuses, as data (`fs.unsafe_path`): the CLI and the logs word it, callers map it to an
+// exit code (73, EX_CANTCREAT: the place to write is not usable) without matching on messages. And the one test for
+// "the file system said no" (an errno), which callers use to narrow what they expect from what is a bug.
+import { isSkipSummaryError, SkipSummaryError, type UnsafePathKind } from "../contract/errors.js";
 
-/** Why a path inside a workspace was refused. */
-export type UnsafePathKind = "symlink" | "not-directory" | "not-regular-file" | "hard-linked";
+export type { UnsafePathKind };
 
-export class UnsafePathError extends Error {
-  override readonly name = "UnsafePathError";
-  readonly code = "UNSAFE_PATH";
-  constructor(
-    readonly kind: UnsafePathKind,
-    readonly path: string,
-    message: string,
-  ) {
-    super(message);
-  }
+export function unsafePath(kind: UnsafePathKind, path: string, message: string): SkipSummaryError<"fs.unsafe_path"> {
+  return new SkipSummaryError("fs.unsafe_path", message, { kind, path });
 }
 
 /** True for an error the file system raised (ENOENT, EACCES, EROFS, ...), as opposed to a bug of ours. */
@@ -22,9 +15,9 @@ export function isSystemError(error: unknown): error is NodeJS.ErrnoException & 
   return error instanceof Error && typeof code === "string" && /^E[A-Z0-9]+$/.test(code);
 }
 
-/** A path-layer refusal or a file-system error: the environment's fault, never a bug (exit 70) of ours. */
+/** A path-layer refusal, a bounded read that hit its limit or a file-system error: the environment's fault, never a bug (exit 70) of ours. */
 export function isEnvironmentError(error: unknown): boolean {
-  return error instanceof UnsafePathError || isSystemError(error);
+  return isSkipSummaryError(error, ["fs.unsafe_path", "fs.input_too_large"]) || isSystemError(error);
 }
 
 const WORDS: Readonly<Record<string, string>> = {
@@ -45,7 +38,7 @@ const WORDS: Readonly<Record<string, string>> = {
 
 /** `EROFS (a read-only file system)`: the code, for searching, and words, for people. */
 export function describeFsError(error: unknown): string {
-  if (error instanceof UnsafePathError) return error.message;
+  if (isSkipSummaryError(error)) return error.message;
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== "string") return (error as Error)?.message ?? String(error);
   return WORDS[code] ? `${code} (${WORDS[code]})` : code;

@@ -1,7 +1,7 @@
 // The safe-path layer: the one way the tools create, append or move files inside a workspace (quarantine,
 // failures log, claims, journals, locks, the ledger). Nothing is created or appended through a link.
-export { UnsafePathError, describeFsError, isEnvironmentError, isSystemError, type UnsafePathKind } from "./errors.js";
+export { unsafePath, describeFsError, isEnvironmentError, isSystemError, type UnsafePathKind } from "./errors.js";
 export { describeKind, entryKind, type EntryKind } from "./inspect.js";
 export { openSafeDir, withSafeDir, type OpenSafeDirOptions, type SafeDir } from "./safe-dir.js";
 export { appendSafely, createExclusively, replaceAtomically, syncFolder, type WriteOptions } from "./safe-write.js";
-export { InputTooLargeError, readFileAtMost, readOwnRecord, readStreamAtMost } from "./read-bounded.js";
+export { inputTooLarge, readFileAtMost, readOwnRecord, readStreamAtMost } from "./read-bounded.js";

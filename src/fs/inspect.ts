@@ -1,7 +1,8 @@
 // Looking at a name without following it: every decision the layer makes starts from lstat, never stat.
 import { lstat, readlink } from "node:fs/promises";
 import type { Stats } from "node:fs";
-import { UnsafePathError, type UnsafePathKind } from "./errors.js";
+import type { SkipSummaryError } from "../contract/errors.js";
+import { unsafePath, type UnsafePathKind } from "./errors.js";
 
 export type EntryKind = "missing" | "file" | "directory" | "symlink" | "fifo" | "socket" | "device";
 
@@ -39,9 +40,9 @@ export async function entryKind(path: string): Promise<EntryKind> {
 }
 
 /** The refusal for `path`, worded once: what is there, that we never go through it, and how to fix it. */
-export async function refusal(path: string, found: EntryKind, wanted: "directory" | "regular file", action: string): Promise<UnsafePathError> {
+export async function refusal(path: string, found: EntryKind, wanted: "directory" | "regular file", action: string): Promise<SkipSummaryError<"fs.unsafe_path">> {
   const kind: UnsafePathKind = found === "symlink" ? "symlink" : wanted === "directory" ? "not-directory" : "not-regular-file";
   const target = found === "symlink" ? await readlink(path).then((t) => ` (to ${t})`, () => "") : "";
   const why = found === "symlink" ? "skip-summary never creates or appends files through a link" : `it must be a ${wanted}`;
-  return new UnsafePathError(kind, path, `refusing to ${action} ${path}: it is ${describeKind(found)}${target}; ${why}. Move it away and run again`);
+  return unsafePath(kind, path, `refusing to ${action} ${path}: it is ${describeKind(found)}${target}; ${why}. Move it away and run again`);
 }

@@ -3,21 +3,16 @@
 // read at most `limit` bytes (plus one, to know there was more) and then stop.
 import { constants } from "node:fs";
 import { open } from "node:fs/promises";
+import { SkipSummaryError } from "../contract/errors.js";
 
-export class InputTooLargeError extends Error {
-  override readonly name = "InputTooLargeError";
-  readonly code = "EFBIG";
-  constructor(
-    readonly source: string,
-    readonly limit: number,
-  ) {
-    super(`${source} is larger than ${limit} bytes; reading stopped there`);
-  }
+/** `fs.input_too_large`: `source` had more than `limit` bytes. */
+export function inputTooLarge(source: string, limit: number): SkipSummaryError<"fs.input_too_large"> {
+  return new SkipSummaryError("fs.input_too_large", `${source} is larger than ${limit} bytes; reading stopped there`, { source, limit });
 }
 
 const CHUNK = 64 * 1024;
 
-/** The bytes of the file at `path`, or InputTooLargeError once more than `limit` bytes have come. */
+/** The bytes of the file at `path`, or `fs.input_too_large` once more than `limit` bytes have come. */
 export async function readFileAtMost(path: string, limit: number): Promise<Buffer> {
   return readOpened(await open(path, "r"), path, limit);
 }
@@ -45,14 +40,14 @@ async function readOpened(handle: import("node:fs/promises").FileHandle, path: s
       if (bytesRead === 0) return Buffer.concat(chunks, total);
       chunks.push(buffer.subarray(0, bytesRead));
       total += bytesRead;
-      if (total > limit) throw new InputTooLargeError(path, limit);
+      if (total > limit) throw inputTooLarge(path, limit);
     }
   } finally {
     await handle.close();
   }
 }
 
-/** The bytes of `stream` (stdin), or InputTooLargeError once more than `limit` bytes have come; it is not read further. */
+/** The bytes of `stream` (stdin), or `fs.input_too_large` once more than `limit` bytes have come; it is not read further. */
 export async function readStreamAtMost(stream: AsyncIterable<Buffer | string> & { destroy?(): void }, limit: number, source = "stdin"): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
@@ -62,7 +57,7 @@ export async function readStreamAtMost(stream: AsyncIterable<Buffer | string> & 
     total += buffer.length;
     if (total > limit) {
       stream.destroy?.();
-      throw new InputTooLargeError(source, limit);
+      throw inputTooLarge(source, limit);
     }
   }
   return Buffer.concat(chunks, total);

@@ -33,7 +33,7 @@ function hasProcFd(): boolean {
   return procFd;
 }
 
-/** Opens `path` as a folder; throws UnsafePathError for a link or a non-folder at that name. */
+/** Opens `path` as a folder; throws `fs.unsafe_path` for a link or a non-folder at that name. */
 export async function openSafeDir(path: string, options: OpenSafeDirOptions = {}): Promise<SafeDir> {
   if (options.create) {
     // mkdir never follows a link at its last component: a planted link answers EEXIST, and the open below refuses it.

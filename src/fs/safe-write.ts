@@ -7,7 +7,7 @@
 import { constants } from "node:fs";
 import { open, rename, unlink, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { UnsafePathError } from "./errors.js";
+import { unsafePath } from "./errors.js";
 import { entryKind, kindOf, refusal } from "./inspect.js";
 
 export interface WriteOptions {
@@ -83,6 +83,6 @@ async function assertPlainFile(handle: FileHandle, path: string, action: string)
   const stats = await handle.stat();
   if (!stats.isFile()) throw await refusal(path, kindOf(stats), "regular file", action);
   if (stats.nlink > 1) {
-    throw new UnsafePathError("hard-linked", path, `refusing to ${action} ${path}: it has ${stats.nlink} hard links, so the write would also change a file elsewhere. Move it away and run again`);
+    throw unsafePath("hard-linked", path, `refusing to ${action} ${path}: it has ${stats.nlink} hard links, so the write would also change a file elsewhere. Move it away and run again`);
   }
 }

@@ -5,6 +5,7 @@
 // back the original bytes. Pure: text in, text out.
 // The ESM build: the package main is a UMD file whose dynamic requires a bundler cannot follow.
 import { findNodeAtLocation, parseTree, type Node } from "jsonc-parser/lib/esm/main.js";
+import { SkipSummaryError } from "../contract/errors.js";
 
 /** The hook events `hooks install` can add, Stop first: the end of the agent's turn follows a skill's work. */
 export const INSTALLABLE_EVENTS = ["Stop", "SubagentStop", "PostToolUse"] as const;
@@ -14,12 +15,9 @@ export const DEFAULT_HOOK_COMMAND = "skip-summary surface --hook-input";
 /** Seconds Claude Code waits for the hook; a send with retries fits well inside. */
 export const DEFAULT_HOOK_TIMEOUT_S = 60;
 
-export class SettingsFileError extends Error {
-  override readonly name = "SettingsFileError";
-  readonly code = "BAD_SETTINGS";
-  constructor(readonly problem: string) {
-    super(problem);
-  }
+/** `hooks.settings_invalid`: what is wrong with the file, worded to follow its path. */
+export function settingsInvalid(problem: string): SkipSummaryError<"hooks.settings_invalid"> {
+  return new SkipSummaryError("hooks.settings_invalid", problem, { problem });
 }
 
 export interface HookEdit {
@@ -38,12 +36,12 @@ export function parseSettings(text: string): Json {
   try {
     data = text.trim() === "" ? {} : JSON.parse(text);
   } catch (error) {
-    throw new SettingsFileError(`is not valid JSON (${(error as Error).message}); fix it by hand, nothing was written`);
+    throw settingsInvalid(`is not valid JSON (${(error as Error).message}); fix it by hand, nothing was written`);
   }
-  if (!isObject(data)) throw new SettingsFileError("must hold a JSON object; nothing was written");
-  if (data.hooks !== undefined && !isObject(data.hooks)) throw new SettingsFileError('"hooks" must be an object of event names to arrays; nothing was written');
+  if (!isObject(data)) throw settingsInvalid("must hold a JSON object; nothing was written");
+  if (data.hooks !== undefined && !isObject(data.hooks)) throw settingsInvalid('"hooks" must be an object of event names to arrays; nothing was written');
   for (const [event, groups] of Object.entries((data.hooks as Json | undefined) ?? {})) {
-    if (!Array.isArray(groups)) throw new SettingsFileError(`"hooks.${event}" must be an array of matcher groups; nothing was written`);
+    if (!Array.isArray(groups)) throw settingsInvalid(`"hooks.${event}" must be an array of matcher groups; nothing was written`);
   }
   return data;
 }

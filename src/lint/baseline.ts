@@ -5,6 +5,7 @@
 import * as z from "zod/mini";
 import { summarise } from "./run-lint.js";
 import type { Finding, LintSummary } from "./types.js";
+import { SkipSummaryError } from "../contract/errors.js";
 
 export const BASELINE_VERSION = 1;
 
@@ -21,8 +22,9 @@ const BaselineFile = z.object({
 });
 export type Baseline = z.output<typeof BaselineFile>;
 
-export class BaselineError extends Error {
-  override readonly name = "BaselineError";
+/** `lint.baseline_invalid`: the file is not a baseline this version wrote. */
+function baselineInvalid(message: string): SkipSummaryError<"lint.baseline_invalid"> {
+  return new SkipSummaryError("lint.baseline_invalid", message);
 }
 
 /** Whitespace collapsed and trailing comments dropped: reformatting a line does not make its finding new. */
@@ -50,12 +52,12 @@ export function parseBaseline(text: string): Baseline {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new BaselineError(`is not valid JSON (${(error as Error).message}); write it again with --write-baseline FILE`);
+    throw baselineInvalid(`is not valid JSON (${(error as Error).message}); write it again with --write-baseline FILE`);
   }
   const result = BaselineFile.safeParse(raw);
   if (!result.success) {
     const issue = result.error.issues[0]!;
-    throw new BaselineError(`${issue.path.length ? issue.path.join(".") : "(root)"} ${issue.message}; write it again with --write-baseline FILE`);
+    throw baselineInvalid(`${issue.path.length ? issue.path.join(".") : "(root)"} ${issue.message}; write it again with --write-baseline FILE`);
   }
   return result.data;
 }

@@ -5,10 +5,9 @@ export { resolveLintConfig, LintConfigSection, type LintConfig } from "./config.
 export { RULES, findRule } from "./rules/index.js";
 export { FORMATS, FORMATTERS, type FormatName, type FormatMeta, type Formatter } from "./formatters/index.js";
 export { explainRule, ruleList } from "./explain.js";
-export { RuleFileReadError, TileReadError } from "./tile/load-tile.js";
 export { parseRuleFile, suggestPatternId, RULE_NAMESPACE, type ForbiddenPattern, type RuleFile } from "./tile/rule-file.js";
 export { parseSuppressions, type Suppression } from "./suppressions.js";
 export { MECHANISMS as SKIP_MECHANISMS } from "./skips/intentional.js";
-export { applyBaseline, BaselineError, createBaseline, formatBaseline, parseBaseline, type Baseline } from "./baseline.js";
+export { applyBaseline, createBaseline, formatBaseline, parseBaseline, type Baseline } from "./baseline.js";
 export { defineRule, fillMessage } from "./types.js";
 export type { Finding, FileResult, LintSummary, Rule, RuleMeta, RuleContext, Report, Severity } from "./types.js";

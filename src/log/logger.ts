@@ -1,5 +1,6 @@
 // Every outcome (sent, left, retried, failed, a run's end) is one structured line on stderr, so errors stay on
 // record even when they were handled. Parts emit entries; this module is the only place that formats them.
+import { SkipSummaryError } from "../contract/errors.js";
 
 export type LogFormat = "json" | "pretty";
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -41,5 +42,5 @@ function formatPretty(time: string, entry: LogEntry): string {
 
 export function parseLogFormat(value: string): LogFormat {
   if (value === "json" || value === "pretty") return value;
-  throw new Error(`--log-format must be json or pretty, got ${JSON.stringify(value)}`);
+  throw new SkipSummaryError("log.format_invalid", `--log-format must be json or pretty, got ${JSON.stringify(value)}`, { input: value });
 }

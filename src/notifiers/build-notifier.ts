@@ -8,7 +8,8 @@ import { createCommandNotifier } from "./command-notifier.js";
 import { httpUrlProblem } from "./http-url.js";
 import type { NotifierEntry } from "./config-schema.js";
 import { envFlag, envValue, NOTIFIER_ENV as E, type Env } from "./env-names.js";
-import { loadModuleNotifier, ModuleNotifierError } from "./module-notifier.js";
+import { isSkipSummaryError } from "../contract/errors.js";
+import { loadModuleNotifier } from "./module-notifier.js";
 import { createNanoclawNotifier, isNanoclawFormat, NANOCLAW_MESSAGES_DIR } from "./nanoclaw-notifier.js";
 import { createNanoclaw2Notifier, NANOCLAW2_INBOUND_DB, NANOCLAW2_OUTBOUND_DB } from "./nanoclaw2-notifier.js";
 import { createStdoutNotifier, type TextSink } from "./stdout-notifier.js";
@@ -142,7 +143,7 @@ export async function buildNotifier(name: string, entry: NotifierEntry, ctx: Bui
       try {
         return { notifier: await loadModuleNotifier(name, resolve(ctx.baseDir, entry.path), entry.options ?? {}, ctx.timeoutMs), secrets: [] };
       } catch (error) {
-        if (error instanceof ModuleNotifierError) return problem("path", `${error.path} ${error.problem}`);
+        if (isSkipSummaryError(error, "notifiers.module_failed")) return problem("path", `${error.data.path} ${error.data.problem}`);
         throw error;
       }
     }

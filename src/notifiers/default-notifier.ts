@@ -7,6 +7,7 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { envValue, NOTIFIER_ENV, type Env } from "./env-names.js";
 import { NANOCLAW2_OUTBOUND_DB } from "./nanoclaw2-notifier.js";
+import { SkipSummaryError } from "../contract/errors.js";
 
 /** Where a NanoClaw 1.x container finds its host's messages folder (jbaruch/nanoclaw-public, jbaruch/nanoclaw-telegram). */
 export const NANOCLAW_MESSAGES_DIR = "/workspace/ipc/messages";
@@ -66,10 +67,6 @@ export async function probeNanoclawV2(env: Env, cwd: string): Promise<{ readonly
 }
 
 /** Thrown (by loadNotifiers) when nothing is configured and {@link chooseDefaultNotifier} found nobody to reach. */
-export class NoNotifierError extends Error {
-  override readonly name = "NoNotifierError";
-  readonly code = "NO_NOTIFIER";
-  constructor(readonly why: string) {
-    super(why);
-  }
+export function noNotifier(why: string): SkipSummaryError<"notifiers.none_available"> {
+  return new SkipSummaryError("notifiers.none_available", why, { why });
 }

@@ -7,6 +7,7 @@ import { DEFAULT_DELIVERY_BACKOFF, deliveryDelay, type DeliveryBackoff } from ".
 import { permanentFailure, resultProblem, transientFailure, type Failure } from "./failure.js";
 import { describeError } from "./redact.js";
 import type { Notifier, NotifyRequest, NotifyResult } from "./types.js";
+import { SkipSummaryError } from "../contract/errors.js";
 
 export interface NotifierRoutes {
   readonly policy: readonly string[];
@@ -103,7 +104,6 @@ function resolveOptions(options: DeliverOptions): Resolved {
   return { ...options, sleep: options.sleep ?? sleep, backoff };
 }
 
-class RetryableAttempt extends Error {}
 
 // The wait before a retry ends on either signal: after a shutdown no retry is coming.
 function waitSignal(o: Resolved): AbortSignal | undefined {
@@ -142,7 +142,7 @@ async function deliverOne(notifier: Notifier, request: DeliveryRequest, o: Resol
           retry_in_ms: retry ? nextDelay : undefined,
           gave_up: retry ? undefined : waitTooLong ? `retry_after exceeds max_delay_ms (${o.backoff.maxDelayMs} ms)` : undefined,
         });
-        throw retry ? new RetryableAttempt(result.error) : new AbortError(result.error);
+        throw retry ? new SkipSummaryError("notifiers.attempt_failed", result.error) : new AbortError(result.error);
       },
       { retries: o.retries, minTimeout: 0, maxTimeout: 0, factor: 1, onFailedAttempt: () => o.sleep(nextDelay, waitSignal(o)) },
     );

@@ -4,11 +4,11 @@
 import { dirname } from "node:path";
 import * as z from "zod/mini";
 import type { Problem } from "../contract/problems.js";
-import { ConfigError, configProblems, type LoadedConfig } from "../config/load.js";
+import { configError, configProblems, type LoadedConfig } from "../config/load.js";
 import { DEFAULT_DELIVERY_BACKOFF } from "./backoff.js";
 import { buildNotifier } from "./build-notifier.js";
 import { NOTIFY_SECTION, NotifySection, type NotifierEntry } from "./config-schema.js";
-import { chooseDefaultNotifier, NoNotifierError } from "./default-notifier.js";
+import { chooseDefaultNotifier, noNotifier } from "./default-notifier.js";
 import type { Env } from "./env-names.js";
 import { withRedaction } from "./redacting-notifier.js";
 import { createSecretMasker } from "../secrets/mask.js";
@@ -120,7 +120,7 @@ export async function loadNotifiers(options: LoadNotifiersOptions): Promise<Load
   }
   // Every configured secret and every *_TOKEN / *_SECRET variable, loaded or not, plus secret-shaped strings.
   const redact = createSecretMasker(options.env, [...secrets, ...configuredSecrets(section, options.env)]);
-  if (problems.length > 0) throw new ConfigError(configPath, problems.map((p) => ({ path: p.path, message: redact(p.message) })));
+  if (problems.length > 0) throw configError(configPath, problems.map((p) => ({ path: p.path, message: redact(p.message) })));
 
   return {
     notifiers: notifiers.map((n) => withRedaction(n, redact)),
@@ -144,7 +144,7 @@ export async function loadNotifiers(options: LoadNotifiersOptions): Promise<Load
 // Nothing configured: the host that really exists here, or a terminal; else nobody, and nothing may be claimed.
 async function defaultNotifier(options: LoadNotifiersOptions): Promise<string> {
   const choice = await chooseDefaultNotifier({ env: options.env, cwd: options.cwd, stdoutIsTerminal: options.stdoutIsTerminal ?? false, hook: options.hook ?? false });
-  if (choice.kind === "none") throw new NoNotifierError(choice.why);
+  if (choice.kind === "none") throw noNotifier(choice.why);
   return choice.name;
 }
 

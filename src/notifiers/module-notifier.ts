@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import { permanentFailure, resultProblem, transientFailure } from "./failure.js";
 import { describeError } from "./redact.js";
 import type { Notifier, NotifyResult } from "./types.js";
+import { SkipSummaryError } from "../contract/errors.js";
 
 /** What a module must export: `createNotifier(options)` returning a notifier, or a default export with `send`. */
 export interface NotifierModule {
@@ -12,15 +13,9 @@ export interface NotifierModule {
   readonly default?: unknown;
 }
 
-export class ModuleNotifierError extends Error {
-  override readonly name = "ModuleNotifierError";
-  readonly code = "BAD_NOTIFIER_MODULE";
-  constructor(
-    readonly path: string,
-    readonly problem: string,
-  ) {
-    super(`${path}: ${problem}`);
-  }
+/** `notifiers.module_failed`: the module at `path`, and what is wrong with it. */
+export function moduleFailed(path: string, problem: string): SkipSummaryError<"notifiers.module_failed"> {
+  return new SkipSummaryError("notifiers.module_failed", `${path}: ${problem}`, { path, problem });
 }
 
 /** How long a module's import plus its createNotifier(options) may take when no other limit is given. */
@@ -34,7 +29,7 @@ export async function loadModuleNotifier(name: string, path: string, options: Re
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new ModuleNotifierError(path, `did not finish loading within ${timeoutMs} ms (its import or createNotifier(options) never settled): make loading finish, or raise notify.timeout_ms`)),
+      () => reject(moduleFailed(path, `did not finish loading within ${timeoutMs} ms (its import or createNotifier(options) never settled): make loading finish, or raise notify.timeout_ms`)),
       timeoutMs,
     );
   });
@@ -50,28 +45,28 @@ async function load(name: string, path: string, options: Record<string, unknown>
   const found = await stat(path).catch((error: NodeJS.ErrnoException) => error);
   if (found instanceof Error) {
     const why = found.code === "ENOENT" ? "does not exist" : `cannot be read (${found.code ?? found.message})`;
-    throw new ModuleNotifierError(path, `${why}: set path to your module's file; a relative path is resolved against the config file's folder`);
+    throw moduleFailed(path, `${why}: set path to your module's file; a relative path is resolved against the config file's folder`);
   }
-  if (!found.isFile()) throw new ModuleNotifierError(path, "is not a file: set path to your module's .mjs or .js file");
+  if (!found.isFile()) throw moduleFailed(path, "is not a file: set path to your module's .mjs or .js file");
   let mod: NotifierModule;
   try {
     mod = (await import(pathToFileURL(path).href)) as NotifierModule;
   } catch (error) {
-    throw new ModuleNotifierError(path, `cannot be imported: ${describeError(error)}`);
+    throw moduleFailed(path, `cannot be imported: ${describeError(error)}`);
   }
   let candidate: unknown;
   if (typeof mod.createNotifier === "function") {
     try {
       candidate = await mod.createNotifier(options);
     } catch (error) {
-      throw new ModuleNotifierError(path, `createNotifier(options) threw: ${describeError(error)}`);
+      throw moduleFailed(path, `createNotifier(options) threw: ${describeError(error)}`);
     }
-    if (!hasSend(candidate)) throw new ModuleNotifierError(path, "createNotifier(options) must return an object with a send(request) function");
+    if (!hasSend(candidate)) throw moduleFailed(path, "createNotifier(options) must return an object with a send(request) function");
   } else if (hasSend(mod.default)) {
     candidate = mod.default;
   } else {
     const exported = Object.keys(mod).join(", ") || "nothing";
-    throw new ModuleNotifierError(
+    throw moduleFailed(
       path,
       `must export createNotifier(options) or a default object with a send(request) function; it exports ${exported}`,
     );

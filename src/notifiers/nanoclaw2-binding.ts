@@ -5,6 +5,7 @@
 // unreachable, and the wasm builds either keep the file in memory or lock with a `.lock` folder that the agent's
 // own SQLite never looks at. Measurements: docs/integrations/nanoclaw.md and bench/nanoclaw2.mjs.
 import { createRequire } from "node:module";
+import { SkipSummaryError } from "../contract/errors.js";
 
 export const SQLITE_PACKAGE = "libsql";
 
@@ -24,10 +25,6 @@ export interface SqliteStatement {
 
 export type OpenDatabase = (path: string, options: { timeout: number }) => SqliteDatabase;
 
-/** Thrown when the optional dependency is not installed or its native library does not load on this platform. */
-export class SqliteBindingError extends Error {
-  override readonly name = "SqliteBindingError";
-}
 
 let cached: OpenDatabase | undefined;
 
@@ -40,9 +37,12 @@ export function loadSqlite(): OpenDatabase {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === "MODULE_NOT_FOUND" ? "is not installed" : `did not load (${(error as Error).message.split("\n")[0]})`;
-    throw new SqliteBindingError(
+    // `notifiers.sqlite_unavailable`: the optional dependency is not installed or its native library does not load here.
+    throw new SkipSummaryError(
+      "notifiers.sqlite_unavailable",
       `the nanoclaw2 notifier needs the optional package "${SQLITE_PACKAGE}", which ${why}: ` +
         `install it next to skip-summary (npm install ${SQLITE_PACKAGE}); it ships its SQLite library for Linux, macOS and Windows on x64 and arm64`,
+      { package: SQLITE_PACKAGE },
     );
   }
   cached = (path, options) => new Database(path, options);

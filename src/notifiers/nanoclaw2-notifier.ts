@@ -5,11 +5,12 @@
 import { stat } from "node:fs/promises";
 import { sleep } from "../retry/sleep.js";
 import { abortWords } from "./deadline.js";
-import { loadSqlite, SqliteBindingError, type OpenDatabase } from "./nanoclaw2-binding.js";
+import { loadSqlite, type OpenDatabase } from "./nanoclaw2-binding.js";
 import { writeMessageRow } from "./nanoclaw2-outbound.js";
 import { markdownForNanoclaw2 } from "./nanoclaw2-text.js";
 import { permanentFailure, transientFailure } from "./failure.js";
 import type { Notifier } from "./types.js";
+import { isSkipSummaryError } from "../contract/errors.js";
 
 /** The container's paths (container/agent-runner/src/db/connection.ts). */
 export const NANOCLAW2_OUTBOUND_DB = "/workspace/outbound.db";
@@ -54,7 +55,7 @@ export function createNanoclaw2Notifier(name: string, settings: Nanoclaw2Setting
       try {
         open = settings.open ?? loadSqlite();
       } catch (error) {
-        if (error instanceof SqliteBindingError) return permanentFailure(error.message);
+        if (isSkipSummaryError(error, "notifiers.sqlite_unavailable")) return permanentFailure(error.message);
         throw error;
       }
       const row = { id: nanoclaw2MessageId(request.deliveryId), timestamp: sqliteDatetime(now()), content: JSON.stringify({ text: markdownForNanoclaw2(request.message.text) }) };

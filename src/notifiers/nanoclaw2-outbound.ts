@@ -3,7 +3,8 @@
 // so the host's delivery loop (src/delivery.ts) cannot tell a skip notice from the agent's own message.
 // What differs is only what a second writer needs: `cli/ncl.ts` takes BEGIN IMMEDIATE before it reads MAX(seq), and
 // so do we; the row id comes from the delivery id, so a re-run after a crash finds its row instead of adding one.
-import { SqliteBindingError, type OpenDatabase, type SqliteDatabase } from "./nanoclaw2-binding.js";
+import { type OpenDatabase, type SqliteDatabase } from "./nanoclaw2-binding.js";
+import { isSkipSummaryError } from "../contract/errors.js";
 
 /** The columns `writeMessageOut` fills, from the host's OUTBOUND_SCHEMA (src/db/schema.ts). */
 export const MESSAGES_OUT_COLUMNS = ["id", "seq", "in_reply_to", "timestamp", "deliver_after", "recurrence", "kind", "platform_id", "channel_type", "thread_id", "content"] as const;
@@ -135,7 +136,7 @@ function fileUri(path: string, mode: "ro" | "rw"): string {
 }
 
 function classify(error: unknown, target: WriteTarget, step: string): WriteOutcome {
-  if (error instanceof SqliteBindingError) return { kind: "permanent", error: error.message };
+  if (isSkipSummaryError(error, "notifiers.sqlite_unavailable")) return { kind: "permanent", error: error.message };
   const code = String((error as { code?: unknown }).code ?? "");
   const message = (error as Error).message ?? String(error);
   if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {

@@ -9,9 +9,10 @@ import { constants } from "node:fs";
 import { lstat, open } from "node:fs/promises";
 import { MAX_SUMMARY_BYTES } from "../contract/read-file.js";
 import { describeFsError, isEnvironmentError } from "../fs/errors.js";
-import { InputTooLargeError, readOwnRecord } from "../fs/read-bounded.js";
+import { isSkipSummaryError } from "../contract/errors.js";
+import { readOwnRecord } from "../fs/read-bounded.js";
 import { replaceAtomically, syncFolder } from "../fs/safe-write.js";
-import { SummaryWriteError } from "./errors.js";
+import { writeFailed } from "./errors.js";
 
 /** What sits at `path` now: nothing, a regular file, or something the writer must refuse. */
 export async function inspectTarget(path: string): Promise<"missing" | "file"> {
@@ -20,11 +21,11 @@ export async function inspectTarget(path: string): Promise<"missing" | "file"> {
     stats = await lstat(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return "missing";
-    throw new SummaryWriteError("unwritable", path, `cannot inspect ${path}: ${(error as NodeJS.ErrnoException).code}`, { cause: error });
+    throw writeFailed("unwritable", path, `cannot inspect ${path}: ${(error as NodeJS.ErrnoException).code}`, { cause: error });
   }
   if (stats.isFile()) return "file";
   const what = stats.isSymbolicLink() ? "a symbolic link" : stats.isDirectory() ? "a directory" : stats.isFIFO() ? "a FIFO" : "not a regular file";
-  throw new SummaryWriteError(
+  throw writeFailed(
     "not-regular-file",
     path,
     `refusing to write ${path}: it is ${what}, not a regular file; remove it and emit again`,
@@ -39,8 +40,8 @@ export async function readRegularFile(path: string): Promise<string> {
   try {
     return (await readOwnRecord(path, MAX_SUMMARY_BYTES)).toString("utf8");
   } catch (error) {
-    if (!(error instanceof InputTooLargeError)) throw error;
-    throw new SummaryWriteError(
+    if (!isSkipSummaryError(error, "fs.input_too_large")) throw error;
+    throw writeFailed(
       "invalid-existing",
       path,
       `refusing to overwrite ${path}: the waiting summary is larger than ${MAX_SUMMARY_BYTES} bytes, so it is not a summary this writer made; run the surfacer to quarantine it, or move it away`,
@@ -55,7 +56,7 @@ export async function writeFileAtomically(path: string, text: string, mode = 0o6
   } catch (error) {
     // Only the system's refusals (ENOSPC, EACCES, a refused path) mean "cannot write"; anything else is a bug and stays one.
     if (!isEnvironmentError(error)) throw error;
-    throw new SummaryWriteError("unwritable", path, `cannot write ${path}: ${describeFsError(error)}; check that the workspace exists and is writable`, { cause: error });
+    throw writeFailed("unwritable", path, `cannot write ${path}: ${describeFsError(error)}; check that the workspace exists and is writable`, { cause: error });
   }
 }
 

@@ -3,7 +3,8 @@ import { stat } from "node:fs/promises";
 import {
   SCHEMA_VERSION,
   SUMMARY_FIELDS,
-  SummaryValidationError,
+  isSkipSummaryError,
+  summaryInvalid,
   assertSkillId,
   classifySummary,
   classifySummaryText,
@@ -15,7 +16,8 @@ import {
   summaryPath,
   type SkipSummary,
 } from "../contract/index.js";
-import { SummaryWriteError } from "./errors.js";
+import { describeFsError, isSystemError } from "../fs/errors.js";
+import { writeFailed } from "./errors.js";
 import { inspectTarget, readRegularFile, writeFileAtomically } from "./atomic-write.js";
 import { withFileLock, type LockOptions } from "./lock.js";
 
@@ -54,7 +56,7 @@ export interface EmitResult {
   readonly itemsCut: number;
 }
 
-/** Builds and validates the summary for `input` without touching the disk. Throws {@link SummaryValidationError}. */
+/** Builds and validates the summary for `input` without touching the disk. Throws `contract.summary_invalid` or `contract.skill_id_invalid`. */
 export function buildSummary(input: SkipInput, now: () => Date = () => new Date()): SkipSummary {
   assertSkillId(input.skill);
   const ordered: Record<string, unknown> = {
@@ -72,9 +74,9 @@ export function buildSummary(input: SkipInput, now: () => Date = () => new Date(
   const result = classifySummary(ordered);
   if (result.kind === "valid") return result.summary;
   if (result.kind === "unrecognised-version") {
-    throw new SummaryValidationError([{ path: "schema_version", message: `this writer writes version ${SCHEMA_VERSION}, got ${JSON.stringify(result.version)}` }]);
+    throw summaryInvalid([{ path: "schema_version", message: `this writer writes version ${SCHEMA_VERSION}, got ${JSON.stringify(result.version)}` }]);
   }
-  throw new SummaryValidationError(result.problems);
+  throw summaryInvalid(result.problems);
 }
 
 /** Writes one skip for its skill, merging into a summary that is already waiting. */
@@ -83,42 +85,48 @@ export async function emitSkip(input: SkipInput, options: EmitOptions = {}): Pro
   const workspace = resolveWorkspace({ flag: options.workspace, env: options.env, cwd: options.cwd });
   await assertWorkspaceDir(workspace);
   const path = summaryPath(workspace, summary.skill);
-  return withFileLock(`${path}.lock`, async () => {
-    let merged = false;
-    let next = summary;
-    // A surfacer may claim (rename away) the waiting file between the check and the read: then nothing waits.
-    const waitingText = (await inspectTarget(path)) === "file" ? await readRegularFile(path).catch((e: unknown) => ignoreMissing(e, path)) : undefined;
-    if (waitingText !== undefined) {
-      const waiting = classifySummaryText(waitingText, { expectedSkill: summary.skill });
-      if (waiting.kind === "unrecognised-version") {
-        throw new SummaryWriteError(
-          "unrecognised-version",
-          path,
-          `refusing to overwrite ${path}: it has schema_version ${JSON.stringify(waiting.version)}, which only its owner can migrate; surface or move it first`,
-        );
-      }
-      if (waiting.kind === "invalid") {
-        throw new SummaryWriteError(
-          "invalid-existing",
-          path,
-          `refusing to overwrite ${path}: the waiting summary is invalid (${formatProblems(waiting.problems)}); run the surfacer to quarantine it, or move it away`,
-        );
-      }
-      next = mergeSummaries(waiting.summary, summary);
-      merged = true;
+  return withFileLock(`${path}.lock`, () => mergeAndWrite(path, summary), options.lock).catch((error: unknown) => {
+    // The writers word the refusals they expect; an errno that still gets here is the workspace's, never a bug of ours.
+    if (!isSystemError(error)) throw error;
+    throw writeFailed("unwritable", path, `cannot write ${path}: ${describeFsError(error)}; check that the workspace is writable`, { cause: error });
+  });
+}
+
+async function mergeAndWrite(path: string, summary: SkipSummary): Promise<EmitResult> {
+  let merged = false;
+  let next = summary;
+  // A surfacer may claim (rename away) the waiting file between the check and the read: then nothing waits.
+  const waitingText = (await inspectTarget(path)) === "file" ? await readRegularFile(path).catch((e: unknown) => ignoreMissing(e, path)) : undefined;
+  if (waitingText !== undefined) {
+    const waiting = classifySummaryText(waitingText, { expectedSkill: summary.skill });
+    if (waiting.kind === "unrecognised-version") {
+      throw writeFailed(
+        "unrecognised-version",
+        path,
+        `refusing to overwrite ${path}: it has schema_version ${JSON.stringify(waiting.version)}, which only its owner can migrate; surface or move it first`,
+      );
     }
-    // Cut to the readers' size limit before writing: a summary the surfacer cannot read would be quarantined.
-    const fitted = fitSummary(next);
-    await writeFileAtomically(path, fitted.text);
-    return { path, summary: fitted.summary, merged, itemsCut: fitted.cut };
-  }, options.lock);
+    if (waiting.kind === "invalid") {
+      throw writeFailed(
+        "invalid-existing",
+        path,
+        `refusing to overwrite ${path}: the waiting summary is invalid (${formatProblems(waiting.problems)}); run the surfacer to quarantine it, or move it away`,
+      );
+    }
+    next = mergeSummaries(waiting.summary, summary);
+    merged = true;
+  }
+  // Cut to the readers' size limit before writing: a summary the surfacer cannot read would be quarantined.
+  const fitted = fitSummary(next);
+  await writeFileAtomically(path, fitted.text);
+  return { path, summary: fitted.summary, merged, itemsCut: fitted.cut };
 }
 
 function ignoreMissing(error: unknown, path: string): undefined {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === "ENOENT") return undefined;
-  if (error instanceof SummaryWriteError) throw error;
-  throw new SummaryWriteError("unwritable", path, `cannot read the waiting summary ${path} to merge into it: ${code ?? (error as Error).message}`, { cause: error });
+  if (isSkipSummaryError(error)) throw error;
+  throw writeFailed("unwritable", path, `cannot read the waiting summary ${path} to merge into it: ${code ?? (error as Error).message}`, { cause: error });
 }
 
 async function assertWorkspaceDir(workspace: string): Promise<void> {
@@ -127,8 +135,8 @@ async function assertWorkspaceDir(workspace: string): Promise<void> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== "ENOENT" && code !== "ENOTDIR") {
-      throw new SummaryWriteError("unwritable", workspace, `cannot use the workspace ${workspace}: ${code}`, { cause: error });
+      throw writeFailed("unwritable", workspace, `cannot use the workspace ${workspace}: ${code}`, { cause: error });
     }
   }
-  throw new SummaryWriteError("unwritable", workspace, `the workspace ${workspace} is not an existing directory; create it or pass --workspace DIR`);
+  throw writeFailed("unwritable", workspace, `the workspace ${workspace} is not an existing directory; create it or pass --workspace DIR`);
 }

@@ -1,17 +1,9 @@
-// Owner-side failures carry data (path, kind) so the CLI can map them to sysexits codes and words in one place.
+// Owner-side failures are `owner.write_failed` errors whose data (kind, path) lets the CLI and skipAndExit map them
+// to sysexits and words in one place each, without matching on messages.
+import { SkipSummaryError, type WriteRefusalKind } from "../contract/errors.js";
 
-export type WriteRefusalKind = "not-regular-file" | "unrecognised-version" | "invalid-existing" | "unwritable" | "lock-timeout" | "lock-stale";
+export type { WriteRefusalKind };
 
-export class SummaryWriteError extends Error {
-  override readonly name = "SummaryWriteError";
-  readonly code = "SUMMARY_WRITE_FAILED";
-  constructor(
-    readonly kind: WriteRefusalKind,
-    readonly path: string,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
+export function writeFailed(kind: WriteRefusalKind, path: string, message: string, options?: ErrorOptions): SkipSummaryError<"owner.write_failed"> {
+  return new SkipSummaryError("owner.write_failed", message, { kind, path }, options);
 }
-

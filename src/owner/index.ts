@@ -2,7 +2,6 @@
 export * from "./emit.js";
 export * from "./collector.js";
 export * from "./skip-and-exit.js";
-export * from "./errors.js";
 export * from "./exit-code.js";
 export { withFileLock, type LockOptions } from "./lock.js";
 export { writeFileAtomically, fsyncDirectory } from "./atomic-write.js";

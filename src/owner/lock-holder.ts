@@ -3,7 +3,8 @@
 import { constants, type Stats } from "node:fs";
 import { lstat, open } from "node:fs/promises";
 import { hostname } from "node:os";
-import { SummaryWriteError } from "./errors.js";
+import type { SkipSummaryError } from "../contract/errors.js";
+import { writeFailed } from "./errors.js";
 
 /** A lock younger than this is held whatever it says: its holder may have just finished and exited. */
 export const LOCK_DEAD_HOLDER_MIN_AGE_MS = 1_000;
@@ -37,7 +38,7 @@ export async function judgeLock(lockPath: string, staleMs: number, now: number):
   }
   if (!stats.isFile()) {
     const what = stats.isSymbolicLink() ? "a symbolic link" : stats.isDirectory() ? "a directory" : stats.isFIFO() ? "a FIFO" : "not a regular file";
-    throw new SummaryWriteError("not-regular-file", lockPath, `refusing to use the lock ${lockPath}: it is ${what}, not a lock file; remove it and emit again`);
+    throw writeFailed("not-regular-file", lockPath, `refusing to use the lock ${lockPath}: it is ${what}, not a lock file; remove it and emit again`);
   }
   const age = now - stats.mtimeMs;
   if (age > staleMs) return { kind: "stale", stats, why: `it is ${Math.round(age / 1000)} s old` };
@@ -81,8 +82,8 @@ async function readRecord(lockPath: string): Promise<LockRecord | undefined | "g
   }
 }
 
-export function lockError(lockPath: string, doing: string, error: unknown): SummaryWriteError {
+export function lockError(lockPath: string, doing: string, error: unknown): SkipSummaryError<"owner.write_failed"> {
   const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
   const hint = code === "ENOSPC" ? " (no space left on the device)" : code === "EROFS" ? " (a read-only file system)" : "";
-  return new SummaryWriteError("unwritable", lockPath, `cannot ${doing} the lock file ${lockPath}: ${code}${hint}; check that the workspace is writable`, { cause: error });
+  return writeFailed("unwritable", lockPath, `cannot ${doing} the lock file ${lockPath}: ${code}${hint}; check that the workspace is writable`, { cause: error });
 }

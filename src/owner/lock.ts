@@ -9,7 +9,7 @@
 import { constants, type Stats } from "node:fs";
 import { link, lstat, open, unlink, type FileHandle } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
-import { SummaryWriteError } from "./errors.js";
+import { writeFailed } from "./errors.js";
 import { judgeLock, lockError, lockRecordText } from "./lock-holder.js";
 
 export const LOCK_TIMEOUT_MS = 10_000;
@@ -48,7 +48,7 @@ async function acquireLock(lockPath: string, options: LockOptions): Promise<Stat
       const verdict = await judgeLock(lockPath, staleMs, Date.now());
       if (verdict.kind === "stale") await breakStaleLock(lockPath, verdict.stats, verdict.why);
       if (Date.now() >= deadline) {
-        throw new SummaryWriteError("lock-timeout", lockPath, `timed out after ${timeoutMs} ms waiting for the lock ${lockPath}, held by a running emit; if none is running, delete that file`);
+        throw writeFailed("lock-timeout", lockPath, `timed out after ${timeoutMs} ms waiting for the lock ${lockPath}, held by a running emit; if none is running, delete that file`);
       }
       if (verdict.kind === "held") {
         await sleep(delay / 2 + (delay / 2) * Math.random());
@@ -122,7 +122,7 @@ async function breakStaleLock(lockPath: string, judged: Stats, why: string): Pro
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return;
     if (code === "EPERM" || code === "EACCES" || code === "EROFS") {
-      throw new SummaryWriteError(
+      throw writeFailed(
         "lock-stale",
         lockPath,
         `the lock ${lockPath} is stale (${why}) but cannot be removed (${code}: it belongs to uid ${judged.uid}); remove it as that user or as root, then emit again`,

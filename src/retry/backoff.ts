@@ -1,5 +1,6 @@
 // Retry delays as a pure function of the retry number and an injected random source, so tests assert exact
 // schedules and the runner, plans and notifier deliveries share one definition.
+import { SkipSummaryError } from "../contract/errors.js";
 
 export type BackoffKind = "exponential" | "linear" | "fixed";
 
@@ -39,15 +40,8 @@ export function backoffSchedule(retries: number, options: BackoffOptions = {}, r
   return Array.from({ length: retries }, (_, i) => backoffDelay(i + 1, options, random));
 }
 
-export class DurationError extends Error {
-  override readonly name = "DurationError";
-  readonly code = "INVALID_DURATION";
-  constructor(
-    readonly input: unknown,
-    readonly problem: string,
-  ) {
-    super(`${JSON.stringify(input)} is not a duration: ${problem}`);
-  }
+function durationInvalid(input: unknown, problem: string): SkipSummaryError<"retry.duration_invalid"> {
+  return new SkipSummaryError("retry.duration_invalid", `${JSON.stringify(input)} is not a duration: ${problem}`, { input, problem });
 }
 
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
@@ -63,11 +57,11 @@ export function durationProblem(text: unknown): string | undefined {
 }
 
 /**
- * "250ms" -> 250, "1s" -> 1000, "1.5s" -> 1500, "2m" -> 120000, "1h" -> 3600000. Throws {@link DurationError}.
+ * "250ms" -> 250, "1s" -> 1000, "1.5s" -> 1500, "2m" -> 120000, "1h" -> 3600000. Throws `retry.duration_invalid`.
  */
 export function parseDuration(text: string): number {
   const problem = durationProblem(text);
-  if (problem !== undefined) throw new DurationError(text, problem);
+  if (problem !== undefined) throw durationInvalid(text, problem);
   const [, amount, unit] = DURATION.exec(text.trim())!;
   return Math.round(Number(amount) * UNIT_MS[unit!]!);
 }
@@ -76,7 +70,7 @@ export function parseDuration(text: string): number {
 export function parseBackoff(text: string): BackoffKind | number[] {
   const trimmed = text.trim();
   if (trimmed === "exponential" || trimmed === "linear" || trimmed === "fixed") return trimmed;
-  if (!/[0-9]/.test(trimmed)) throw new DurationError(text, "use exponential, linear, fixed, or a list of delays such as 1s,5s,30s");
+  if (!/[0-9]/.test(trimmed)) throw durationInvalid(text, "use exponential, linear, fixed, or a list of delays such as 1s,5s,30s");
   return trimmed.split(",").map((part) => parseDuration(part));
 }
 

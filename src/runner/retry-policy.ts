@@ -1,6 +1,7 @@
 // Which failures a retry may answer. A block (2) is a decision, not an accident, and the sysexits codes other
 // than 75 say the input or setup is wrong: retrying them would only repeat the same answer.
 import { isNeverRetried, type ExitInterpretation } from "./exit-contract.js";
+import { SkipSummaryError } from "../contract/errors.js";
 
 /** A code, or "timeout" for a run that hit its time limit. */
 export type RetryOn = number | "timeout";
@@ -8,15 +9,8 @@ export type RetryOn = number | "timeout";
 /** 1 (an unexpected error), 75 (EX_TEMPFAIL) and timeouts. */
 export const DEFAULT_RETRY_ON: readonly RetryOn[] = Object.freeze([1, 75, "timeout"]);
 
-export class RetryOnError extends Error {
-  override readonly name = "RetryOnError";
-  readonly code = "INVALID_RETRY_ON";
-  constructor(
-    readonly input: string,
-    readonly problem: string,
-  ) {
-    super(`--retry-on ${JSON.stringify(input)}: ${problem}`);
-  }
+function retryOnInvalid(input: string, problem: string): SkipSummaryError<"runner.retry_on_invalid"> {
+  return new SkipSummaryError("runner.retry_on_invalid", `--retry-on ${JSON.stringify(input)}: ${problem}`, { input, problem });
 }
 
 /** Why `value` may not be retried on, or undefined when it may. */
@@ -28,14 +22,14 @@ export function retryOnProblem(value: RetryOn): string | undefined {
   return undefined;
 }
 
-/** "1,75,timeout" -> [1, 75, "timeout"]; throws {@link RetryOnError} naming the bad entry. */
+/** "1,75,timeout" -> [1, 75, "timeout"]; throws `runner.retry_on_invalid` naming the bad entry. */
 export function parseRetryOn(text: string): RetryOn[] {
   const parts = text.split(",").map((p) => p.trim());
   return parts.map((part) => {
     const value: RetryOn = part === "timeout" ? "timeout" : /^\d+$/.test(part) ? Number(part) : NaN;
-    if (Number.isNaN(value)) throw new RetryOnError(text, `${JSON.stringify(part)} is neither an exit code nor "timeout"`);
+    if (Number.isNaN(value)) throw retryOnInvalid(text, `${JSON.stringify(part)} is neither an exit code nor "timeout"`);
     const problem = retryOnProblem(value);
-    if (problem !== undefined) throw new RetryOnError(text, problem);
+    if (problem !== undefined) throw retryOnInvalid(text, problem);
     return value;
   });
 }

@@ -5,6 +5,7 @@ import { silentLogger } from "../log/logger.js";
 import { DEFAULT_BACKOFF, type BackoffKind } from "../retry/backoff.js";
 import { DEFAULT_RETRY_ON, retryOnProblem, type RetryOn } from "./retry-policy.js";
 import { sleep as realSleep, type Sleep } from "../retry/sleep.js";
+import { SkipSummaryError } from "../contract/errors.js";
 
 export interface RunSkillOptions {
   /** The full skill id, e.g. `tessl__check-cfps`. */
@@ -61,15 +62,9 @@ export interface RunSkillOptions {
   readonly sleep?: Sleep;
 }
 
-export class RunOptionsError extends Error {
-  override readonly name = "RunOptionsError";
-  readonly code = "INVALID_RUN_OPTION";
-  constructor(
-    readonly option: string,
-    message: string,
-  ) {
-    super(message);
-  }
+/** `runner.options_invalid`, naming the option. */
+function optionsInvalid(option: string, message: string): SkipSummaryError<"runner.options_invalid"> {
+  return new SkipSummaryError("runner.options_invalid", message, { option });
 }
 
 export type ResolvedRunOptions = Required<Pick<RunSkillOptions, "skill" | "command" | "step" | "cwd" | "env" | "retries" | "retryOn" | "backoff" | "initialDelayMs" | "maxDelayMs" | "jitter" | "killGraceMs" | "stdin" | "stdout" | "writeSummary" | "log" | "random" | "sleep">> &
@@ -96,25 +91,25 @@ export function resolveRunOptions(input: RunSkillOptions): ResolvedRunOptions {
   try {
     assertSkillId(o.skill);
   } catch (error) {
-    throw new RunOptionsError("skill", `skill: ${(error as Error).message}`);
+    throw optionsInvalid("skill", `skill: ${(error as Error).message}`);
   }
   if (!Array.isArray(o.command) || o.command.length === 0 || o.command.some((a) => typeof a !== "string")) {
-    throw new RunOptionsError("command", "command: expected a non-empty array of strings (the program and its arguments)");
+    throw optionsInvalid("command", "command: expected a non-empty array of strings (the program and its arguments)");
   }
-  if (o.command[0] === "") throw new RunOptionsError("command", "command: the program name is empty");
-  if (!Number.isInteger(o.retries) || o.retries < 0) throw new RunOptionsError("retries", `retries: expected an integer >= 0, got ${String(o.retries)} (${typeof o.retries})`);
+  if (o.command[0] === "") throw optionsInvalid("command", "command: the program name is empty");
+  if (!Number.isInteger(o.retries) || o.retries < 0) throw optionsInvalid("retries", `retries: expected an integer >= 0, got ${String(o.retries)} (${typeof o.retries})`);
   for (const value of o.retryOn) {
     const problem = retryOnProblem(value);
-    if (problem !== undefined) throw new RunOptionsError("retryOn", `retryOn: ${problem}`);
+    if (problem !== undefined) throw optionsInvalid("retryOn", `retryOn: ${problem}`);
   }
   for (const name of ["initialDelayMs", "maxDelayMs", "killGraceMs", "timeoutMs"] as const) {
     const value = o[name];
     if (value !== undefined && !(typeof value === "number" && value >= 0 && !Number.isNaN(value))) {
-      throw new RunOptionsError(name, `${name}: expected a number of milliseconds >= 0, got ${String(value)} (${typeof value})`);
+      throw optionsInvalid(name, `${name}: expected a number of milliseconds >= 0, got ${String(value)} (${typeof value})`);
     }
   }
   if (o.heal !== undefined && (o.heal.length === 0 || o.heal.some((a) => typeof a !== "string") || o.heal[0] === "")) {
-    throw new RunOptionsError("heal", "heal: expected a non-empty array of strings (the program and its arguments)");
+    throw optionsInvalid("heal", "heal: expected a non-empty array of strings (the program and its arguments)");
   }
   return Object.freeze(o) as ResolvedRunOptions;
 }

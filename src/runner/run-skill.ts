@@ -140,13 +140,14 @@ async function settleSummary(
   if (snapshot !== undefined && (await skillWroteSummary(snapshot))) return { summaryPath: snapshot.path, summaryWrittenBy: "skill" };
   if (!o.writeSummary || !leavesSummary(result.outcome)) return {};
   if (workspace === undefined || snapshot === undefined) {
-    return { summaryError: { code: "NO_WORKSPACE", message: `could not write the skip summary: ${workspaceError?.message ?? "no workspace"}` } };
+    return { summaryError: { code: "contract.workspace_not_found", message: `could not write the skip summary: ${workspaceError?.message ?? "no workspace"}` } };
   }
   const reason = result.outcome === "timeout" ? { reason: `timed out after ${formatDelay(o.timeoutMs ?? 0)}` } : {};
   try {
     const written = await writeAutoSummary({ skill: o.skill, step: o.step, stderrTail: child.stderrTail, ...reason, technical: result.technical, workspace, ...(o.now ? { now: o.now } : {}) });
     return { summaryPath: written.path, summaryWrittenBy: "runner" };
   } catch (error) {
+    // `code` is the error code (docs/errors.md); an errno or a bug of ours keeps its own code or name.
     const e = error as Error & { code?: string };
     return { summaryError: { code: e.code ?? e.name, message: `could not write the skip summary: ${e.message}` } };
   }

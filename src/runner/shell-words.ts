@@ -2,16 +2,7 @@
 // shell splits words (quotes and backslashes), and refuse the syntax a shell would expand or interpret ($, `,
 // operators); `~` and glob characters have no special meaning here and stay literal.
 
-export class ShellWordsError extends Error {
-  override readonly name = "ShellWordsError";
-  readonly code = "INVALID_COMMAND_LINE";
-  constructor(
-    readonly input: string,
-    readonly problem: string,
-  ) {
-    super(`cannot split ${JSON.stringify(input)} into arguments: ${problem}`);
-  }
-}
+import { SkipSummaryError } from "../contract/errors.js";
 
 const OPERATORS = new Set(["|", "&", ";", "<", ">", "(", ")", "`"]);
 
@@ -27,7 +18,7 @@ export function splitShellWords(input: string): string[] {
   let inWord = false;
   let i = 0;
   const fail = (problem: string): never => {
-    throw new ShellWordsError(input, problem);
+    throw new SkipSummaryError("runner.shell_words_invalid", `cannot split ${JSON.stringify(input)} into arguments: ${problem}`, { input, problem });
   };
   while (i < input.length) {
     const c = input[i]!;

@@ -1,5 +1,7 @@
 // `--surface`: hand this skill's summary to the surfacer once the skill has ended, whatever its outcome.
 // The surfacer is loaded only here and only when asked, so a plain run never pays for it.
+import { isSkipSummaryError, type SkipSummaryErrorCode } from "../contract/errors.js";
+import { EX_USAGE } from "../contract/exit-codes.js";
 import type { Logger } from "../log/logger.js";
 import { loadSurfacer } from "./surfacer-loader.js";
 
@@ -27,6 +29,13 @@ export const SURFACE_FAILED_EXIT = 70;
 /** EX_CONFIG: the surfacer's config file is wrong (the message names the file and field). */
 export const SURFACE_CONFIG_EXIT = 78;
 
+/** What the surfacer's own errors mean for the run's exit code (docs/exit-codes.md, "Codes of the runner itself"). */
+const SURFACE_ERROR_EXITS: Readonly<Partial<Record<SkipSummaryErrorCode, number>>> = {
+  "config.invalid": SURFACE_CONFIG_EXIT,
+  "notifiers.none_available": SURFACE_UNAVAILABLE_EXIT,
+  "contract.workspace_not_found": EX_USAGE,
+};
+
 export async function surfaceAfterRun(request: SurfaceRequest): Promise<SurfaceResult> {
   const surfacer = await loadSurfacer();
   if (surfacer === undefined) {
@@ -45,8 +54,7 @@ export async function surfaceAfterRun(request: SurfaceRequest): Promise<SurfaceR
     });
     return { kind: "surfaced", exitCode: surfacer.surfaceExitCode(report), report };
   } catch (error) {
-    const e = error as Error;
-    const exitCode = e.name === "ConfigError" ? SURFACE_CONFIG_EXIT : e.name === "NoNotifierError" ? SURFACE_UNAVAILABLE_EXIT : e.name === "WorkspaceNotFoundError" ? 64 : SURFACE_FAILED_EXIT;
-    return { kind: "failed", exitCode, message: `surfacing failed: ${e.message ?? String(error)}` };
+    const exitCode = (isSkipSummaryError(error) ? SURFACE_ERROR_EXITS[error.code] : undefined) ?? SURFACE_FAILED_EXIT;
+    return { kind: "failed", exitCode, message: `surfacing failed: ${(error as Error).message ?? String(error)}` };
   }
 }

@@ -19,7 +19,7 @@ export interface SurfaceAfterRunOptions {
   readonly stdout?: { write(text: string): unknown };
 }
 
-/** Throws ConfigError for a bad config and WorkspaceNotFoundError when no workspace can be found; see {@link surfaceExitCode}. */
+/** Throws `config.invalid` for a bad config and `contract.workspace_not_found` when no workspace can be found; see {@link surfaceExitCode}. */
 export async function surfaceAfterRun(options: SurfaceAfterRunOptions): Promise<SurfaceReport> {
   const skill = assertSkillId(toFullSkillId(options.skill));
   const workspace = resolveWorkspace({ flag: options.workspace, env: options.env, cwd: options.cwd });

@@ -9,7 +9,8 @@ import { claimEntry, returnClaim } from "./claim.js";
 import { versionWords } from "./describe.js";
 import type { ClaimOwner } from "./claim-name.js";
 import { deliveryIdOf, readPartial, recordSent, removePartial, writePartial } from "./journal.js";
-import { describeFsError, isEnvironmentError, UnsafePathError, type SafeDir } from "../fs/index.js";
+import { isSkipSummaryError } from "../contract/errors.js";
+import { describeFsError, isEnvironmentError, type SafeDir } from "../fs/index.js";
 import { moveToQuarantine, openQuarantine, quarantinePlace } from "./quarantine.js";
 import { renderQuarantineNotice, renderSummary } from "./render.js";
 import type { WaitingEntry } from "./scan.js";
@@ -81,7 +82,7 @@ export async function surfaceEntry(entry: WaitingEntry, ctx: CycleContext): Prom
     // of ours: the file goes back, and the error goes on up to the CLI, which exits 70.
     const back = await returnClaim(claimPath, entry.path, undefined).catch(() => ({ returned: false, at: claimPath }) as const);
     if (!isEnvironmentError(error)) throw error;
-    const detail = error instanceof UnsafePathError ? error.message : `${describeFsError(error)}: ${(error as Error).message}`;
+    const detail = isSkipSummaryError(error, "fs.unsafe_path") ? error.message : `${describeFsError(error)}: ${(error as Error).message}`;
     return report(ctx, { ...base, kind: "failed", code: "io-error", detail, ...(back.returned ? {} : { now_at: back.at }) });
   }
 }
@@ -117,7 +118,7 @@ async function quarantine(claimPath: string, verdict: Extract<Verdict, { kind: "
   } catch (error) {
     if (!isEnvironmentError(error)) throw error;
     const back = await returnClaim(claimPath, entry.path, undefined);
-    const why = error instanceof UnsafePathError ? error.message : `cannot create the quarantine folder ${place.dir}: ${(error as NodeJS.ErrnoException).code}`;
+    const why = isSkipSummaryError(error, "fs.unsafe_path") ? error.message : `cannot create the quarantine folder ${place.dir}: ${(error as NodeJS.ErrnoException).code}`;
     return report(ctx, { ...base, kind: "failed", code: "quarantine-refused", detail: `${verdict.reason}; it cannot be quarantined: ${why}`, ...(back.returned ? {} : { now_at: back.at }) });
   }
   try {

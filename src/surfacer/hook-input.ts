@@ -4,8 +4,9 @@
 // So Stop, SubagentStop and PostToolUse on any tool surface everything waiting; PostToolUse on `Skill` surfaces
 // that skill only (useful for `context: fork` skills). Field names are the SDK's (`sdk.d.ts`, StopHookInput,
 // SubagentStopHookInput, PostToolUseHookInput); any other event is a no-op, and unreadable input is a
-// HookInputError, never a crash.
+// `surfacer.hook_input_invalid` error, never a crash.
 import { isValidSkillId, toFullSkillId } from "../contract/ids.js";
+import { SkipSummaryError } from "../contract/errors.js";
 
 /** The events `surface --hook-input` acts on. */
 export const HOOK_EVENTS = ["Stop", "SubagentStop", "PostToolUse"] as const;
@@ -16,39 +17,38 @@ export type HookTarget =
   | { readonly kind: "skill"; readonly event: "PostToolUse"; readonly skill: string; readonly cwd?: string }
   | { readonly kind: "ignore"; readonly event?: string; readonly why: string };
 
-export class HookInputError extends Error {
-  override readonly name = "HookInputError";
-  readonly code = "BAD_HOOK_INPUT";
-  constructor(readonly problem: string) {
-    super(
-      `--hook-input: ${problem}; expected the JSON event Claude Code passes to a Stop, SubagentStop or PostToolUse hook on stdin, ` +
-        `e.g. {"hook_event_name":"Stop","cwd":"/workspace/group","session_id":"…","transcript_path":"…","stop_hook_active":false}`,
-    );
-  }
+/** `surfacer.hook_input_invalid`: what is wrong, and what a hook event looks like. */
+export function hookInputInvalid(problem: string): SkipSummaryError<"surfacer.hook_input_invalid"> {
+  return new SkipSummaryError(
+    "surfacer.hook_input_invalid",
+    `--hook-input: ${problem}; expected the JSON event Claude Code passes to a Stop, SubagentStop or PostToolUse hook on stdin, ` +
+      `e.g. {"hook_event_name":"Stop","cwd":"/workspace/group","session_id":"…","transcript_path":"…","stop_hook_active":false}`,
+    { problem },
+  );
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export function parseHookInput(text: string): HookTarget {
-  if (text.trim() === "") throw new HookInputError("stdin is empty");
+  if (text.trim() === "") throw hookInputInvalid("stdin is empty");
   let event: unknown;
   try {
     event = JSON.parse(text);
   } catch (error) {
-    throw new HookInputError(`stdin is not valid JSON (${(error as Error).message.slice(0, 120)})`);
+    throw hookInputInvalid(`stdin is not valid JSON (${(error as Error).message.slice(0, 120)})`);
   }
-  if (!isObject(event)) throw new HookInputError("the event must be a JSON object");
+  if (!isObject(event)) throw hookInputInvalid("the event must be a JSON object");
   // Older Claude Code builds left hook_event_name out of PostToolUse events; a tool_name says which one it was.
   const name = event.hook_event_name ?? (event.tool_name !== undefined ? "PostToolUse" : undefined);
-  if (typeof name !== "string") throw new HookInputError("hook_event_name is missing or not a string");
+  if (typeof name !== "string") throw hookInputInvalid("hook_event_name is missing or not a string");
   const cwd = typeof event.cwd === "string" && event.cwd !== "" ? { cwd: event.cwd } : {};
   if (name === "Stop" || name === "SubagentStop") return { kind: "all", event: name, ...cwd };
   if (name !== "PostToolUse") return { kind: "ignore", event: name, why: `a ${name} event: only Stop, SubagentStop and PostToolUse surface` };
-  if (typeof event.tool_name !== "string") throw new HookInputError("tool_name is missing or not a string");
+  if (typeof event.tool_name !== "string") throw hookInputInvalid("tool_name is missing or not a string");
   if (event.tool_name !== "Skill") return { kind: "all", event: "PostToolUse", tool: event.tool_name, ...cwd };
   const input = event.tool_input;
   const skill = isObject(input) ? input.skill : undefined;
-  if (typeof skill !== "string" || skill.trim() === "") throw new HookInputError("tool_input.skill is missing or not a string");
+  if (typeof skill !== "string" || skill.trim() === "") throw hookInputInvalid("tool_input.skill is missing or not a string");
   const full = toFullSkillId(skill.trim());
   if (!isValidSkillId(full)) return { kind: "ignore", event: name, why: `the skill ${JSON.stringify(skill)} has no name a skip summary can carry` };
   return { kind: "skill", event: "PostToolUse", skill: full, ...cwd };

@@ -9,7 +9,7 @@ export { startWatch, type WatchOptions, type WatchHandle } from "./watch.js";
 export { startRefreshLoop, type RefreshLoopHandle } from "./refresh-loop.js";
 export { surfaceAfterRun, type SurfaceAfterRunOptions } from "./after-run.js";
 export { setUpSurfacer, type SurfaceSetup } from "./setup.js";
-export { parseHookInput, HookInputError, type HookTarget } from "./hook-input.js";
+export { parseHookInput, hookInputInvalid, type HookTarget } from "./hook-input.js";
 export { parseSurfaceSection, SURFACE_SECTION } from "./config.js";
 export { resolveLeaseMs, longestSendMs, type SurfaceSettings } from "./settings.js";
 export { describeOutcome, countOutcomes } from "./describe.js";

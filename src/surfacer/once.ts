@@ -24,7 +24,7 @@ export interface SurfaceOnceOptions {
   readonly leaseMs: number | (() => number);
   /**
    * Runs once, before anything is claimed and only when something waits: the CLI loads the notifiers here, so
-   * an empty workspace (the common case for an after-skill hook) never loads them. A ConfigError thrown here
+   * an empty workspace (the common case for an after-skill hook) never loads them. A `config.invalid` error thrown here
    * leaves every file untouched.
    */
   readonly prepare?: () => Promise<void>;

@@ -35,7 +35,7 @@ export interface QuarantineRecord {
 }
 
 /**
- * Opens the quarantine folder; throws UnsafePathError when a link or a non-folder sits at its name. Without
+ * Opens the quarantine folder; throws `fs.unsafe_path` when a link or a non-folder sits at its name. Without
  * `create`, a missing folder is `undefined`: the cycle checks before sending the notice (so the notice never
  * names a place the file cannot go) without leaving an empty folder behind when the notice then fails.
  */

@@ -1,6 +1,6 @@
 // The surfacer's settings and their defaults, kept apart from the zod schema so that the common case (no
 // `surface` section) never loads zod: the after-skill hook's start-up budget is a few milliseconds.
-import { ConfigError } from "../config/load.js";
+import { configError } from "../config/load.js";
 import { DEFAULT_NOTICE_SETTINGS, type NoticeSettings } from "./policy/settings.js";
 
 export interface SurfaceSettings {
@@ -35,7 +35,7 @@ export function resolveLeaseMs(configPath: string | undefined, configured: numbe
   const longest = longestSendMs(delivery);
   const lease = configured ?? Math.max(600_000, 2 * longest);
   if (lease > longest) return lease;
-  throw new ConfigError(configPath ?? "(no config file)", [
+  throw configError(configPath ?? "(no config file)", [
     {
       path: "surface.lease_ms",
       message: `is ${lease} ms, but one delivery can take up to ${longest} ms (notify.timeout_ms × (retries + 1) + max_delay_ms × retries); a shorter lease lets another surfacer take over a claim that is still being sent, and send it twice`,

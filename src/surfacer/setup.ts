@@ -23,7 +23,7 @@ export interface SetupOptions {
 export interface SurfaceSetup {
   readonly config: LoadedConfig;
   readonly settings: SurfaceSettings;
-  /** Loads and checks the notifiers and the lease; throws ConfigError. Idempotent. */
+  /** Loads and checks the notifiers and the lease; throws `config.invalid`. Idempotent. */
   load(): Promise<void>;
   /** Sends through the configured routes (loads first when needed). */
   readonly deliver: Deliver;
@@ -34,7 +34,7 @@ export interface SurfaceSetup {
   refreshers(): readonly Refresher[];
 }
 
-/** Reads the config file and the `surface` section; throws ConfigError. */
+/** Reads the config file and the `surface` section; throws `config.invalid`. */
 export async function setUpSurfacer(options: SetupOptions): Promise<SurfaceSetup> {
   const config = await loadConfigFile({ flag: options.configFile, cwd: options.cwd });
   const settings = config.data.surface === undefined ? DEFAULT_SETTINGS : (await import("./config.js")).parseSurfaceSection(config);

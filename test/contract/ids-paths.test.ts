@@ -2,8 +2,6 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
-  InvalidSkillIdError,
-  WorkspaceNotFoundError,
   assertSkillId,
   displaySkillName,
   resolveWorkspace,
@@ -32,13 +30,13 @@ describe("skill ids", () => {
     ["ü", "only letters"],
     ["a".repeat(129), "limit is 128"],
   ])("refuses %j, saying why", (id, why) => {
-    expect(() => assertSkillId(id)).toThrow(InvalidSkillIdError);
+    expect(() => assertSkillId(id)).toThrow(expect.objectContaining({ code: "contract.skill_id_invalid" }));
     expect(() => assertSkillId(id)).toThrow(why);
   });
 
   it("refuses to build a path from a bad id", () => {
-    expect(() => summaryFileName("../../etc/passwd")).toThrow(InvalidSkillIdError);
-    expect(() => summaryPath("/ws", "a/b")).toThrow(InvalidSkillIdError);
+    expect(() => summaryFileName("../../etc/passwd")).toThrow(expect.objectContaining({ code: "contract.skill_id_invalid" }));
+    expect(() => summaryPath("/ws", "a/b")).toThrow(expect.objectContaining({ code: "contract.skill_id_invalid" }));
   });
 
   it("adds and strips the tessl__ prefix", () => {
@@ -77,7 +75,7 @@ describe("workspace resolution", () => {
   });
 
   it("says how to set one when none is found", () => {
-    expect(() => resolveWorkspace({ env: {}, exists: () => false })).toThrow(WorkspaceNotFoundError);
+    expect(() => resolveWorkspace({ env: {}, exists: () => false })).toThrow(expect.objectContaining({ code: "contract.workspace_not_found" }));
     expect(() => resolveWorkspace({ env: {}, exists: () => false })).toThrow(/--workspace DIR or set SKIP_SUMMARY_WORKSPACE/);
   });
 

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { classifySummary, classifySummaryText } from "../../src/contract/index.js";
 import { emitSkip, type SkipInput } from "../../src/owner/index.js";
+import { emitJsonError } from "../../src/cli/commands/emit/json-error.js";
 import { ROOT } from "../helpers/cli.js";
 
 interface Expected { kind: string; version?: unknown; problems?: { path: string; message?: string; message_prefix?: string }[] }
@@ -40,7 +41,8 @@ describe("the shared contract cases (Node)", () => {
   });
   it.each(table.text.map((c) => [c.name, c] as const))("file text: %s", (_n, c) => matches(answer(classifySummaryText(c.text)), c.expect));
   it.each(table.build.map((c) => [c.name, c] as const))("emitSkip refuses: %s", async (_n, c) => {
-    const error = (await emitSkip(c.input, { workspace: "/nonexistent/ws" }).catch((e: unknown) => e)) as Error;
+    // The Python helper's exception names are what `emit --json` prints for the Node side's codes (json-error.ts).
+    const error = emitJsonError(await emitSkip(c.input, { workspace: "/nonexistent/ws" }).catch((e: unknown) => e));
     expect({ name: error.name, message: error.message }).toEqual(c.error);
   });
 });

@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { link, lstat, mkdir, readdir, readFile, rename, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { UnsafePathError, appendSafely, createExclusively, entryKind, isEnvironmentError, openSafeDir, replaceAtomically, withSafeDir } from "../../src/fs/index.js";
+import { appendSafely, createExclusively, entryKind, isEnvironmentError, openSafeDir, replaceAtomically, withSafeDir } from "../../src/fs/index.js";
 import { tempDir } from "../helpers/cli.js";
 
 async function outside(): Promise<{ dir: string; file: string }> {
@@ -30,8 +30,8 @@ describe("openSafeDir", () => {
     const out = await outside();
     await symlink(out.dir, join(ws, "q"));
     const error = await openSafeDir(join(ws, "q"), { create: true }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UnsafePathError);
-    expect(error).toMatchObject({ kind: "symlink", path: join(ws, "q") });
+    expect(error).toMatchObject({ name: "SkipSummaryError", code: "fs.unsafe_path" });
+    expect(error).toMatchObject({ data: { kind: "symlink", path: join(ws, "q") } });
     expect((error as Error).message).toContain(`it is a symbolic link (to ${out.dir})`);
     expect(await readdir(out.dir)).toEqual(["target.txt"]);
   });
@@ -40,10 +40,10 @@ describe("openSafeDir", () => {
     const ws = await tempDir();
     await symlink(join(ws, "nowhere"), join(ws, "dangling"));
     await writeFile(join(ws, "file"), "x");
-    await expect(openSafeDir(join(ws, "dangling"), { create: true })).rejects.toMatchObject({ kind: "symlink" });
+    await expect(openSafeDir(join(ws, "dangling"), { create: true })).rejects.toMatchObject({ code: "fs.unsafe_path", data: { kind: "symlink" } });
     await expect(entryKind(join(ws, "nowhere"))).resolves.toBe("missing");
     const error = await openSafeDir(join(ws, "file"), { create: true }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ kind: "not-directory" });
+    expect(error).toMatchObject({ data: { kind: "not-directory" } });
     expect((error as Error).message).toMatch(/it is a regular file; it must be a directory/);
   });
 
@@ -83,7 +83,7 @@ describe("appendSafely", () => {
     const path = join(ws, "log");
     await make(path, out.file);
     const error = await appendSafely(path, "line\n").catch((e: unknown) => e);
-    expect(error).toMatchObject({ kind });
+    expect(error).toMatchObject({ code: "fs.unsafe_path", data: { kind } });
     expect((error as Error).message).toMatch(words);
     expect(isEnvironmentError(error)).toBe(true);
     expect(await readFile(out.file, "utf8")).toBe("untouched\n");

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { reasonKeyOf } from "../../src/contract/index.js";
-import { ConfigError } from "../../src/config/load.js";
+import { isSkipSummaryError } from "../../src/contract/errors.js";
 import { alertFor, type AlertMapping } from "../../src/notifiers/alertmanager-alert.js";
 import { REPOST_DIR_NAME } from "../../src/notifiers/alertmanager-repost.js";
 import { deliver, loadNotifiers, type LoadedNotifiers } from "../../src/notifiers/index.js";
@@ -36,7 +36,7 @@ async function problemsOf(entry: Record<string, unknown>, env: Record<string, st
   try {
     await load(entry, env);
   } catch (error) {
-    if (error instanceof ConfigError) return error.problems.map((p) => `${p.path}: ${p.message}`);
+    if (isSkipSummaryError(error, "config.invalid")) return error.data.problems.map((p) => `${p.path}: ${p.message}`);
     throw error;
   }
   return [];

@@ -2,7 +2,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/config/load.js";
+import { isSkipSummaryError } from "../../src/contract/errors.js";
 import { deliver, loadNotifiers } from "../../src/notifiers/index.js";
 import { tempDir } from "../helpers/cli.js";
 import { deliveryRequest, fakeSleep } from "./helpers.js";
@@ -57,7 +57,7 @@ describe("module notifier", () => {
   it("a module that does not export a notifier is a config error naming the path and what it exports", async () => {
     const dir = await tempDir();
     const error = await load(dir, "bad.mjs", `export const send = () => ({ ok: true }); export const other = 1;`).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ConfigError);
+    expect(error).toMatchObject({ code: "config.invalid" });
     const message = (error as Error).message;
     expect(message).toContain("notify.notifiers.mine.path");
     expect(message).toContain(join(dir, "bad.mjs"));

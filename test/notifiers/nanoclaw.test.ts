@@ -2,7 +2,7 @@
 import { mkdir, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/config/load.js";
+import { isSkipSummaryError } from "../../src/contract/errors.js";
 import { chooseDefaultNotifier, deliver, loadNotifiers } from "../../src/notifiers/index.js";
 import { tempDir } from "../helpers/cli.js";
 import { deliveryRequest } from "./helpers.js";
@@ -116,8 +116,8 @@ describe("nanoclaw notifier", () => {
   it("needs only the chat: NANOCLAW_CHAT_JID or chat_jid; the group folder is written only when known", async () => {
     const config = { path: undefined, data: {} };
     const error = await loadNotifiers({ config, env: {}, cwd: "/", names: ["nanoclaw"], stdout: { write: () => undefined } }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ConfigError);
-    expect(String((error as ConfigError).problems[0]!.message)).toMatch(/needs the chat to write to, from NANOCLAW_CHAT_JID .* or chat_jid in the config file/);
+    expect(error).toMatchObject({ code: "config.invalid" });
+    expect(String((error as { data: { problems: { message: string }[] } }).data.problems[0]!.message)).toMatch(/needs the chat to write to, from NANOCLAW_CHAT_JID .* or chat_jid in the config file/);
     const dir = await tempDir();
     const onlyChat = await loadNotifiers({ config, env: { NANOCLAW_CHAT_JID: "tg:1", SKIP_SUMMARY_NANOCLAW_DIR: dir }, cwd: "/", names: ["nanoclaw"], stdout: { write: () => undefined } });
     expect((await deliver(deliveryRequest(), { ...onlyChat, timeoutMs: 5000, retries: 0, log: () => undefined })).ok).toBe(true);

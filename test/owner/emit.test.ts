@@ -3,8 +3,8 @@ import { lstat, mkdir, readFile, readdir, symlink, utimes, writeFile } from "nod
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { classifySummaryText } from "../../src/contract/index.js";
-import { InvalidSkillIdError, SummaryValidationError } from "../../src/contract/index.js";
-import { SummaryWriteError, buildSummary, createSkipCollector, emitSkip } from "../../src/owner/index.js";
+import { SkipSummaryError, summaryInvalid } from "../../src/contract/index.js";
+import { buildSummary, createSkipCollector, emitSkip } from "../../src/owner/index.js";
 import { runCli, tempDir } from "../helpers/cli.js";
 
 const fixed = () => new Date("2026-11-22T10:00:00.000Z");
@@ -48,7 +48,7 @@ describe("emitSkip", () => {
 
   it("never writes an invalid summary", async () => {
     const ws = await tempDir();
-    await expect(emitSkip({ skill: "tessl__a", step: "", reason: "r" }, { workspace: ws })).rejects.toThrow(SummaryValidationError);
+    await expect(emitSkip({ skill: "tessl__a", step: "", reason: "r" }, { workspace: ws })).rejects.toMatchObject({ code: "contract.summary_invalid" });
     await expect(emitSkip({ skill: "tessl__a", step: "s", reason: "r", items: ["x", "x"] }, { workspace: ws })).rejects.toThrow(/items: must not contain duplicates/);
     expect(await readdir(ws)).toEqual([]);
   });
@@ -56,7 +56,7 @@ describe("emitSkip", () => {
   it.each(["../escape", "a/b", "", ".."])("refuses the id %j before the disk is touched", async (skill) => {
     const ws = await tempDir();
     // The workspace does not even exist: an id check that ran after any disk access would fail differently.
-    await expect(emitSkip({ skill, step: "s", reason: "r" }, { workspace: join(ws, "missing") })).rejects.toThrow(InvalidSkillIdError);
+    await expect(emitSkip({ skill, step: "s", reason: "r" }, { workspace: join(ws, "missing") })).rejects.toMatchObject({ code: "contract.skill_id_invalid" });
     expect(await readdir(ws)).toEqual([]);
   });
 
@@ -66,8 +66,7 @@ describe("emitSkip", () => {
     await writeFile(secret, "do not touch\n");
     await symlink(secret, join(ws, ".skip-summary-tessl__a.json"));
     const error = await emitSkip({ skill: "tessl__a", step: "s", reason: "r" }, { workspace: ws }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(SummaryWriteError);
-    expect((error as SummaryWriteError).kind).toBe("not-regular-file");
+    expect(error).toMatchObject({ code: "owner.write_failed", data: { kind: "not-regular-file" } });
     expect((error as Error).message).toContain("symbolic link");
     expect(await readFile(secret, "utf8")).toBe("do not touch\n");
     expect((await lstat(join(ws, ".skip-summary-tessl__a.json"))).isSymbolicLink()).toBe(true);
@@ -136,7 +135,7 @@ describe("createSkipCollector", () => {
   it("rejects a bad skip when it is added, and a bad id when created", () => {
     const collector = createSkipCollector("tessl__multi");
     expect(() => collector.add({ step: "s", reason: "" })).toThrow(/reason: must not be blank/);
-    expect(() => createSkipCollector("bad/id")).toThrow(InvalidSkillIdError);
+    expect(() => createSkipCollector("bad/id")).toThrow(expect.objectContaining({ code: "contract.skill_id_invalid" }));
   });
 });
 
@@ -255,11 +254,15 @@ describe("an owner racing a surfacer", () => {
 describe("emitErrorExitCode: 70 only for our own bugs", () => {
   it("maps the environment's and the input's failures to their codes, and anything else to 70", async () => {
     const { emitErrorExitCode } = await import("../../src/owner/index.js");
-    const { UnsafePathError } = await import("../../src/fs/index.js");
-    expect(emitErrorExitCode(new SummaryValidationError([{ path: "reason", message: "must be one line" }]))).toBe(65);
-    expect(emitErrorExitCode(new SummaryWriteError("unwritable", "/w", "cannot write"))).toBe(73);
-    expect(emitErrorExitCode(Object.assign(new Error("EROFS: read-only file system"), { code: "EROFS" }))).toBe(73);
-    expect(emitErrorExitCode(new UnsafePathError("symlink", "/w/x", "refusing"))).toBe(73);
+    const { unsafePath } = await import("../../src/fs/index.js");
+    const { writeFailed } = await import("../../src/owner/errors.js");
+    expect(emitErrorExitCode(summaryInvalid([{ path: "reason", message: "must be one line" }]))).toBe(65);
+    expect(emitErrorExitCode(writeFailed("unwritable", "/w", "cannot write"))).toBe(73);
+    expect(emitErrorExitCode(unsafePath("symlink", "/w/x", "refusing"))).toBe(73);
+    expect(emitErrorExitCode(new SkipSummaryError("contract.workspace_not_found", "no workspace"))).toBe(64);
+    // A raw errno never gets here: emitSkip narrows it where it happens (/proc/self: test/owner/emit-internal-error.test.ts).
+    expect(emitErrorExitCode(Object.assign(new Error("EROFS: read-only file system"), { code: "EROFS" }))).toBe(70);
+    expect(emitErrorExitCode(new SkipSummaryError("cli.usage", "not an owner error"))).toBe(70);
     expect(emitErrorExitCode(new TypeError("cannot read properties of undefined"))).toBe(70);
     expect(emitErrorExitCode(new RangeError("Maximum call stack size exceeded"))).toBe(70);
   });

@@ -159,9 +159,9 @@ except ss.SummaryValidationError as e:
       const file = join(ws, ".skip-summary-tessl__w.json");
       await writeFile(file, content);
       const [py] = await pyEmit(ws, [{ skill: "tessl__w", step: 1, reason: "r" }]);
-      const node = (await emitSkip({ skill: "tessl__w", step: 1, reason: "r" }, { workspace: ws }).catch((e: unknown) => e)) as Error & { kind: string };
+      const node = (await emitSkip({ skill: "tessl__w", step: 1, reason: "r" }, { workspace: ws }).catch((e: unknown) => e)) as Error & { data: { kind: string } };
       expect(py).toMatchObject({ error: "SummaryWriteError", kind, exit_code: 73, message: node.message });
-      expect(node.kind).toBe(kind);
+      expect(node.data.kind).toBe(kind);
       expect(await readFile(file, "utf8")).toBe(content);
     }
   });

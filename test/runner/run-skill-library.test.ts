@@ -2,7 +2,7 @@
 import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runSkill, RunOptionsError, splitShellWords, ShellWordsError, type RunEvent } from "../../src/runner/index.js";
+import { runSkill, splitShellWords, type RunEvent } from "../../src/runner/index.js";
 import { tempDir, waitFor } from "../helpers/cli.js";
 import { fixture } from "./helpers.js";
 
@@ -60,7 +60,7 @@ describe("runSkill", () => {
   });
 
   it("checks its options and names the bad one", async () => {
-    await expect(runSkill({ skill: "bad/id", command: ["true"] })).rejects.toThrow(RunOptionsError);
+    await expect(runSkill({ skill: "bad/id", command: ["true"] })).rejects.toMatchObject({ code: "runner.options_invalid", data: { option: "skill" } });
     await expect(runSkill({ skill: "tessl__a", command: [] })).rejects.toThrow(/command: expected a non-empty array/);
     await expect(runSkill({ skill: "tessl__a", command: ["true"], retryOn: [2] })).rejects.toThrow(/retryOn: 2 means blocked/);
     await expect(runSkill({ skill: "tessl__a", command: ["true"], retries: 1.5 })).rejects.toThrow(/retries: expected an integer >= 0, got 1.5 \(number\)/);
@@ -86,6 +86,6 @@ describe("splitShellWords", () => {
     expect(splitShellWords(`~/login.sh *.json a?b [x] "\\$" '$HOME'`)).toEqual(["~/login.sh", "*.json", "a?b", "[x]", "$", "$HOME"]);
   });
   it.each(["a | b", "a; b", "a && b", "echo $HOME", 'echo "$HOME"', "a > f", "'open", '"open', "", "x\\"])("refuses %j", (input) => {
-    expect(() => splitShellWords(input)).toThrow(ShellWordsError);
+    expect(() => splitShellWords(input)).toThrow(expect.objectContaining({ code: "runner.shell_words_invalid" }));
   });
 });

@@ -1,28 +1,23 @@
 // The flags `history` and `silence` share: the workspace (which must exist; these commands never create it) and a skill.
 import { stat } from "node:fs/promises";
 import { skillIdProblem, toFullSkillId } from "../../contract/ids.js";
-import { resolveWorkspace, WorkspaceNotFoundError } from "../../contract/workspace.js";
+import { resolveWorkspace } from "../../contract/workspace.js";
 import type { CliIo } from "../io.js";
-import { UsageError } from "../usage-error.js";
+import { usageError } from "../usage-error.js";
 
 export async function workspaceFlag(flag: string | undefined, io: CliIo): Promise<string> {
-  let workspace: string;
-  try {
-    workspace = resolveWorkspace({ flag, env: io.env, cwd: io.cwd });
-  } catch (error) {
-    if (error instanceof WorkspaceNotFoundError) throw new UsageError(error.message);
-    throw error;
-  }
+  // No workspace named anywhere is `contract.workspace_not_found`, a usage error by the exit-code table.
+  const workspace = resolveWorkspace({ flag, env: io.env, cwd: io.cwd });
   const isDir = await stat(workspace).then((s) => s.isDirectory(), () => false);
-  if (!isDir) throw new UsageError(`--workspace ${workspace}: no such folder; pass the group workspace the surfacer watches`);
+  if (!isDir) throw usageError(`--workspace ${workspace}: no such folder; pass the group workspace the surfacer watches`);
   return workspace;
 }
 
 export function skillFlag(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  if (value.trim() === "") throw new UsageError("--skill is empty; give a skill id such as tessl__check-cfps, or its name, check-cfps");
+  if (value.trim() === "") throw usageError("--skill is empty; give a skill id such as tessl__check-cfps, or its name, check-cfps");
   const id = toFullSkillId(value);
   const problem = skillIdProblem(id);
-  if (problem) throw new UsageError(`--skill ${JSON.stringify(value)}: ${problem}`);
+  if (problem) throw usageError(`--skill ${JSON.stringify(value)}: ${problem}`);
   return id;
 }

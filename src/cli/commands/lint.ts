@@ -2,7 +2,9 @@
 import type { CommandDefinition } from "../action.js";
 import { action } from "../action.js";
 import { EXIT_CODES_DOC } from "../exit-codes.js";
-import { UsageError } from "../usage-error.js";
+import { usageError } from "../usage-error.js";
+import { isSkipSummaryError } from "../../contract/errors.js";
+import { isSystemError } from "../../fs/errors.js";
 
 interface LintFlags {
   rule?: string;
@@ -53,18 +55,18 @@ export const lintCommand: CommandDefinition = {
           }
           if (opts.explain !== undefined) {
             const rule = lint.findRule(opts.explain);
-            if (!rule) throw new UsageError(`--explain: unknown rule ${JSON.stringify(opts.explain)}; the rules are: ${metas.map((m) => m.id).join(", ")}`);
+            if (!rule) throw usageError(`--explain: unknown rule ${JSON.stringify(opts.explain)}; the rules are: ${metas.map((m) => m.id).join(", ")}`);
             io.stdout.write(lint.explainRule(rule.meta));
             return 0;
           }
           const format = opts.format as (typeof lint.FORMATS)[number];
-          if (!lint.FORMATS.includes(format)) throw new UsageError(`--format: expected one of ${lint.FORMATS.join(", ")}, got ${JSON.stringify(opts.format)}`);
+          if (!lint.FORMATS.includes(format)) throw usageError(`--format: expected one of ${lint.FORMATS.join(", ")}, got ${JSON.stringify(opts.format)}`);
           let maxWarnings = -1;
           if (opts.maxWarnings !== undefined) {
-            if (!/^-?\d+$/.test(opts.maxWarnings.trim())) throw new UsageError(`--max-warnings: expected an integer, got ${JSON.stringify(opts.maxWarnings)}`);
+            if (!/^-?\d+$/.test(opts.maxWarnings.trim())) throw usageError(`--max-warnings: expected an integer, got ${JSON.stringify(opts.maxWarnings)}`);
             maxWarnings = Number(opts.maxWarnings);
           }
-          const { loadConfigFile, ConfigError } = await import("../../config/load.js");
+          const { loadConfigFile } = await import("../../config/load.js");
           const { useColor } = await import("../io.js");
           const { VERSION } = await import("../version.js");
           let summary;
@@ -81,12 +83,14 @@ export const lintCommand: CommandDefinition = {
               ...(config.intentionalSkips === undefined ? {} : { settings: { intentionalSkips: config.intentionalSkips } }),
             });
           } catch (error) {
-            if (error instanceof ConfigError) throw new UsageError(`config error in ${error.message}`);
-            if (error instanceof lint.TileReadError) throw new UsageError(`cannot lint ${error.message}`);
-            if (error instanceof lint.RuleFileReadError) {
-              if (opts.rule !== undefined) throw new UsageError(`--rule ${error.message}; pass a readable Markdown file with a "## Forbidden patterns" section`);
-              if (config?.rule !== undefined) throw new UsageError(`lint.rule in the config: ${error.message}; point it at a readable Markdown file with a "## Forbidden patterns" section`);
-              throw new UsageError(`the copy of rules/no-silent-defer.md shipped with skip-summary cannot be read (${error.message}); reinstall skip-summary or pass --rule FILE`);
+            // Each is a usage error (2) in lint's words; the part's error stays as the cause.
+            const cause = { cause: error };
+            if (isSkipSummaryError(error, "config.invalid")) throw usageError(`config error in ${error.message}`, cause);
+            if (isSkipSummaryError(error, "lint.tile_unreadable")) throw usageError(`cannot lint ${error.message}`, cause);
+            if (isSkipSummaryError(error, "lint.rule_file_unreadable")) {
+              if (opts.rule !== undefined) throw usageError(`--rule ${error.message}; pass a readable Markdown file with a "## Forbidden patterns" section`, cause);
+              if (config?.rule !== undefined) throw usageError(`lint.rule in the config: ${error.message}; point it at a readable Markdown file with a "## Forbidden patterns" section`, cause);
+              throw usageError(`the copy of rules/no-silent-defer.md shipped with skip-summary cannot be read (${error.message}); reinstall skip-summary or pass --rule FILE`, cause);
             }
             throw error;
           }
@@ -97,7 +101,8 @@ export const lintCommand: CommandDefinition = {
             try {
               await writeFile(resolve(io.cwd, opts.writeBaseline), lint.formatBaseline(baseline));
             } catch (error) {
-              throw new UsageError(`--write-baseline ${opts.writeBaseline}: cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+              if (!isSystemError(error)) throw error;
+              throw usageError(`--write-baseline ${opts.writeBaseline}: cannot be written (${error.code})`, { cause: error });
             }
             io.stderr.write(`skip-summary: wrote ${baseline.findings.length} finding(s) to ${opts.writeBaseline}; pass it to --baseline so CI fails only on new ones\n`);
             return 0;
@@ -109,13 +114,14 @@ export const lintCommand: CommandDefinition = {
             try {
               text = await readFile(resolve(io.cwd, opts.baseline), "utf8");
             } catch (error) {
-              throw new UsageError(`--baseline ${opts.baseline}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); create it with --write-baseline ${opts.baseline}`);
+              if (!isSystemError(error)) throw error;
+              throw usageError(`--baseline ${opts.baseline}: cannot be read (${error.code}); create it with --write-baseline ${opts.baseline}`, { cause: error });
             }
             let baseline;
             try {
               baseline = lint.parseBaseline(text);
             } catch (error) {
-              if (error instanceof lint.BaselineError) throw new UsageError(`--baseline ${opts.baseline}: ${error.message}`);
+              if (isSkipSummaryError(error, "lint.baseline_invalid")) throw usageError(`--baseline ${opts.baseline}: ${error.message}`, { cause: error });
               throw error;
             }
             const applied = lint.applyBaseline(summary, baseline);

@@ -3,7 +3,7 @@
 import type { Command } from "commander";
 import type { CommandContext, CommandDefinition, ExitCode } from "../action.js";
 import { action } from "../action.js";
-import { UsageError } from "../usage-error.js";
+import { usageError } from "../usage-error.js";
 
 interface AddFlags {
   workspace?: string;
@@ -48,12 +48,12 @@ function registerAdd(command: Command, context: CommandContext, done: (code: Exi
         const { io } = context;
         const { workspaceFlag, skillFlag } = await import("./ledger-flags.js");
         const { parsePeriod, periodProblem } = await import("../../surfacer/policy/period.js");
-        if (opts.skill === undefined) throw new UsageError("silence add needs --skill ID: the skill to mute");
-        if (opts.for === undefined) throw new UsageError("silence add needs --for PERIOD, such as 7d: a silence always ends");
+        if (opts.skill === undefined) throw usageError("silence add needs --skill ID: the skill to mute");
+        if (opts.for === undefined) throw usageError("silence add needs --for PERIOD, such as 7d: a silence always ends");
         const problem = periodProblem(opts.for);
-        if (problem) throw new UsageError(`--for: ${problem}`);
-        if (opts.comment === undefined || opts.comment.trim() === "") throw new UsageError('silence add needs --comment "why": whoever reads the list later should know');
-        if (opts.reasonKey !== undefined && opts.reasonKey.trim() === "") throw new UsageError("--reason-key is empty; leave it out to mute every skip of the skill");
+        if (problem) throw usageError(`--for: ${problem}`);
+        if (opts.comment === undefined || opts.comment.trim() === "") throw usageError('silence add needs --comment "why": whoever reads the list later should know');
+        if (opts.reasonKey !== undefined && opts.reasonKey.trim() === "") throw usageError("--reason-key is empty; leave it out to mute every skip of the skill");
         const workspace = await workspaceFlag(opts.workspace, io);
         const skill = skillFlag(opts.skill)!;
         const { cliClock } = await import("../clock.js");

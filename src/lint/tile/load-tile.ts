@@ -1,5 +1,7 @@
-// Reads one tile folder from disk into a Tile; a folder that cannot be read at all is a TileReadError (exit 2).
+// Reads one tile folder from disk into a Tile; a folder that cannot be read at all is `lint.tile_unreadable` (exit 2).
 import { readFile, stat } from "node:fs/promises";
+import { SkipSummaryError } from "../../contract/errors.js";
+import { isSystemError } from "../../fs/errors.js";
 import { resolve } from "node:path";
 import { grammarOf, needsParse, RELEVANT, type CodeLanguage } from "../source/analyse.js";
 import { Parsers, type Grammar } from "../source/tree-sitter.js";
@@ -14,14 +16,9 @@ import { buildTile, type RuleSource, type Tile } from "./tile.js";
 export const RULE_FILE_NAME = "no-silent-defer.md";
 const BLOCK = /^\s*(?:```+|~~~+)\s*(js|javascript|mjs|ts|typescript|jsx|tsx|py|python|python3|sh|bash|shell|zsh|console|shell-session)\b/gm;
 
-export class TileReadError extends Error {
-  override readonly name = "TileReadError";
-  constructor(
-    readonly path: string,
-    readonly reason: string,
-  ) {
-    super(`${path}: ${reason}`);
-  }
+/** `lint.tile_unreadable`: the tile folder `path` cannot be read at all (exit 2). */
+export function tileUnreadable(path: string, reason: string): SkipSummaryError<"lint.tile_unreadable"> {
+  return new SkipSummaryError("lint.tile_unreadable", `${path}: ${reason}`, { path, reason });
 }
 
 export interface LoadTileOptions {
@@ -30,24 +27,17 @@ export interface LoadTileOptions {
   readonly fallbackRule: { readonly path: string; readonly origin: "config" | "flag" | "builtin"; readonly text: string };
 }
 
-/** The fallback rule file (`--rule FILE`, or the copy shipped with skip-summary) cannot be read: exit 2, naming the file. */
-export class RuleFileReadError extends Error {
-  override readonly name = "RuleFileReadError";
-  constructor(
-    readonly path: string,
-    readonly code: string,
-  ) {
-    super(`${path}: the rule file cannot be read (${code}${ERRNO_WORDS[code] ? `: ${ERRNO_WORDS[code]}` : ""})`);
-  }
-}
 
 const ERRNO_WORDS: Readonly<Record<string, string>> = { ENOENT: "no such file", EISDIR: "it is a folder", EACCES: "permission denied" };
 
+/** The fallback rule file (`--rule FILE`, or the copy shipped with skip-summary); `lint.rule_file_unreadable` (exit 2) names it. */
 export async function readRuleText(path: string): Promise<string> {
   try {
     return await readFile(path, "utf8");
   } catch (error) {
-    throw new RuleFileReadError(path, (error as NodeJS.ErrnoException).code ?? (error as Error).message);
+    if (!isSystemError(error)) throw error;
+    const errno = error.code;
+    throw new SkipSummaryError("lint.rule_file_unreadable", `${path}: the rule file cannot be read (${errno}${ERRNO_WORDS[errno] ? `: ${ERRNO_WORDS[errno]}` : ""})`, { path, errno }, { cause: error });
   }
 }
 
@@ -55,18 +45,18 @@ export async function loadTile(dirArg: string, cwd: string, options: LoadTileOpt
   const dir = resolve(cwd, dirArg);
   try {
     const s = await stat(dir);
-    if (!s.isDirectory()) throw new TileReadError(dirArg, "is not a folder; pass the tile's root folder");
+    if (!s.isDirectory()) throw tileUnreadable(dirArg, "is not a folder; pass the tile's root folder");
   } catch (error) {
-    if (error instanceof TileReadError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new TileReadError(dirArg, code === "ENOENT" ? "does not exist" : `cannot be read (${code ?? (error as Error).message})`);
+    if (!isSystemError(error)) throw error;
+    throw tileUnreadable(dirArg, error.code === "ENOENT" ? "does not exist" : `cannot be read (${error.code})`);
   }
   let walked: Awaited<ReturnType<typeof listTileFiles>>;
   try {
     walked = await listTileFiles(dir, options.ignore);
   } catch (error) {
-    const e = error as NodeJS.ErrnoException;
-    throw new TileReadError(dirArg, `cannot be read (${e.code ?? e.message}${e.path ? ` at ${e.path}` : ""})`);
+    if (!isSystemError(error)) throw error;
+    const e = error;
+    throw tileUnreadable(dirArg, `cannot be read (${e.code ?? e.message}${e.path ? ` at ${e.path}` : ""})`);
   }
   const { files, unreadable } = walked;
   const byPath = new Map(files.map((f) => [f.path, f]));

@@ -1,6 +1,7 @@
 // Reads a plan from YAML or JSON text and reports every problem with its path, line and column in the file.
 import { dirname, resolve } from "node:path";
-import { InputTooLargeError, readFileAtMost } from "../../fs/read-bounded.js";
+import { isSkipSummaryError } from "../../contract/errors.js";
+import { readFileAtMost } from "../../fs/read-bounded.js";
 import { LineCounter, isNode, parseDocument, type Document } from "yaml";
 import { formatPath } from "../../contract/problems.js";
 import type { Plan, PlanProblem } from "./types.js";
@@ -64,7 +65,7 @@ export async function loadPlan(file: string, options: { readonly cwd?: string } 
   try {
     text = (await readFileAtMost(path, MAX_PLAN_BYTES)).toString("utf8");
   } catch (error) {
-    if (error instanceof InputTooLargeError) return { ok: false, file, problems: [{ path: "(file)", message: `is larger than ${MAX_PLAN_BYTES} bytes; a plan is a few KiB, so this is not one` }] };
+    if (isSkipSummaryError(error, "fs.input_too_large")) return { ok: false, file, problems: [{ path: "(file)", message: `is larger than ${MAX_PLAN_BYTES} bytes; a plan is a few KiB, so this is not one` }] };
     return { ok: false, file, problems: [{ path: "(file)", message: unreadable(error as NodeJS.ErrnoException) }] };
   }
   return parsePlan(text, { file: path, checkFolders: true });

@@ -22,7 +22,7 @@ export function ledgerDir(workspace: string): string {
 
 /**
  * Runs `fn` with the ledger folder created (one level, in an existing workspace) and opened through the safe-path
- * layer: a link or a file planted at its name is refused (UnsafePathError), and `write` lands inside that folder.
+ * layer: a link or a file planted at its name is refused (`fs.unsafe_path`), and `write` lands inside that folder.
  */
 export async function inLedgerDir<T>(workspace: string, fn: (write: (name: string, text: string) => Promise<void>) => Promise<T>): Promise<T> {
   return withSafeDir(ledgerDir(workspace), { create: true }, (dir) => fn((name, text) => replaceAtomically(dir.at(name), text)));

@@ -1,10 +1,12 @@
 // `skip-summary emit`: the owner side for skills written in bash or Python. Exit codes follow BSD sysexits.
 import { EX_SOFTWARE } from "../../../contract/exit-codes.js";
 import { action, type CommandContext, type CommandDefinition } from "../../action.js";
+import { isSkipSummaryError, SkipSummaryError } from "../../../contract/errors.js";
+import { errorExitCode } from "../../exit-codes.js";
 import { declareFlags, type FlagSpec } from "../../flag-spec.js";
 import type { CliIo } from "../../io.js";
-import { UsageError } from "../../usage-error.js";
-import { checkLinkUrls, LinkUrlError, parseLinkFlag } from "./links.js";
+import { usageError } from "../../usage-error.js";
+import { checkLinkUrls, parseLinkFlag } from "./links.js";
 
 const EMIT_FLAGS: readonly FlagSpec[] = [
   { flags: "--skill <id>", description: "the full skill id, e.g. tessl__check-cfps", required: true },
@@ -46,23 +48,27 @@ Example:
 async function runEmit(opts: EmitFlags, context: CommandContext): Promise<number> {
   const { io } = context;
   const links = (opts.link ?? []).map(parseLinkFlag);
-  const { emitSkip, emitErrorExitCode } = await import("../../../owner/index.js");
+  const [{ emitSkip }, { emitJsonError }] = await Promise.all([import("../../../owner/index.js"), import("./json-error.js")]);
+  // Bad data (65) and a summary that cannot be written (73) are answered here, in --json too; a usage error (64)
+  // goes to action(), and an error with no row in the table is a bug (70), which main words.
+  const fail = (error: unknown): number => {
+    const code = errorExitCode("emit", context.argv, error);
+    if (opts.json) io.stdout.write(`${JSON.stringify({ ok: false, exit_code: code ?? EX_SOFTWARE, error: emitJsonError(error) })}\n`);
+    if (code === undefined) throw error;
+    io.stderr.write(`skip-summary emit: ${(error as Error).message}\n`);
+    return code;
+  };
   try {
     if (links.length > 0) checkLinkUrls(opts.link!, links, (await import("../../../contract/schema.js")).linkUrlProblem);
   } catch (error) {
-    if (!(error instanceof LinkUrlError)) throw error;
-    if (opts.json) io.stdout.write(`${JSON.stringify({ ok: false, exit_code: 65, error: errorData(error) })}\n`);
-    io.stderr.write(`skip-summary emit: ${error.message}\n`);
-    return 65;
+    return fail(error);
   }
   let fromFile: string[] = [];
   try {
     if (opts.itemsFrom) fromFile = await readItems(opts.itemsFrom, io.stdin, io.cwd);
   } catch (error) {
-    if (!(error instanceof ItemsTooLargeError)) throw error;
-    if (opts.json) io.stdout.write(`${JSON.stringify({ ok: false, exit_code: 65, error: { name: "InputTooLargeError", code: "EFBIG", message: error.message } })}\n`);
-    io.stderr.write(`skip-summary emit: ${error.message}\n`);
-    return 65;
+    if (isSkipSummaryError(error, "cli.usage")) throw error;
+    return fail(error);
   }
   const items = [...(opts.item ?? []), ...fromFile];
   let result: Awaited<ReturnType<typeof emitSkip>>;
@@ -80,11 +86,7 @@ async function runEmit(opts: EmitFlags, context: CommandContext): Promise<number
       { workspace: opts.workspace, env: io.env, cwd: io.cwd },
     );
   } catch (error) {
-    const code = emitErrorExitCode(error);
-    if (opts.json) io.stdout.write(`${JSON.stringify({ ok: false, exit_code: code, error: errorData(error) })}\n`);
-    if (code === EX_SOFTWARE) throw error; // a bug: the last-resort handler words it, with the stack under --debug
-    io.stderr.write(`skip-summary emit: ${(error as Error).message}\n`);
-    return code;
+    return fail(error);
   }
   // Outside the try: the summary is written, so a reader that went away (EPIPE) is not a failed write (bin.ts).
   io.stdout.write(opts.json ? `${JSON.stringify({ ok: true, path: result.path, merged: result.merged, summary: result.summary })}\n` : `${result.path}\n`);
@@ -107,31 +109,27 @@ interface EmitFlags {
 // At most a summary's worth of bytes is read (/dev/zero, a sparse file or an endless pipe must not fill memory):
 // every item goes into one summary, and a reader refuses a summary larger than that.
 async function readItems(source: string, stdin: CliIo["stdin"], cwd: string): Promise<string[]> {
-  const [{ readFileAtMost, readStreamAtMost, InputTooLargeError }, { resolve }, { MAX_SUMMARY_BYTES }] = await Promise.all([
+  const [{ readFileAtMost, readStreamAtMost }, { resolve }, { MAX_SUMMARY_BYTES }, { isSystemError }] = await Promise.all([
     import("../../../fs/read-bounded.js"),
     import("node:path"),
     import("../../../contract/read-file.js"),
+    import("../../../fs/errors.js"),
   ]);
   let text: string;
   try {
     const bytes = source === "-" ? await readStreamAtMost(stdin, MAX_SUMMARY_BYTES) : await readFileAtMost(resolve(cwd, source), MAX_SUMMARY_BYTES);
     text = bytes.toString("utf8");
   } catch (error) {
-    if (error instanceof InputTooLargeError) {
-      throw new ItemsTooLargeError(`--items-from ${source}: holds more than ${MAX_SUMMARY_BYTES} bytes, the most a skip summary may hold; reading stopped there. List the skipped items' ids, one per line`);
+    // Bad data (65), not bad usage: the flag was right, the file is not a list of item ids.
+    if (isSkipSummaryError(error, "fs.input_too_large")) {
+      const message = `--items-from ${source}: holds more than ${MAX_SUMMARY_BYTES} bytes, the most a skip summary may hold; reading stopped there. List the skipped items' ids, one per line`;
+      throw new SkipSummaryError("fs.input_too_large", message, error.data, { cause: error });
     }
-    throw new UsageError(`--items-from ${source}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    if (!isSystemError(error)) throw error;
+    throw usageError(`--items-from ${source}: cannot read it (${error.code})`, { cause: error });
   }
   return text
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line !== "");
-}
-
-/** Bad data (65), not bad usage: the flag was right, the file is not a list of item ids. */
-class ItemsTooLargeError extends Error {}
-
-function errorData(error: unknown): Record<string, unknown> {
-  const e = error as Error & { code?: string; problems?: unknown; path?: string; kind?: string };
-  return { name: e.name, code: e.code, message: e.message, ...(e.problems ? { problems: e.problems } : {}), ...(e.path ? { path: e.path } : {}), ...(e.kind ? { kind: e.kind } : {}) };
 }

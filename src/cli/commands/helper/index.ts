@@ -2,7 +2,7 @@
 // vendor it (`skip-summary helper python > scripts/skip_summary.py`) instead of spawning Node for every skip.
 import type { CommandDefinition } from "../../action.js";
 import { action } from "../../action.js";
-import { UsageError } from "../../usage-error.js";
+import { usageError } from "../../usage-error.js";
 
 const HELPERS: Readonly<Record<string, string>> = { python: "python/skip_summary.py" };
 
@@ -16,7 +16,7 @@ export const helperCommand: CommandDefinition = {
       .action(
         action(context, "helper", done, async (language: string) => {
           const file = HELPERS[language];
-          if (file === undefined) throw new UsageError(`helper: no helper for ${JSON.stringify(language)}; choose one of: ${Object.keys(HELPERS).join(", ")}`);
+          if (file === undefined) throw usageError(`helper: no helper for ${JSON.stringify(language)}; choose one of: ${Object.keys(HELPERS).join(", ")}`);
           const { readPackageFile } = await import("./package-file.js");
           context.io.stdout.write(await readPackageFile(file));
           return 0;

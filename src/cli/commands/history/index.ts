@@ -1,7 +1,7 @@
 // `skip-summary history`: the owner's answer to "what did my agents skip this week?", from the surfacer's ledger.
 import type { CommandDefinition } from "../../action.js";
 import { action } from "../../action.js";
-import { UsageError } from "../../usage-error.js";
+import { usageError } from "../../usage-error.js";
 
 interface HistoryFlags {
   workspace?: string;
@@ -42,7 +42,7 @@ Example:
           if (opts.since !== undefined) {
             const { parsePeriod, periodProblem } = await import("../../../surfacer/policy/period.js");
             const problem = periodProblem(opts.since);
-            if (problem) throw new UsageError(`--since: ${problem}`);
+            if (problem) throw usageError(`--since: ${problem}`);
             since = new Date(now.getTime() - parsePeriod(opts.since));
           }
           const { readHistory } = await import("../../../surfacer/ledger/history.js");

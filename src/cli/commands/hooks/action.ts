@@ -1,18 +1,19 @@
 // The work of `skip-summary hooks install|uninstall`: resolve the settings file, edit its text, print what changed
 // (or, with --dry-run, the diff), and turn failures into one clear line and an exit code.
 import { resolve } from "node:path";
-import { resolveWorkspace, WorkspaceNotFoundError } from "../../../contract/workspace.js";
-import { DEFAULT_EVENTS, DEFAULT_HOOK_COMMAND, INSTALLABLE_EVENTS, installHooks, readSettingsFile, SettingsFileError, uninstallHooks, writeSettingsFile, type InstallableEvent } from "../../../hooks/index.js";
+import { isSkipSummaryError } from "../../../contract/errors.js";
+import { resolveWorkspace } from "../../../contract/workspace.js";
+import { DEFAULT_EVENTS, DEFAULT_HOOK_COMMAND, INSTALLABLE_EVENTS, installHooks, readSettingsFile, uninstallHooks, writeSettingsFile, type InstallableEvent } from "../../../hooks/index.js";
 import type { CommandContext } from "../../action.js";
-import { EXIT_CODES } from "../../exit-codes.js";
+import { EXIT_CODES, errorExitCode } from "../../exit-codes.js";
 import type { HooksFlags } from "./index.js";
-import { UsageError } from "../../usage-error.js";
+import { usageError } from "../../usage-error.js";
 
 export async function runHooksCommand(mode: "install" | "uninstall", flags: HooksFlags, context: CommandContext): Promise<number> {
   const { io } = context;
   const events = parseEvents(flags.event);
   const command = flags.command ?? DEFAULT_HOOK_COMMAND;
-  if (command.trim() === "") throw new UsageError("--command is empty; give the command Claude Code should run, e.g. \"skip-summary surface --hook-input\"");
+  if (command.trim() === "") throw usageError("--command is empty; give the command Claude Code should run, e.g. \"skip-summary surface --hook-input\"");
   const file = settingsPath(flags, context);
   let before: string | undefined;
   let edit;
@@ -20,9 +21,9 @@ export async function runHooksCommand(mode: "install" | "uninstall", flags: Hook
     before = await readSettingsFile(file);
     edit = (mode === "install" ? installHooks : uninstallHooks)(before ?? "", events, command);
   } catch (error) {
-    if (!(error instanceof SettingsFileError)) throw error;
-    io.stderr.write(`skip-summary hooks: ${file} ${error.problem}\n`);
-    return EXIT_CODES.hooks["bad-settings"];
+    if (!isSkipSummaryError(error, "hooks.settings_invalid")) throw error;
+    io.stderr.write(`skip-summary hooks: ${file} ${error.data.problem}\n`);
+    return errorExitCode("hooks", context.argv, error)!;
   }
   const verb = mode === "install" ? "installed" : "removed";
   const already = mode === "install" ? "already installed" : "not installed";
@@ -38,8 +39,9 @@ export async function runHooksCommand(mode: "install" | "uninstall", flags: Hook
     try {
       await writeSettingsFile(file, edit.text);
     } catch (error) {
-      io.stderr.write(`skip-summary hooks: cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}; check that its folder exists and is writable\n`);
-      return EXIT_CODES.hooks["cannot-write"];
+      if (!isSkipSummaryError(error, "hooks.settings_unwritable")) throw error;
+      io.stderr.write(`skip-summary hooks: ${error.message}\n`);
+      return errorExitCode("hooks", context.argv, error)!;
     }
     io.stdout.write(`${verb} ${command} for ${edit.changed.join(", ")} in ${file}\n`);
   }
@@ -50,9 +52,9 @@ export async function runHooksCommand(mode: "install" | "uninstall", flags: Hook
 function parseEvents(value: string | undefined): readonly InstallableEvent[] {
   if (value === undefined) return DEFAULT_EVENTS;
   const names = value.split(",").map((n) => n.trim()).filter(Boolean);
-  if (names.length === 0) throw new UsageError(`--event is empty; give one or more of ${INSTALLABLE_EVENTS.join(", ")}`);
+  if (names.length === 0) throw usageError(`--event is empty; give one or more of ${INSTALLABLE_EVENTS.join(", ")}`);
   for (const name of names) {
-    if (!(INSTALLABLE_EVENTS as readonly string[]).includes(name)) throw new UsageError(`--event ${JSON.stringify(name)} is not a hook event the surfacer handles; use ${INSTALLABLE_EVENTS.join(", ")} (Stop first: it follows a skill's work)`);
+    if (!(INSTALLABLE_EVENTS as readonly string[]).includes(name)) throw usageError(`--event ${JSON.stringify(name)} is not a hook event the surfacer handles; use ${INSTALLABLE_EVENTS.join(", ")} (Stop first: it follows a skill's work)`);
   }
   return [...new Set(names)] as InstallableEvent[];
 }
@@ -60,13 +62,13 @@ function parseEvents(value: string | undefined): readonly InstallableEvent[] {
 // Not the user-level ~/.claude/settings.json: NanoClaw regenerates that file on every container start.
 function settingsPath(flags: HooksFlags, context: CommandContext): string {
   if (flags.settings !== undefined) {
-    if (flags.settings.trim() === "") throw new UsageError("--settings is empty; give the settings file, e.g. .claude/settings.json");
+    if (flags.settings.trim() === "") throw usageError("--settings is empty; give the settings file, e.g. .claude/settings.json");
     return resolve(context.io.cwd, flags.settings);
   }
   try {
     return resolve(resolveWorkspace({ flag: flags.workspace, env: context.io.env, cwd: context.io.cwd }), ".claude", "settings.json");
   } catch (error) {
-    if (error instanceof WorkspaceNotFoundError) throw new UsageError(`${error.message}; or pass --settings FILE`);
+    if (isSkipSummaryError(error, "contract.workspace_not_found")) throw usageError(`${error.message}; or pass --settings FILE`, { cause: error });
     throw error;
   }
 }

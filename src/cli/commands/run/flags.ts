@@ -1,6 +1,7 @@
-// `skip-summary run`'s flag values as runSkill options: every bad value becomes a UsageError naming the flag.
+// `skip-summary run`'s flag values as runSkill options: every bad value becomes a usage error (`cli.usage`) naming the flag.
 import { skillIdProblem } from "../../../contract/ids.js";
-import { UsageError } from "../../usage-error.js";
+import { isSkipSummaryError } from "../../../contract/errors.js";
+import { usageError } from "../../usage-error.js";
 import { parseLogFormat, type LogFormat } from "../../../log/logger.js";
 import { parseBackoff, parseDuration, type BackoffKind } from "../../../retry/backoff.js";
 import { parseRetryOn, type RetryOn } from "../../../runner/retry-policy.js";
@@ -46,13 +47,13 @@ export interface ParsedRunFlags {
 }
 
 export function parseRunFlags(flags: RunFlags): ParsedRunFlags {
-  if (flags.skill === undefined) throw new UsageError("--skill ID is required (the full skill id, e.g. --skill tessl__check-cfps)");
+  if (flags.skill === undefined) throw usageError("--skill ID is required (the full skill id, e.g. --skill tessl__check-cfps)");
   const idProblem = skillIdProblem(flags.skill);
-  if (idProblem !== undefined) throw new UsageError(`--skill ${JSON.stringify(flags.skill)}: ${idProblem}`);
-  if (flags.step !== undefined && flags.step.trim() === "") throw new UsageError("--step must not be empty");
-  if (flags.heal !== undefined && flags.healArg !== undefined) throw new UsageError("use either --heal CMD or --heal-arg (repeatable), not both");
+  if (idProblem !== undefined) throw usageError(`--skill ${JSON.stringify(flags.skill)}: ${idProblem}`);
+  if (flags.step !== undefined && flags.step.trim() === "") throw usageError("--step must not be empty");
+  if (flags.heal !== undefined && flags.healArg !== undefined) throw usageError("use either --heal CMD or --heal-arg (repeatable), not both");
   const retries = flags.retry === undefined ? 0 : Number(flags.retry);
-  if (!/^\d+$/.test(flags.retry ?? "0") || retries > 100) throw new UsageError(`--retry must be a whole number from 0 to 100, got ${JSON.stringify(flags.retry)}`);
+  if (!/^\d+$/.test(flags.retry ?? "0") || retries > 100) throw usageError(`--retry must be a whole number from 0 to 100, got ${JSON.stringify(flags.retry)}`);
   const parsed: Record<string, unknown> = {
     skill: flags.skill,
     step: flags.step === undefined ? "exit" : /^\d+$/.test(flags.step) ? Number(flags.step) : flags.step,
@@ -65,11 +66,11 @@ export function parseRunFlags(flags: RunFlags): ParsedRunFlags {
   if (flags.initialDelay !== undefined) parsed.initialDelayMs = wrap("--initial-delay", () => parseDuration(flags.initialDelay!));
   if (flags.maxDelay !== undefined) parsed.maxDelayMs = wrap("--max-delay", () => parseDuration(flags.maxDelay!));
   if (flags.timeout !== undefined) parsed.timeoutMs = wrap("--timeout", () => parseDuration(flags.timeout!));
-  if (parsed.timeoutMs === 0) throw new UsageError(`--timeout ${JSON.stringify(flags.timeout)} would end every attempt at once; give a duration above zero, such as "30s"`);
+  if (parsed.timeoutMs === 0) throw usageError(`--timeout ${JSON.stringify(flags.timeout)} would end every attempt at once; give a duration above zero, such as "30s"`);
   if (flags.killGrace !== undefined) parsed.killGraceMs = wrap("--kill-grace", () => parseDuration(flags.killGrace!));
   if (flags.heal !== undefined) parsed.heal = wrap("--heal", () => splitShellWords(flags.heal!));
   if (flags.healArg !== undefined) {
-    if (flags.healArg[0]!.trim() === "") throw new UsageError("--heal-arg: the first --heal-arg is the program to run, and it is empty");
+    if (flags.healArg[0]!.trim() === "") throw usageError("--heal-arg: the first --heal-arg is the program to run, and it is empty");
     parsed.heal = [...flags.healArg];
   }
   if (parsed.retries === 0) {
@@ -81,19 +82,21 @@ export function parseRunFlags(flags: RunFlags): ParsedRunFlags {
       [flags.maxDelay, "--max-delay"],
       [flags.jitter === false ? "off" : undefined, "--no-jitter"],
     ].find(([value]) => value !== undefined);
-    if (given) throw new UsageError(`${given[1]} only applies to retries, so it needs --retry N (N >= 1)`);
+    if (given) throw usageError(`${given[1]} only applies to retries, so it needs --retry N (N >= 1)`);
   }
   if ((flags.notify !== undefined || flags.config !== undefined) && !flags.surface) {
-    throw new UsageError(`${flags.notify !== undefined ? "--notify" : "--config"} only applies with --surface`);
+    throw usageError(`${flags.notify !== undefined ? "--notify" : "--config"} only applies with --surface`);
   }
   return parsed as unknown as ParsedRunFlags;
 }
 
+// The parsers' own errors get the flag's name; anything else they throw is a bug and stays one.
 function wrap<T>(flag: string, parse: () => T): T {
   try {
     return parse();
   } catch (error) {
-    const message = (error as Error).message;
-    throw new UsageError(flag === "" || message.startsWith(flag) ? message : `${flag} ${message}`);
+    if (!isSkipSummaryError(error, ["retry.duration_invalid", "runner.retry_on_invalid", "runner.shell_words_invalid", "log.format_invalid"])) throw error;
+    const message = error.message;
+    throw usageError(flag === "" || message.startsWith(flag) ? message : `${flag} ${message}`, { cause: error });
   }
 }

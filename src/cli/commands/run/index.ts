@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import type { CommandContext, CommandDefinition } from "../../action.js";
 import { action } from "../../action.js";
 import type { CliIo } from "../../io.js";
-import { UsageError } from "../../usage-error.js";
+import { usageError } from "../../usage-error.js";
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -45,7 +45,7 @@ export const runCommand: CommandDefinition = {
       .action(
         action(context, "run", done, async (commandArgs: string[], opts: RunCommandFlags, cmd: Command) => {
           if (typeof opts.plan === "string") return runPlanFile(commandArgs, opts, context.io);
-          if (opts.input || opts.events || opts.failuresLog) throw new UsageError("--input, --events and --failures-log need --plan FILE");
+          if (opts.input || opts.events || opts.failuresLog) throw usageError("--input, --events and --failures-log need --plan FILE");
           assertDashDash(commandArgs, cmd);
           return runSingleCommand(commandArgs, opts, context.io);
         }),
@@ -64,7 +64,7 @@ function assertDashDash(commandArgs: readonly string[], cmd: Command): void {
   // let the runner take the flags between for its own.
   const after = raw === undefined || !raw.includes("--") ? undefined : raw.slice(raw.indexOf("--") + 1);
   if (commandArgs.length > 0 && raw !== undefined && (after === undefined || after.length !== commandArgs.length || after.some((arg, i) => arg !== commandArgs[i]))) {
-    throw new UsageError(`put -- before the skill's command (skip-summary run --skill ID [options] -- ${commandArgs[0]} ...), so none of its flags are taken for the runner's`);
+    throw usageError(`put -- before the skill's command (skip-summary run --skill ID [options] -- ${commandArgs[0]} ...), so none of its flags are taken for the runner's`);
   }
 }
 
@@ -76,15 +76,15 @@ export async function runSingleCommand(commandArgs: readonly string[], opts: Run
 
 /** `--plan FILE`: the plan names its skill and its commands, so none is given after --. */
 async function runPlanFile(commandArgs: readonly string[], opts: RunCommandFlags, io: CliIo): Promise<number> {
-  if (commandArgs.length > 0) throw new UsageError("--plan runs the plan's own steps: give no command after --");
-  if (opts.skill !== undefined) throw new UsageError("--plan reads the skill id from the plan file's skill field: drop --skill");
+  if (commandArgs.length > 0) throw usageError("--plan runs the plan's own steps: give no command after --");
+  if (opts.skill !== undefined) throw usageError("--plan reads the skill id from the plan file's skill field: drop --skill");
   const given = singleCommandFlags(opts);
   const logFlags = given.filter((flag) => flag.startsWith("--log-"));
   const stepFlags = given.filter((flag) => !flag.startsWith("--log-"));
   const list = (flags: string[]) => `${flags.join(", ")} ${flags.length === 1 ? "applies" : "apply"} to a single command, not to --plan`;
-  if (stepFlags.length > 0) throw new UsageError(`${list(stepFlags)}: set each step's on_error, retry, heal, timeout or kill_grace in the plan file instead (see docs/plans.md)`);
-  if (logFlags.length > 0) throw new UsageError(`${list(logFlags)}: a plan logs every failure to --failures-log PATH, and --events json streams its progress`);
-  if ((opts.notify || opts.config !== undefined) && !opts.surface) throw new UsageError("--notify and --config only choose how --surface sends the summary: add --surface, or drop them");
+  if (stepFlags.length > 0) throw usageError(`${list(stepFlags)}: set each step's on_error, retry, heal, timeout or kill_grace in the plan file instead (see docs/plans.md)`);
+  if (logFlags.length > 0) throw usageError(`${list(logFlags)}: a plan logs every failure to --failures-log PATH, and --events json streams its progress`);
+  if ((opts.notify || opts.config !== undefined) && !opts.surface) throw usageError("--notify and --config only choose how --surface sends the summary: add --surface, or drop them");
   const { runPlanCli } = await import("./plan.js");
   return runPlanCli(opts as RunCommandFlags & { plan: string }, io);
 }

@@ -4,7 +4,7 @@ import { appendFileSync, closeSync, openSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { resolve } from "node:path";
 import { useColor, type CliIo } from "../../io.js";
-import { UsageError } from "../../usage-error.js";
+import { usageError } from "../../usage-error.js";
 import { createLogger, parseLogFormat, silentLogger, type LogFormat } from "../../../log/logger.js";
 import { parseRunFlags, type RunFlags } from "./flags.js";
 import type { RunEvent } from "../../../runner/events.js";
@@ -12,7 +12,6 @@ import { killGroup, signalNumber } from "../../../process/kill-group.js";
 import { renderClosingBlock, renderHeader, renderHeal, renderHealFailure, renderRetry, renderStatusLine, type RenderStyle } from "../../../runner/render.js";
 import { finalExitCode, resultToJson } from "../../../runner/run-result.js";
 import { runSkill } from "../../../runner/run-skill.js";
-import { RunOptionsError } from "../../../runner/run-options.js";
 import type { SurfaceResult } from "../../../runner/surface-after.js";
 
 // SIGHUP too: the skill leads its own session, so a closed terminal would otherwise orphan it.
@@ -20,7 +19,7 @@ const FORWARDED: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
 export async function runFromCli(command: readonly string[], flags: RunFlags, io: CliIo): Promise<number> {
   const parsed = parseRunFlags(flags);
-  if (command.length === 0) throw new UsageError("give the skill's command after --, e.g. skip-summary run --skill tessl__x -- ./skill.sh --flag");
+  if (command.length === 0) throw usageError("give the skill's command after --, e.g. skip-summary run --skill tessl__x -- ./skill.sh --flag");
   const style: RenderStyle = { color: useColor(io.stderr, io.env) };
   const json = Boolean(flags.json);
   const live = Boolean(flags.liveStderr);
@@ -105,9 +104,6 @@ export async function runFromCli(command: readonly string[], flags: RunFlags, io
     // Interrupted while waiting to retry: the user stopped the run, so exit as a process stopped by that signal.
     if (interruptedBetween) return 128 + signalNumber(controller.signal.reason as NodeJS.Signals);
     return finalExitCode(result);
-  } catch (error) {
-    if (error instanceof RunOptionsError) throw new UsageError(error.message);
-    throw error;
   } finally {
     for (const s of FORWARDED) process.off(s, onSignal);
   }
@@ -122,7 +118,7 @@ function parseLogEnv(env: CliIo["env"]): LogFormat | undefined {
   try {
     return parseLogFormat(value);
   } catch {
-    throw new UsageError(`${LOG_ENV}=${JSON.stringify(value)}: expected pretty, json, 1 or 0`);
+    throw usageError(`${LOG_ENV}=${JSON.stringify(value)}: expected pretty, json, 1 or 0`);
   }
 }
 
@@ -132,7 +128,7 @@ function assertAppendable(path: string, given: string): void {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "error";
     const hint = code === "ENOENT" || code === "ENOTDIR" ? "create its folder first" : code === "EISDIR" ? "it is a folder; name a file in it" : "choose a file you can write to";
-    throw new UsageError(`--log-file ${JSON.stringify(given)}: cannot open ${path} for appending (${code}); ${hint}`);
+    throw usageError(`--log-file ${JSON.stringify(given)}: cannot open ${path} for appending (${code}); ${hint}`);
   }
 }
 

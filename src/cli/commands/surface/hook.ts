@@ -3,17 +3,17 @@
 // stdout is Claude Code's and carries only the hook's JSON, and the workspace may come from the event's cwd.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { ConfigError } from "../../../config/load.js";
+import { isSkipSummaryError } from "../../../contract/errors.js";
 import { DEFAULT_WORKSPACE, WORKSPACE_ENV } from "../../../contract/workspace.js";
-import { NoNotifierError } from "../../../notifiers/default-notifier.js";
 import { createLogger, type LogFormat } from "../../../log/logger.js";
 import type { CommandContext } from "../../action.js";
 import type { SurfaceFlags } from "./index.js";
+import { describeConfigError } from "./config-words.js";
 import { readAll } from "../../io.js";
-import { EXIT_CODES } from "../../exit-codes.js";
-import { UsageError } from "../../usage-error.js";
+import { EXIT_CODES, errorExitCode } from "../../exit-codes.js";
+import { usageError } from "../../usage-error.js";
 import { countOutcomes } from "../../../surfacer/describe.js";
-import { HookInputError, parseHookInput } from "../../../surfacer/hook-input.js";
+import { hookInputInvalid, parseHookInput } from "../../../surfacer/hook-input.js";
 import { hookOutput, type HookResult } from "../../../surfacer/hook-output.js";
 import { surfaceOnce } from "../../../surfacer/once.js";
 import { setUpSurfacer } from "../../../surfacer/setup.js";
@@ -25,14 +25,14 @@ export async function runSurfaceHook(flags: SurfaceFlags, context: CommandContex
   const say = (line: string) => void io.stderr.write(`skip-summary surface: ${line}\n`);
   try {
     const format = flags.logFormat ?? "pretty";
-    if (format !== "json" && format !== "pretty") throw new UsageError(`--log-format must be json or pretty, got ${JSON.stringify(format)}`);
+    if (format !== "json" && format !== "pretty") throw usageError(`--log-format must be json or pretty, got ${JSON.stringify(format)}`);
     for (const [flag, given] of [["--watch", flags.watch], ["--skill", flags.skill !== undefined], ["--json", flags.json], ["--dry-run", flags.dryRun]] as const) {
-      if (given) throw new UsageError(`--hook-input and ${flag} cannot be combined: a hook surfaces once, from its event, and its stdout carries only the hook's JSON`);
+      if (given) throw usageError(`--hook-input and ${flag} cannot be combined: a hook surfaces once, from its event, and its stdout carries only the hook's JSON`);
     }
-    if (flags.notify?.some((value) => value.split(",").every((name) => name.trim() === ""))) throw new UsageError("--notify is empty; give a notifier name such as stdout, telegram or one defined in the config");
+    if (flags.notify?.some((value) => value.split(",").every((name) => name.trim() === ""))) throw usageError("--notify is empty; give a notifier name such as stdout, telegram or one defined in the config");
     const log = createLogger({ format: format as LogFormat, write: (line) => void io.stderr.write(line) });
     // Run by hand in a terminal, reading stdin would wait for a Ctrl-D that nobody knows to type.
-    if (io.stdin.isTTY) throw new HookInputError("stdin is a terminal, not a piped event (Claude Code pipes it in; by hand, pipe one in too)");
+    if (io.stdin.isTTY) throw hookInputInvalid("stdin is a terminal, not a piped event (Claude Code pipes it in; by hand, pipe one in too)");
     const target = parseHookInput(await readAll(io.stdin));
     if (target.kind === "ignore") {
       log({ level: "debug", event: "hook_ignored", why: target.why });
@@ -44,7 +44,7 @@ export async function runSurfaceHook(flags: SurfaceFlags, context: CommandContex
     const setup = await setUpSurfacer({ configFile: flags.config, notify: flags.notify, env: io.env, cwd: io.cwd, log, stdout: { write: (t: string) => (printed += t) }, hook: true });
     const patterns = flags.workspace ?? (setup.settings.workspaces.length > 0 ? setup.settings.workspaces : [hookWorkspace(io, target.cwd)]);
     const { dirs, missing } = await expandWorkspaces(patterns, io.cwd);
-    if (missing.length > 0) throw new UsageError(`--workspace ${missing[0]}: no such folder; pass an existing workspace folder (or a glob)`);
+    if (missing.length > 0) throw usageError(`--workspace ${missing[0]}: no such folder; pass an existing workspace folder (or a glob)`);
 
     let result: HookResult;
     try {
@@ -61,19 +61,20 @@ export async function runSurfaceHook(flags: SurfaceFlags, context: CommandContex
       result = { kind: "report", report, printed };
       if (report.outcomes.length > 0) say(countOutcomes(report));
     } catch (error) {
-      if (!(error instanceof NoNotifierError)) throw error;
+      if (!isSkipSummaryError(error, "notifiers.none_available")) throw error;
       // Said once, not once per summary: nothing was claimed, every summary is where it was.
-      say(`nothing sent, every summary is kept: ${error.why}`);
-      result = { kind: "no-notifier", why: error.why };
+      say(`nothing sent, every summary is kept: ${error.data.why}`);
+      result = { kind: "no-notifier", why: error.data.why };
     }
     const output = hookOutput(target.event, result);
     if (output !== undefined) io.stdout.write(`${JSON.stringify(output)}\n`);
     return result.kind === "report" && result.report.ok ? EXIT_CODES.surface.sent : EXIT_CODES.surface["not-sent"];
   } catch (error) {
-    if (error instanceof HookInputError || error instanceof UsageError) say(error.message);
-    else if (error instanceof ConfigError) say(`config error: ${error.path}\n${error.problems.map((p) => `  ${p.path}: ${p.message}`).join("\n")}`);
-    else throw error;
-    return EXIT_CODES.surface["hook-usage"];
+    // Every error the table knows is 1 here (never 2); a config error is worded key by key.
+    const exit = errorExitCode("surface", context.argv, error);
+    if (exit === undefined || !isSkipSummaryError(error)) throw error;
+    say(isSkipSummaryError(error, "config.invalid") ? describeConfigError(error) : error.message);
+    return exit as 0 | 1;
   }
 }
 
@@ -83,5 +84,5 @@ function hookWorkspace(io: CommandContext["io"], eventCwd: string | undefined): 
   if (fromEnv) return resolve(io.cwd, fromEnv);
   if (eventCwd !== undefined) return resolve(io.cwd, eventCwd);
   if (existsSync(DEFAULT_WORKSPACE)) return DEFAULT_WORKSPACE;
-  throw new UsageError(`no workspace: the event has no cwd, ${WORKSPACE_ENV} is not set and ${DEFAULT_WORKSPACE} does not exist; pass --workspace DIR`);
+  throw usageError(`no workspace: the event has no cwd, ${WORKSPACE_ENV} is not set and ${DEFAULT_WORKSPACE} does not exist; pass --workspace DIR`);
 }

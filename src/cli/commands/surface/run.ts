@@ -1,14 +1,14 @@
 // The work of `skip-summary surface` once or --watch: flags to options, the library call, printing, the exit code
 // (exit-codes.ts). index.ts stays a flag list and loads this only when the command runs.
-import { ConfigError } from "../../../config/load.js";
-import { NoNotifierError } from "../../../notifiers/default-notifier.js";
+import { isSkipSummaryError } from "../../../contract/errors.js";
 import { assertSkillId, skillIdProblem, toFullSkillId } from "../../../contract/ids.js";
-import { resolveWorkspace, WorkspaceNotFoundError } from "../../../contract/workspace.js";
+import { resolveWorkspace } from "../../../contract/workspace.js";
 import { createLogger, type LogFormat, type Logger } from "../../../log/logger.js";
 import type { CommandContext } from "../../action.js";
 import type { SurfaceFlags } from "./index.js";
-import { EXIT_CODES } from "../../exit-codes.js";
-import { UsageError } from "../../usage-error.js";
+import { EXIT_CODES, errorExitCode } from "../../exit-codes.js";
+import { describeConfigError } from "./config-words.js";
+import { usageError } from "../../usage-error.js";
 import { cliClock } from "../../clock.js";
 import { countOutcomes, describeOutcome } from "../../../surfacer/describe.js";
 import { surfaceExitCode } from "../../../surfacer/exit-code.js";
@@ -25,34 +25,29 @@ export async function runSurfaceCommand(flags: SurfaceFlags, context: CommandCon
 async function runSurface(flags: SurfaceFlags, context: CommandContext): Promise<number> {
   const { io } = context;
   const format = flags.logFormat ?? "pretty";
-  if (format !== "json" && format !== "pretty") throw new UsageError(`--log-format must be json or pretty, got ${JSON.stringify(format)}`);
-  if (flags.watch && flags.dryRun) throw new UsageError("--watch and --dry-run cannot be combined: a dry run looks once and touches nothing");
+  if (format !== "json" && format !== "pretty") throw usageError(`--log-format must be json or pretty, got ${JSON.stringify(format)}`);
+  if (flags.watch && flags.dryRun) throw usageError("--watch and --dry-run cannot be combined: a dry run looks once and touches nothing");
   // Checked here, not only when notifiers load: an empty name is a usage error even when nothing waits.
-  if (flags.notify?.some((value) => value.split(",").every((name) => name.trim() === ""))) throw new UsageError("--notify is empty; give a notifier name such as stdout, telegram or one defined in the config");
+  if (flags.notify?.some((value) => value.split(",").every((name) => name.trim() === ""))) throw usageError("--notify is empty; give a notifier name such as stdout, telegram or one defined in the config");
   const log = createLogger({ format: format as LogFormat, write: (line) => void io.stderr.write(line) });
 
   let skill: string | undefined;
   if (flags.skill !== undefined) {
     // Without this check an empty value would become the bare prefix `tessl__`, a valid id that no skill uses.
-    if (flags.skill.trim() === "") throw new UsageError("--skill is empty; give a skill id such as tessl__check-cfps, or its name, check-cfps");
+    if (flags.skill.trim() === "") throw usageError("--skill is empty; give a skill id such as tessl__check-cfps, or its name, check-cfps");
     const problem = skillIdProblem(toFullSkillId(flags.skill));
-    if (problem) throw new UsageError(`--skill ${JSON.stringify(flags.skill)}: ${problem}`);
+    if (problem) throw usageError(`--skill ${JSON.stringify(flags.skill)}: ${problem}`);
     skill = assertSkillId(toFullSkillId(flags.skill));
   }
 
   try {
     return await surface(flags, context, log, skill);
   } catch (error) {
-    if (error instanceof ConfigError) {
-      io.stderr.write(`skip-summary surface: config error: ${error.path}\n${error.problems.map((p) => `  ${p.path}: ${p.message}\n`).join("")}`);
-      return EXIT_CODES.surface.usage;
-    }
+    if (isSkipSummaryError(error, "config.invalid")) io.stderr.write(`skip-summary surface: ${describeConfigError(error)}\n`);
     // Said once, not once per summary: nothing was claimed, every summary is where it was.
-    if (error instanceof NoNotifierError) {
-      io.stderr.write(`skip-summary surface: nothing sent, every summary is kept: ${error.why}\n`);
-      return EXIT_CODES.surface["not-sent"];
-    }
-    throw error;
+    else if (isSkipSummaryError(error, "notifiers.none_available")) io.stderr.write(`skip-summary surface: nothing sent, every summary is kept: ${error.data.why}\n`);
+    else throw error;
+    return errorExitCode("surface", context.argv, error)!;
   }
 }
 
@@ -69,7 +64,7 @@ async function surface(flags: SurfaceFlags, context: CommandContext, log: Logger
     return watchUntilSignal({ patterns, cwd: io.cwd, skill, setup, log, json: Boolean(flags.json), io });
   }
   const { dirs, missing } = await expandWorkspaces(patterns, io.cwd);
-  if (missing.length > 0) throw new UsageError(`--workspace ${missing[0]}: no such folder; pass an existing workspace folder (or a glob)`);
+  if (missing.length > 0) throw usageError(`--workspace ${missing[0]}: no such folder; pass an existing workspace folder (or a glob)`);
   const report = await surfaceOnce({
     workspaces: dirs,
     skill,
@@ -98,18 +93,12 @@ async function surface(flags: SurfaceFlags, context: CommandContext, log: Logger
 
 function warnNoNotifier(log: Logger) {
   return (error: unknown) => {
-    if (!(error instanceof NoNotifierError)) throw error;
-    log({ level: "warn", event: "no_notifier", why: error.why });
+    if (!isSkipSummaryError(error, "notifiers.none_available")) throw error;
+    log({ level: "warn", event: "no_notifier", why: error.data.why });
   };
 }
 
+// No workspace anywhere is `contract.workspace_not_found`, a usage error by the exit-code table.
 function defaultWorkspace(io: CommandContext["io"]): string {
-  try {
-    return resolveWorkspace({ env: io.env, cwd: io.cwd });
-  } catch (error) {
-    if (error instanceof WorkspaceNotFoundError) {
-      throw new UsageError(error.message);
-    }
-    throw error;
-  }
+  return resolveWorkspace({ env: io.env, cwd: io.cwd });
 }
