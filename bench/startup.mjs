@@ -3,7 +3,7 @@
 // event. Wall time (median of interleaved runs) always; instruction counts with BENCH_INSTRUCTIONS=1 and valgrind,
 // which are noise-free and show what a change did when the machine is busy.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CLI, ENVIRONMENTS, compareCommands, report } from "./lib.mjs";
@@ -14,11 +14,11 @@ mkdirSync(empty);
 const stop = join(ws, "stop.json");
 writeFileSync(stop, JSON.stringify({ hook_event_name: "Stop", session_id: "bench", transcript_path: join(ws, "t.jsonl"), cwd: empty, stop_hook_active: false }));
 
-const commands = (env) => [
+const commands = (env, cli = CLI) => [
   ["node -e 0 (baseline)", [process.execPath, ["-e", "0"], { env }]],
-  ["emit", [process.execPath, [CLI, "emit", "--skill", "tessl__bench", "--step", "1", "--reason", "budget spent", "--item", "a", "--workspace", ws], { env }]],
-  ["surface (empty workspace)", [process.execPath, [CLI, "surface", "--workspace", empty], { env }]],
-  ["surface --hook-input (Stop, nothing waiting)", ["/bin/sh", ["-c", `exec "${process.execPath}" "${CLI}" surface --hook-input --workspace "${empty}" < "${stop}"`], { env }]],
+  ["emit", [process.execPath, [cli, "emit", "--skill", "tessl__bench", "--step", "1", "--reason", "budget spent", "--item", "a", "--workspace", ws], { env }]],
+  ["surface (empty workspace)", [process.execPath, [cli, "surface", "--workspace", empty], { env }]],
+  ["surface --hook-input (Stop, nothing waiting)", ["/bin/sh", ["-c", `exec "${process.execPath}" "${cli}" surface --hook-input --workspace "${empty}" < "${stop}"`], { env }]],
   // The hook row runs under /bin/sh for its redirect; this row measures what sh adds, so the hook's ratio is fair.
   ["sh -c 'exec node -e 0' (baseline for the hook row)", ["/bin/sh", ["-c", `exec "${process.execPath}" -e 0 < "${stop}"`], { env }]],
 ];
@@ -48,5 +48,12 @@ if (process.env.BENCH_INSTRUCTIONS === "1") {
   const rows = commands(clean);
   const counts = rows.map(([, c]) => count(c));
   report("instructions in a clean environment (valgrind --tool=callgrind)", rows.map(([name], i) => [name, `${(counts[i] / 1e6).toFixed(0)} M (${(counts[i] / counts[i === 3 ? 4 : 0]).toFixed(2)}x)`]));
+  // What the hot entries' code cache gives (src/cli/hot/code-cache.ts): the same commands from a copy of dist/ without it.
+  const copy = join(ws, "dist");
+  cpSync(join(CLI, ".."), copy, { recursive: true });
+  for (const name of readdirSync(join(copy, "hot"))) if (name.endsWith(".v8-cache")) rmSync(join(copy, "hot", name));
+  const uncached = commands(clean, join(copy, "cli.js")).slice(1, 4);
+  const uncachedCounts = uncached.map(([, c]) => count(c));
+  report("the same without the code cache", uncached.map(([name], i) => [name, `${(uncachedCounts[i] / 1e6).toFixed(0)} M (${(uncachedCounts[i] / counts[i === 2 ? 4 : 0]).toFixed(2)}x)`]));
 }
 rmSync(ws, { recursive: true, force: true });

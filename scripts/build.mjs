@@ -2,8 +2,11 @@
 // and the library as one ESM file with its dependencies left external.
 // Output is built in a private folder and renamed into place, chunks first and the entry last, so a CLI
 // process that starts during a rebuild never loads a half-written file.
-import { build } from "esbuild";
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { build, buildSync } from "esbuild";
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { tmpdir } from "node:os";
+import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,6 +14,7 @@ import { fileURLToPath } from "node:url";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const dist = join(root, "dist");
 const stage = join(dist, `.build-${process.pid}`);
+const CODE_CACHE_SUFFIX = ".v8-cache";
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const common = {
   bundle: true,
@@ -34,7 +38,14 @@ const esmRequire =
 const launcherExternal = {
   name: "launcher-external",
   setup(b) {
-    b.onResolve({ filter: /^\.\/(hot\/|full\.mjs$)/ }, (args) => ({ path: args.path, external: true }));
+    b.onResolve({ filter: /^\.\/full\.mjs$/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
+// The hot entries' import() of a user's module goes through the launcher (src/cli/hot/import-file.ts).
+const hotImportFile = {
+  name: "hot-import-file",
+  setup(b) {
+    b.onResolve({ filter: /\/import-file\.js$/ }, (args) => (args.importer.endsWith(join("src", "notifiers", "module-notifier.ts")) ? { path: join(root, "src", "cli", "hot", "import-file.ts") } : undefined));
   },
 };
 const cjs = {
@@ -43,7 +54,6 @@ const cjs = {
   define: { ...common.define, "import.meta.url": "__ssUrl" },
   banner: { js: "const __ssUrl=require('node:url').pathToFileURL(__filename).href;" },
 };
-await build({ ...common, ...cjs, entryPoints: { cli: "src/cli/bin.ts" }, outdir: stage, plugins: [launcherExternal], banner: { js: `#!/usr/bin/env node\n${cjs.banner.js}` } });
 await build({
   ...common,
   ...cjs,
@@ -51,6 +61,24 @@ await build({
   outdir: join(stage, "hot"),
   // Self-contained, chokidar and fast-glob included (a lazily evaluated CommonJS wrapper each): dist/ runs without
   // node_modules, as the tests that run the CLI as another user from a copy of dist/ rely on.
+  // No import(): these load from a V8 code cache, where Node 20 cannot run one (src/cli/hot/code-cache.ts). A
+  // builtin's becomes require(); a user's module is imported by the launcher (src/notifiers/import-file.ts).
+  supported: { "dynamic-import": false },
+  plugins: [hotImportFile],
+});
+for (const name of readdirSync(join(stage, "hot"))) {
+  if (/\bimport\(/.test(readFileSync(join(stage, "hot", name), "utf8"))) throw new Error(`dist/hot/${name} holds an import(), which fails when loaded from its code cache on Node 20; route it through src/notifiers/import-file.ts`);
+}
+const codeCaches = makeCodeCaches(join(stage, "hot"));
+// The launcher learns the caches' names (each carries its entry's hash) at build time: no lookup at start-up.
+await build({
+  ...common,
+  ...cjs,
+  define: { ...cjs.define, __HOT_CODE_CACHE__: JSON.stringify(codeCaches) },
+  entryPoints: { cli: "src/cli/bin.ts" },
+  outdir: stage,
+  plugins: [launcherExternal],
+  banner: { js: `#!/usr/bin/env node\n${cjs.banner.js}` },
 });
 // .mjs, so these are ESM whatever the folder's package.json says, and dist/chunks/ sits where it always did (the
 // lint finds its shipped rule at ../../rules from a chunk).
@@ -70,7 +98,12 @@ await build({ ...common, entryPoints: { index: "src/index.ts" }, outdir: join(st
 const scopes = { ".": "commonjs", lib: "module", types: "module" };
 for (const folder of ["hot", "chunks", "lib", "types"]) mkdirSync(join(dist, folder), { recursive: true });
 for (const [folder, type] of Object.entries(scopes)) writeFileSync(join(dist, folder, "package.json"), `${JSON.stringify({ type })}\n`);
-for (const name of readdirSync(join(stage, "hot"))) renameSync(join(stage, "hot", name), join(dist, "hot", name));
+// The old caches go before the new entries arrive: V8 checks only a source's length, so an old launcher must never
+// pair a new entry with an old cache. Without its cache an entry compiles from source.
+for (const name of readdirSync(join(dist, "hot"))) if (name.endsWith(CODE_CACHE_SUFFIX)) rmSync(join(dist, "hot", name), { force: true });
+for (const name of readdirSync(join(stage, "hot")).sort((a, b) => Number(b.endsWith(CODE_CACHE_SUFFIX)) - Number(a.endsWith(CODE_CACHE_SUFFIX)))) {
+  renameSync(join(stage, "hot", name), join(dist, "hot", name));
+}
 for (const name of readdirSync(join(stage, "chunks"))) renameSync(join(stage, "chunks", name), join(dist, "chunks", name));
 renameSync(join(stage, "full.mjs"), join(dist, "full.mjs"));
 renameSync(join(stage, "lib", "index.js"), join(dist, "lib", "index.js"));
@@ -98,3 +131,47 @@ for (const name of ["tree-sitter.js", "tree-sitter.wasm", "tree-sitter-python.wa
   renameSync(join(stage, to), join(dist, "wasm", to));
 }
 rmSync(stage, { recursive: true, force: true });
+
+// The V8 code cache of each hot entry (src/cli/hot/code-cache.ts): a child process with a clean environment loads the
+// entry as the launcher does, runs the commands the entry is for in a temp workspace, and writes the compiled code.
+// Returns { entry name: cache file name }.
+function makeCodeCaches(hotDir) {
+  const maker = join(stage, "make-code-cache.mjs");
+  buildSync({ ...common, entryPoints: ["scripts/make-code-cache.mjs"], outfile: maker });
+  const ws = mkdtempSync(join(tmpdir(), "skip-summary-build-"));
+  try {
+    const event = join(ws, "stop.json");
+    writeFileSync(event, JSON.stringify({ hook_event_name: "Stop", session_id: "build", transcript_path: join(ws, "t.jsonl"), cwd: ws, stop_hook_active: false }));
+    const emit = ["emit", "--skill", "tessl__build", "--step", "1", "--reason", "warm-up", "--item", "a", "--workspace", ws];
+    const runs = {
+      // Twice: the first writes a summary, the second merges into it (what a skill that skips twice does).
+      emit: [emit, emit],
+      // The after-skill hook: a plain run on an empty workspace, then --hook-input with a Stop event on stdin.
+      surface: [
+        ["surface", "--workspace", join(ws, "empty")],
+        ["surface", "--hook-input", "--workspace", join(ws, "empty")],
+      ],
+    };
+    mkdirSync(join(ws, "empty"));
+    const names = {};
+    for (const [entry, argvs] of Object.entries(runs)) {
+      const file = join(hotDir, `${entry}.js`);
+      const hash = createHash("sha256").update(readFileSync(file)).digest("hex").slice(0, 16);
+      const name = `${entry}-${hash}${CODE_CACHE_SUFFIX}`;
+      const stdin = openSync(event, "r");
+      const r = spawnSync(process.execPath, [maker, file, join(hotDir, name), JSON.stringify(argvs)], {
+        cwd: ws,
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: ws },
+        stdio: [stdin, "ignore", "pipe"],
+        encoding: "utf8",
+      });
+      closeSync(stdin);
+      if (r.status !== 0) throw new Error(`code cache of ${entry}: the warm-up failed (exit ${r.status ?? r.signal})\n${r.stderr}`);
+      names[entry] = name;
+    }
+    return names;
+  } finally {
+    rmSync(ws, { recursive: true, force: true });
+    rmSync(maker, { force: true });
+  }
+}

@@ -1,7 +1,9 @@
 // The executable, a small CommonJS launcher: wires the real process into the CLI and sets the exit code without
 // cutting off piped output. emit and surface first try their hot entry (hot/run-hot.ts): one self-contained CommonJS
 // file, no ESM loader, no commander, no process streams. Everything else loads the full ESM CLI (full.ts).
+import { join } from "node:path";
 import { fdSink } from "./fd-io.js";
+import { loadWithCodeCache } from "./hot/code-cache.js";
 import { reportInternalError } from "./report-internal-error.js";
 
 const argv = process.argv.slice(2);
@@ -19,12 +21,17 @@ process.on("beforeExit", () => {
   process.exitCode = reportInternalError(new Error("the command stopped waiting on something that can never finish (a promise that never settles)"), { stderr: fdSink(2) }, debug);
 });
 
-// Built as separate CommonJS files (scripts/build.mjs marks ./hot/ and ./full.mjs external): these are the built names.
+// Built as separate CommonJS files (scripts/build.mjs marks ./hot/ and ./full.mjs external), each loaded with the V8
+// code cache the build made for it (hot/code-cache.ts): compiling them was most of their start-up.
 type HotEntry = { run(argv: readonly string[], debug: boolean): Promise<number | undefined> };
-const HOT: Readonly<Record<string, () => HotEntry>> = {
-  emit: () => require("./hot/emit.js") as HotEntry,
-  surface: () => require("./hot/surface.js") as HotEntry,
+declare const __HOT_CODE_CACHE__: Readonly<Record<string, string>> | undefined;
+const CODE_CACHE: Readonly<Record<string, string>> = typeof __HOT_CODE_CACHE__ === "object" ? __HOT_CODE_CACHE__ : {};
+const hotEntry = (name: string) => () => {
+  const cache = CODE_CACHE[name];
+  const file = join(__dirname, "hot", `${name}.js`);
+  return loadWithCodeCache(file, cache === undefined ? undefined : join(__dirname, "hot", cache), (url) => import(url)).exports as HotEntry;
 };
+const HOT: Readonly<Record<string, () => HotEntry>> = { emit: hotEntry("emit"), surface: hotEntry("surface") };
 
 const FULL_CLI = "./full.mjs";
 

@@ -3,6 +3,7 @@
 import { stat } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import { permanentFailure, resultProblem, transientFailure } from "./failure.js";
+import { importFile } from "./import-file.js";
 import { describeError } from "./redact.js";
 import type { Notifier, NotifyResult } from "./types.js";
 import { SkipSummaryError } from "../contract/errors.js";
@@ -50,7 +51,7 @@ async function load(name: string, path: string, options: Record<string, unknown>
   if (!found.isFile()) throw moduleFailed(path, "is not a file: set path to your module's .mjs or .js file");
   let mod: NotifierModule;
   try {
-    mod = (await import(pathToFileURL(path).href)) as NotifierModule;
+    mod = (await importFile(pathToFileURL(path).href)) as NotifierModule;
   } catch (error) {
     throw moduleFailed(path, `cannot be imported: ${describeError(error)}`);
   }
