@@ -38,11 +38,17 @@ async function run(mode) {
   const heapBefore = process.memoryUsage().heapUsed;
   let seconds;
   if (mode === "watch") {
-    const handle = await startWatch({ patterns: [ws], cwd: root, deliver: setup.deliver, leaseMs: setup.leaseMs(), rescanMs: 5_000 });
+    let finished = 0;
+    const onOutcome = (o) => void (o.kind === "sent" && finished++);
+    const handle = await startWatch({ patterns: [ws], cwd: root, deliver: setup.deliver, leaseMs: setup.leaseMs(), rescanMs: 5_000, onOutcome });
     const t0 = performance.now();
     land(ws, skills);
-    // The ledger folder (.skip-summary-ledger/) stays: it is the surfacer's memory, not a waiting summary.
-    while (readdirSync(ws).some((n) => n !== ".skip-summary-ledger") || check(out, skills).lost > 0) await new Promise((r) => setTimeout(r, 20));
+    // The ledger folder (.skip-summary-ledger/) stays: it is the surfacer's memory, not a waiting summary. The
+    // folder and the deliveries are read only once the outcomes say all are done (polling them costs the surfacer).
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 20));
+      if (finished >= COUNT && !readdirSync(ws).some((n) => n !== ".skip-summary-ledger") && check(out, skills).lost === 0) break;
+    }
     seconds = (performance.now() - t0) / 1000;
     await handle.stop();
   } else {

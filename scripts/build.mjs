@@ -59,7 +59,7 @@ await build({
   ...cjs,
   entryPoints: { emit: "src/cli/hot/emit.ts", surface: "src/cli/hot/surface.ts" },
   outdir: join(stage, "hot"),
-  // Self-contained, chokidar and fast-glob included (a lazily evaluated CommonJS wrapper each): dist/ runs without
+  // Self-contained, fast-glob included (a lazily evaluated CommonJS wrapper each): dist/ runs without
   // node_modules, as the tests that run the CLI as another user from a copy of dist/ rely on.
   // No import(): these load from a V8 code cache, where Node 20 cannot run one (src/cli/hot/code-cache.ts). A
   // builtin's becomes require(); a user's module is imported by the launcher (src/notifiers/import-file.ts).

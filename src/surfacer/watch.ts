@@ -1,4 +1,4 @@
-// Watch mode, the sidecar: chokidar is only a doorbell that says "look at this workspace now"; the truth is a
+// Watch mode, the sidecar: a folder watch is only a doorbell that says "look at this workspace now"; the truth is a
 // scan of the folder, repeated every rescan interval, because events are missed (a file that lands between the
 // first scan and the watch, a delete plus rewrite reported as one change, a kernel queue overflow). One scan
 // runs at a time, oldest summary first. Workspaces that appear, vanish or are re-created are found by the rescan.
@@ -53,10 +53,6 @@ export interface WatchHandle {
 const UNREADABLE_REPORT_MS = 60_000;
 const RETRY_MIN_MS = 1_000;
 const RETRY_MAX_MS = 300_000;
-/** A workspace with at least this many summaries waiting is unwatched while it drains. */
-const PAUSE_WATCH_AT = 100;
-/** How long a watch added after start-up is given to be in place before the scan that follows. */
-const WATCH_SETTLE_MS = 100;
 
 export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
   const log = options.log ?? silentLogger;
@@ -83,20 +79,10 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
       kick();
     }, notices.groupWaitMs);
   }
-  // While a digest's members are journaled and deleted, their workspaces are unwatched (as during a drain):
-  // otherwise every rename and delete rings the bell, and each ring rescans a folder of thousands.
+  // The digest's renames and deletes ring the bell (cheaply: see doorbell.ts); they are not summaries, so the
+  // scan that follows finds nothing to do.
   async function flushKept(): Promise<void> {
-    const dirs = [...identity.keys()].filter((d) => identity.get(d) !== undefined);
-    const pause = accountant.pending() >= PAUSE_WATCH_AT && !stopping;
-    if (pause) for (const dir of dirs) watcher.unwatch(dir);
-    try {
-      await accountant.flush((c, outcome) => afterOutcome(c.path, "", outcome)).catch((error: Error) => log({ level: "error", event: "surface_error", error: error.message }));
-    } finally {
-      if (pause && !stopping) {
-        await rewatch(dirs);
-        for (const dir of dirs) dirty.add(dir);
-      }
-    }
+    await accountant.flush((c, outcome) => afterOutcome(c.path, "", outcome)).catch((error: Error) => log({ level: "error", event: "surface_error", error: error.message }));
   }
   // Quiet hours: a held file is looked at again when its window ends, one timer per workspace.
   const wakes = new Map<string, { at: number; timer: NodeJS.Timeout }>();
@@ -118,22 +104,19 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
   let stopping = false;
   let loop: Promise<void> | undefined;
 
-  const { watch } = await import("chokidar");
   const { surfaceEntry } = await import("./cycle.js");
   const { sweepPartials } = await import("./journal.js");
-  // chokidar watches each workspace folder, never the files in it: every file it tracks costs a watch handle
-  // and a stat, and a burst of 10,000 summaries would cost 10,000 of each. Its `raw` event (the folder's own
-  // fs.watch event, with the file name) is the doorbell; the scan that follows is the truth.
-  const watcher = watch([], { ignoreInitial: true, depth: 0, ignored: (path) => !identity.has(path) });
-  watcher.on("raw", (_event, file, details) => {
-    const dir = (details as { watchedPath?: string }).watchedPath;
-    if (dir === undefined || !identity.has(dir)) return;
-    if (typeof file !== "string" || file === "" || isInteresting(basename(file))) markDirty(dir);
+  const { createDoorbell } = await import("./doorbell.js");
+  // Each workspace folder is watched, never the files in it; an event naming a summary or its owner lock (or
+  // naming nothing) rings the bell. A watch that dies is added again on the next rescan.
+  const doorbell = createDoorbell({
+    ring(dir, name) {
+      if (identity.get(dir) !== undefined && (name === undefined || name === "" || isInteresting(basename(name)))) markDirty(dir);
+    },
+    failed(dir, error) {
+      log({ level: "warn", event: "watch_error", workspace: dir, error: error.code ?? error.message });
+    },
   });
-  watcher.on("addDir", (path) => {
-    if (identity.has(path)) markDirty(path);
-  });
-  watcher.on("error", (error) => log({ level: "warn", event: "watch_error", error: (error as NodeJS.ErrnoException).code ?? String(error) }));
 
   function markDirty(dir: string): void {
     if (stopping) return;
@@ -176,25 +159,13 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
         ready.push(...scan.claims.filter((c) => isDeadClaim(c.claim!, owner, at, options.leaseMs)));
       }
       log({ level: "debug", event: "scan", workspaces: dirs.length, ready: ready.length });
-      // On every event in a folder chokidar re-reads and stats the whole folder; in a burst of thousands of
-      // files that starves the sends. A workspace with a backlog is unwatched while it drains (the doorbell
-      // is not needed: the scan after the drain is the truth), then watched and scanned again.
-      const perWorkspace = new Map<string, number>();
-      for (const e of ready) perWorkspace.set(e.workspace, (perWorkspace.get(e.workspace) ?? 0) + 1);
-      const paused = [...perWorkspace].filter(([, n]) => n >= PAUSE_WATCH_AT).map(([dir]) => dir);
-      for (const dir of paused) watcher.unwatch(dir);
-      try {
-        await runInOrder(ready.sort(oldestFirst), options.concurrency ?? 4, async (entry) => {
-          // surfaceEntry turns the environment's failures into outcomes; what it throws is a bug of ours, which
-          // stops the watcher (exit 70) instead of being logged and repeated on every rescan.
-          const outcome = await surfaceEntry(entry, ctx);
-          if (outcome) afterOutcome(entry.path, entry.signature, outcome);
-        }, () => stopping);
-        scheduleFlush();
-      } finally {
-        if (!stopping) await rewatch(paused);
-        for (const dir of paused) dirty.add(dir);
-      }
+      await runInOrder(ready.sort(oldestFirst), options.concurrency ?? 4, async (entry) => {
+        // surfaceEntry turns the environment's failures into outcomes; what it throws is a bug of ours, which
+        // stops the watcher (exit 70) instead of being logged and repeated on every rescan.
+        const outcome = await surfaceEntry(entry, ctx);
+        if (outcome) afterOutcome(entry.path, entry.signature, outcome);
+      }, () => stopping);
+      scheduleFlush();
     }
   }
 
@@ -232,24 +203,6 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
     options.onOutcome?.(outcome);
   }
 
-  // The scan that follows should start after chokidar's watch is in place, or a file landing in between rings no
-  // bell. chokidar emits "ready" once per watcher (after the first add), so later adds cannot be awaited: they get
-  // a short settle instead (waiting for a second "ready" stalled every drain by the whole fallback), and a file
-  // that still lands in the gap is found by the next rescan.
-  let readyOnce = false;
-  async function rewatch(dirs: readonly string[]): Promise<void> {
-    if (dirs.length === 0) return;
-    if (readyOnce) {
-      watcher.add([...dirs]);
-      await new Promise((resolve) => setTimeout(resolve, WATCH_SETTLE_MS));
-      return;
-    }
-    const ready = new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
-    watcher.add([...dirs]);
-    await Promise.race([ready, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
-    readyOnce = true;
-  }
-
   // A file another surfacer sent, or the owner removed, is no longer tracked.
   function forgetGone(workspace: string, present: ReadonlySet<string>): void {
     for (const map of [retryAt, leftAlone]) {
@@ -259,7 +212,6 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
 
   async function rescan(): Promise<void> {
     const { dirs, missing } = await expandWorkspaces(options.patterns, options.cwd);
-    const added: string[] = [];
     for (const dir of dirs) {
       const id = await stat(dir).then((s) => (s.isDirectory() ? `${s.dev}:${s.ino}` : undefined), () => undefined);
       const before = identity.get(dir);
@@ -267,14 +219,16 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
       identity.set(dir, id);
       if (id !== undefined && (!known || before !== id)) {
         // New, or removed and re-created: the old watch (if any) died with the old folder.
-        if (known) watcher.unwatch(dir);
-        added.push(dir);
+        if (known) doorbell.remove(dir);
         log({ level: "info", event: known ? "workspace_recreated" : "workspace_added", workspace: dir });
       } else if (id === undefined && (before !== undefined || !known)) {
+        doorbell.remove(dir);
         log({ level: "warn", event: "workspace_missing", workspace: dir });
       }
+      // The watch is in place before the scan that follows, so a file landing after the scan rings the bell.
+      // A watch that died (or could not be made) is tried again here, once per rescan.
+      if (id !== undefined) doorbell.add(dir);
     }
-    await rewatch(added);
     // A silence that ended is reported even when no new skip arrives.
     const silenced = [...identity].filter(([dir, id]) => id !== undefined && hasSilences(dir)).map(([dir]) => dir);
     if (silenced.length > 0) {
@@ -310,7 +264,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
       stopController.abort(new Error("stopping"));
       clearInterval(timer);
       for (const w of wakes.values()) clearTimeout(w.timer);
-      await watcher.close();
+      doorbell.close();
       await loop;
       // What grouping kept is claimed: it goes out now rather than waiting for the next surfacer's takeover.
       clearTimeout(groupTimer);

@@ -56,7 +56,7 @@ export async function tempDir(prefix = "skip-summary-"): Promise<string> {
   return dir;
 }
 
-/** Polls `check` until it returns a truthy value or `timeoutMs` passes (chokidar's test style). */
+/** Polls `check` until it returns a truthy value or `timeoutMs` passes (the style of file-watching tests). */
 export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs = 5_000, intervalMs = 10): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -17,7 +17,7 @@ async function watchWith(patterns: string[], deliver: Parameters<typeof startWat
   return h;
 }
 
-describe("watch mode (chokidar on a real folder)", () => {
+describe("watch mode (a folder watch on a real folder)", () => {
   it("surfaces what waits at start, then new files as they land, without waiting for a rescan", async () => {
     const ws = await tempDir();
     const out = join(await tempDir(), "d.jsonl");
@@ -76,7 +76,7 @@ describe("watch mode (chokidar on a real folder)", () => {
     expect(await readWorkspace(ws)).toEqual([]);
   });
 
-  it("a burst of 600 files (the workspace is unwatched while it drains): each delivered exactly once, then new files still ring", async () => {
+  it("a burst of 600 files: each delivered exactly once, then new files still ring", async () => {
     const ws = await tempDir();
     const out = join(await tempDir(), "d.jsonl");
     await watchWith([ws], deliverTo([fileNotifier(out)]), 600_000);

@@ -1,4 +1,4 @@
-// `skip-summary surface`: the surfacer. Flags only here; the work (and chokidar, and the notifiers) loads on use.
+// `skip-summary surface`: the surfacer. Flags only here; the work (and the notifiers) loads on use.
 import { action, type CommandContext, type CommandDefinition } from "../../action.js";
 import { declareFlags, type FlagSpec } from "../../flag-spec.js";
 
