@@ -17,7 +17,9 @@ const ITEMS_LINE_MAX = 300;
 const REASON_HTML_MAX = 1_200;
 const LINKS_PER_MEMBER = 2;
 
-export function renderDigest(route: "policy" | "technical", members: readonly DigestMember[], headNotes: readonly string[] = []): RenderedMessage {
+export function renderDigest(route: "policy" | "technical", unordered: readonly DigestMember[], headNotes: readonly string[] = []): RenderedMessage {
+  // Oldest first, then by skill: the order claims finished in is a race, and the owner should read the same list.
+  const members = [...unordered].sort((a, b) => Date.parse(a.summary.occurred_at) - Date.parse(b.summary.occurred_at) || a.summary.skill.localeCompare(b.summary.skill));
   const n = members.length;
   const title: Line = route === "technical"
     ? { text: `🔁 ${n} technical failures — each will be retried next cycle`, html: `🔁 <b>${n} technical failures</b> — each will be retried next cycle`, markdown: `🔁 *${n} technical failures* — each will be retried next cycle` }
@@ -47,7 +49,7 @@ export function renderDigest(route: "policy" | "technical", members: readonly Di
     shown += 1;
   }
   const rest = n - shown;
-  if (rest > 0) body.push(ours(`…and ${rest} more skills`));
+  if (rest > 0) body.push(ours(`…and ${rest} more skill${rest === 1 ? "" : "s"}`));
   return join([title, ...headNotes.map(noteLine), ...body, when]);
 }
 
