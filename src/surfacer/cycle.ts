@@ -16,6 +16,7 @@ import { renderQuarantineNotice, renderSummary } from "./render.js";
 import type { WaitingEntry } from "./scan.js";
 import type { Deliver, OutcomeCode, SurfaceOutcome } from "./types.js";
 import type { Accountant } from "./grouping/accountant.js";
+import { outcomeJson } from "./report-json.js";
 
 export interface CycleContext {
   /** The noise policy and ledger (grouping/accountant.ts): takes every valid claimed summary when set. */
@@ -70,7 +71,7 @@ export async function surfaceEntry(entry: WaitingEntry, ctx: CycleContext): Prom
         code: "unrecognised-version",
         version: verdict.version,
         detail: versionWords(verdict.version),
-        ...(back.returned ? {} : { now_at: back.at }),
+        ...(back.returned ? {} : { nowAt: back.at }),
       });
     }
     if (entry.claim?.state === "sent") return await finishJournaled(claimPath, verdict, entry, ctx);
@@ -83,13 +84,13 @@ export async function surfaceEntry(entry: WaitingEntry, ctx: CycleContext): Prom
     const back = await returnClaim(claimPath, entry.path, undefined).catch(() => ({ returned: false, at: claimPath }) as const);
     if (!isEnvironmentError(error)) throw error;
     const detail = isSkipSummaryError(error, "fs.unsafe_path") ? error.message : `${describeFsError(error)}: ${(error as Error).message}`;
-    return report(ctx, { ...base, kind: "failed", code: "io-error", detail, ...(back.returned ? {} : { now_at: back.at }) });
+    return report(ctx, { ...base, kind: "failed", code: "io-error", detail, ...(back.returned ? {} : { nowAt: back.at }) });
   }
 }
 
 async function send(claimPath: string, summary: SkipSummary, entry: WaitingEntry, ctx: CycleContext): Promise<SurfaceOutcome> {
   const deliveryId = deliveryIdOf(entry.skill, JSON.stringify(summary));
-  const base = { workspace: entry.workspace, file: entry.path, skill: entry.skill, delivery_id: deliveryId };
+  const base = { workspace: entry.workspace, file: entry.path, skill: entry.skill, deliveryId };
   const already = await readPartial(entry.workspace, entry.name, deliveryId);
   const result = await ctx.deliver(
     { message: renderSummary(summary), summary, skill: entry.skill, route: summary.technical_failure ? "technical" : "policy", workspace: entry.workspace, deliveryId },
@@ -103,14 +104,14 @@ async function send(claimPath: string, summary: SkipSummary, entry: WaitingEntry
   const succeeded = new Set([...already, ...result.results.filter((r) => r.ok).map((r) => r.notifier)]);
   if (succeeded.size > already.size) await writePartial(entry.workspace, entry.name, deliveryId, succeeded, ctx.now());
   const back = await returnClaim(claimPath, entry.path, summary);
-  return report(ctx, { ...base, kind: "failed", code: "send-failed", detail: failureWords(result.results), notifiers: result.results, ...(back.returned ? {} : { now_at: back.at }) });
+  return report(ctx, { ...base, kind: "failed", code: "send-failed", detail: failureWords(result.results), notifiers: result.results, ...(back.returned ? {} : { nowAt: back.at }) });
 }
 
 async function quarantine(claimPath: string, verdict: Extract<Verdict, { kind: "bad" }>, entry: WaitingEntry, ctx: CycleContext, notify = true): Promise<SurfaceOutcome> {
   const stats = await lstat(claimPath);
   const deliveryId = deliveryIdOf(entry.skill, `quarantine:${stats.dev}:${stats.ino}:${verdict.reason}`);
   const place = quarantinePlace(entry.workspace, entry.name, ctx.now());
-  const base = { workspace: entry.workspace, file: entry.path, skill: entry.skill, delivery_id: deliveryId, detail: verdict.reason };
+  const base = { workspace: entry.workspace, file: entry.path, skill: entry.skill, deliveryId, detail: verdict.reason };
   // The folder is checked before the notice goes out: a notice must not name a place the file cannot go.
   let dir: SafeDir | undefined;
   try {
@@ -119,7 +120,7 @@ async function quarantine(claimPath: string, verdict: Extract<Verdict, { kind: "
     if (!isEnvironmentError(error)) throw error;
     const back = await returnClaim(claimPath, entry.path, undefined);
     const why = isSkipSummaryError(error, "fs.unsafe_path") ? error.message : `cannot create the quarantine folder ${place.dir}: ${(error as NodeJS.ErrnoException).code}`;
-    return report(ctx, { ...base, kind: "failed", code: "quarantine-refused", detail: `${verdict.reason}; it cannot be quarantined: ${why}`, ...(back.returned ? {} : { now_at: back.at }) });
+    return report(ctx, { ...base, kind: "failed", code: "quarantine-refused", detail: `${verdict.reason}; it cannot be quarantined: ${why}`, ...(back.returned ? {} : { nowAt: back.at }) });
   }
   try {
     return await quarantineInto(dir, claimPath, place, deliveryId, verdict, entry, ctx, base, notify);
@@ -146,7 +147,7 @@ async function quarantineInto(
     notifiers = result.results;
     if (!result.ok) {
       const back = await returnClaim(claimPath, entry.path, undefined);
-      return report(ctx, { ...base, kind: "failed", code: "quarantine-notice-failed", detail: `${verdict.reason}; the notice could not be sent: ${failureWords(result.results)}`, notifiers, ...(back.returned ? {} : { now_at: back.at }) });
+      return report(ctx, { ...base, kind: "failed", code: "quarantine-notice-failed", detail: `${verdict.reason}; the notice could not be sent: ${failureWords(result.results)}`, notifiers, ...(back.returned ? {} : { nowAt: back.at }) });
     }
     claimPath = await recordSent(claimPath);
   }
@@ -158,7 +159,7 @@ async function quarantineInto(
     quarantined_at: ctx.now().toISOString(),
     notice_delivery_id: deliveryId,
   }, dir);
-  return report(ctx, { ...base, kind: "quarantined", code: verdict.code, now_at: place.path, ...(notifiers ? { notifiers } : {}) });
+  return report(ctx, { ...base, kind: "quarantined", code: verdict.code, nowAt: place.path, ...(notifiers ? { notifiers } : {}) });
 }
 
 // A dead surfacer's `.sent` record: the notice went out, so a valid summary is only deleted, and a bad file
@@ -181,6 +182,6 @@ function failureWords(results: readonly { notifier: string; ok: boolean; error?:
 
 function report(ctx: CycleContext, outcome: SurfaceOutcome): SurfaceOutcome {
   const level = outcome.kind === "sent" ? "info" : outcome.kind === "left" ? "warn" : "error";
-  ctx.log({ level, event: outcome.kind, ...outcome });
+  ctx.log({ level, event: outcome.kind, ...outcomeJson(outcome) });
   return outcome;
 }

@@ -14,7 +14,7 @@ const LABEL: Record<SurfaceOutcome["kind"], string> = {
 };
 
 export function describeOutcome(outcome: SurfaceOutcome): string {
-  const where = outcome.now_at && outcome.kind !== "quarantined" ? ` (it is now at ${outcome.now_at})` : "";
+  const where = outcome.nowAt && outcome.kind !== "quarantined" ? ` (it is now at ${outcome.nowAt})` : "";
   const detail = (() => {
     switch (outcome.code) {
       case "delivered":
@@ -29,7 +29,7 @@ export function describeOutcome(outcome: SurfaceOutcome): string {
         return `it cannot be read and the notice about it could not be sent: ${outcome.detail ?? ""}`;
       case "invalid":
       case "unreadable":
-        return outcome.kind === "quarantined" ? `${outcome.detail ?? ""}; moved to ${outcome.now_at ?? "quarantine"}` : (outcome.detail ?? "");
+        return outcome.kind === "quarantined" ? `${outcome.detail ?? ""}; moved to ${outcome.nowAt ?? "quarantine"}` : (outcome.detail ?? "");
       default:
         return outcome.detail ?? "";
     }

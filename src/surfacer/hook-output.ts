@@ -39,8 +39,8 @@ export function hookOutput(event: HookEventName, result: HookResult): HookJsonOu
 function deliveredWords(delivered: readonly SurfaceOutcome[]): string {
   const each = delivered.map((o) =>
     o.kind === "sent"
-      ? `the skip of skill ${displaySkillName(o.skill)} was delivered to the owner${o.delivery_id ? ` (delivery id ${o.delivery_id})` : ""}`
-      : `an unreadable skip summary of skill ${displaySkillName(o.skill)} was reported to the owner${o.delivery_id ? ` (delivery id ${o.delivery_id})` : ""}`,
+      ? `the skip of skill ${displaySkillName(o.skill)} was delivered to the owner${o.deliveryId ? ` (delivery id ${o.deliveryId})` : ""}`
+      : `an unreadable skip summary of skill ${displaySkillName(o.skill)} was reported to the owner${o.deliveryId ? ` (delivery id ${o.deliveryId})` : ""}`,
   );
   return `skip-summary: ${each.join("; ")}. Do not send ${delivered.length === 1 ? "it" : "them"} to the owner again.`;
 }

@@ -148,7 +148,7 @@ function report(workspaces: readonly string[], outcomes: readonly SurfaceOutcome
   // Folded, muted and held are the owner's policy, counted in the ledger: they are fine, not failures.
   const fine = new Set(["sent", "would-send", "folded", "muted", "held"]);
   const ok = unreadable.length === 0 && outcomes.every((o) => fine.has(o.kind));
-  return { ok, dry_run: dryRun, workspaces, outcomes, ...(unreadable.length > 0 ? { workspace_errors: unreadable } : {}) };
+  return { ok, dryRun, workspaces, outcomes, ...(unreadable.length > 0 ? { workspaceErrors: unreadable } : {}) };
 }
 
 function emptyScan(workspace: string): WorkspaceScan {

@@ -38,24 +38,24 @@ export interface SurfaceOutcome {
   /** Plain-words detail: the validation problems, the unreadable reason, the notifier errors. */
   readonly detail?: string;
   /** Where the entry is now when it is not where `file` says (a claim that could not be returned, quarantine). */
-  readonly now_at?: string;
-  readonly delivery_id?: string;
+  readonly nowAt?: string;
+  readonly deliveryId?: string;
   readonly notifiers?: readonly NotifierResult[];
   /** The rendered notice, in dry-run results. */
   readonly message?: RenderedMessage;
   readonly version?: unknown;
   /** For `held`: when the quiet hours that hold it end. */
-  readonly held_until?: string;
+  readonly heldUntil?: string;
 }
 
 export interface SurfaceReport {
   /** `true` when every outcome is `sent` (or `would-send` in a dry run). */
   readonly ok: boolean;
-  readonly dry_run: boolean;
+  readonly dryRun: boolean;
   readonly workspaces: readonly string[];
   readonly outcomes: readonly SurfaceOutcome[];
   /** Workspaces that could not be listed (EACCES, EIO, ...): whatever waits in them was not looked at, so `ok` is false. */
-  readonly workspace_errors?: readonly { readonly workspace: string; readonly detail: string }[];
+  readonly workspaceErrors?: readonly { readonly workspace: string; readonly detail: string }[];
 }
 
 /**

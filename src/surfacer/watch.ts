@@ -194,8 +194,8 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
     if (outcome.kind === "failed") {
       const delay = Math.min(RETRY_MAX_MS, (retryAt.get(path)?.delay ?? RETRY_MIN_MS / 2) * 2);
       retryAt.set(path, { at: now().getTime() + delay, delay });
-    } else if (outcome.kind === "held" && outcome.held_until !== undefined) {
-      const at = Date.parse(outcome.held_until);
+    } else if (outcome.kind === "held" && outcome.heldUntil !== undefined) {
+      const at = Date.parse(outcome.heldUntil);
       retryAt.set(path, { at, delay: RETRY_MIN_MS });
       wakeAt(outcome.workspace, at);
     } else retryAt.delete(path);

@@ -23,6 +23,7 @@ import type { Deliver, SurfaceOutcome } from "../types.js";
 import { ledgerFor, notesFor, occurrenceOf, type Claimed } from "./notes.js";
 import { renderDigest } from "./render-digest.js";
 import { runInOrder } from "../pool.js";
+import { outcomeJson } from "../report-json.js";
 
 /** How many members of a sent digest are journaled, counted and deleted at once. */
 const FINISH_CONCURRENCY = 16;
@@ -63,7 +64,7 @@ export function createAccountant(o: AccountantOptions): Accountant {
   function outcome(c: Claimed, rest: Omit<SurfaceOutcome, "workspace" | "file" | "skill">): SurfaceOutcome {
     const out: SurfaceOutcome = { workspace: c.workspace, file: c.path, skill: c.summary.skill, ...rest };
     const level = out.kind === "failed" ? "error" : out.kind === "sent" ? "info" : "info";
-    o.log({ level, event: out.kind, ...out });
+    o.log({ level, event: out.kind, ...outcomeJson(out) });
     return out;
   }
 
@@ -74,24 +75,24 @@ export function createAccountant(o: AccountantOptions): Accountant {
     const ledger = await ledgerFor(c);
     if (isApplied(ledger, c.deliveryId)) {
       await unlink(c.claimPath);
-      return outcome(c, { kind: "sent", code: "already-recorded", delivery_id: c.deliveryId, detail: "the ledger had counted it before a surfacer stopped; only the delete was left" });
+      return outcome(c, { kind: "sent", code: "already-recorded", deliveryId: c.deliveryId, detail: "the ledger had counted it before a surfacer stopped; only the delete was left" });
     }
     const key = reasonKeyOf(c.summary);
     const silence = matchingSilence(await listSilences(c.workspace), c.summary.skill, key, now);
     if (silence) {
       await count(c, occurrenceOf(c, "muted", { silenceId: silence.id }));
       await unlink(c.claimPath);
-      return outcome(c, { kind: "muted", code: "muted", delivery_id: c.deliveryId, detail: `silence ${silence.id} until ${silence.ends_at}; counted in the ledger, reported when it ends` });
+      return outcome(c, { kind: "muted", code: "muted", deliveryId: c.deliveryId, detail: `silence ${silence.id} until ${silence.ends_at}; counted in the ledger, reported when it ends` });
     }
     if (shouldFold(rs.repeat, ledger, { reasonKey: key, step: c.summary.step, items: c.summary.items }, now)) {
       await count(c, occurrenceOf(c, "folded"));
       await unlink(c.claimPath);
-      return outcome(c, { kind: "folded", code: "folded", delivery_id: c.deliveryId, detail: `a repeat (repeat: ${repeatWords(rs.repeat)}); counted in the ledger and reported in the next message` });
+      return outcome(c, { kind: "folded", code: "folded", deliveryId: c.deliveryId, detail: `a repeat (repeat: ${repeatWords(rs.repeat)}); counted in the ledger and reported in the next message` });
     }
     if (rs.quietHours && inQuietHours(rs.quietHours, now)) {
       const until = quietEndsAt(rs.quietHours, now);
       const back = await returnClaim(c.claimPath, c.path, c.summary);
-      return outcome(c, { kind: "held", code: "quiet-hours", held_until: until.toISOString(), detail: `quiet hours (${quietWords(rs.quietHours)}); it goes out when they end`, ...(back.returned ? {} : { now_at: back.at }) });
+      return outcome(c, { kind: "held", code: "quiet-hours", heldUntil: until.toISOString(), detail: `quiet hours (${quietWords(rs.quietHours)}); it goes out when they end`, ...(back.returned ? {} : { nowAt: back.at }) });
     }
     if (o.collect) {
       kept.push({ c, route });
@@ -134,7 +135,7 @@ export function createAccountant(o: AccountantOptions): Accountant {
       const words = failureWords(result.results);
       return Promise.all(prepared.map(async ({ c }) => {
         const back = await returnClaim(c.claimPath, c.path, c.summary).catch(() => ({ returned: false as const, at: c.claimPath }));
-        return outcome(c, { kind: "failed", code: "send-failed", delivery_id: deliveryId, detail: single ? words : `the digest of ${members.length} could not be sent, so all stay: ${words}`, notifiers: result.results, ...(back.returned ? {} : { now_at: back.at }) });
+        return outcome(c, { kind: "failed", code: "send-failed", deliveryId, detail: single ? words : `the digest of ${members.length} could not be sent, so all stay: ${words}`, notifiers: result.results, ...(back.returned ? {} : { nowAt: back.at }) });
       }));
     }
     // Journal every member (one folder fsync for all), then count each, then delete each.
@@ -147,10 +148,10 @@ export function createAccountant(o: AccountantOptions): Accountant {
       try {
         await count(c, occurrenceOf(c, "sent", { messageId: deliveryId, reported }));
       } catch (error) {
-        return outcome(c, { kind: "sent", code: "delivered", delivery_id: deliveryId, notifiers: result.results, now_at: sentPath, detail: `sent, but not yet counted in the ledger (${(error as Error).message}); kept as a journal record until the next run counts it` });
+        return outcome(c, { kind: "sent", code: "delivered", deliveryId, notifiers: result.results, nowAt: sentPath, detail: `sent, but not yet counted in the ledger (${(error as Error).message}); kept as a journal record until the next run counts it` });
       }
       await unlink(sentPath);
-      return outcome(c, { kind: "sent", code: "delivered", delivery_id: deliveryId, notifiers: result.results });
+      return outcome(c, { kind: "sent", code: "delivered", deliveryId, notifiers: result.results });
     });
     if (single && already.size > 0) await removePartial(workspace, summaryName, deliveryId);
     return out;

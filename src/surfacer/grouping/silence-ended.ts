@@ -10,6 +10,7 @@ import { endedUnreported, listSilences, markReported, type Silence } from "../le
 import { escapeMarkdown } from "../../notifiers/escape.js";
 import { escapeHtml, join as joinLines, visible, type Line } from "../render.js";
 import type { Deliver, SurfaceOutcome } from "../types.js";
+import { outcomeJson } from "../report-json.js";
 
 export interface SilenceReportOptions {
   readonly deliver: Deliver;
@@ -27,17 +28,17 @@ export async function reportEndedSilences(workspace: string, o: SilenceReportOpt
     const tally = ledger?.muted_by[silence.id];
     const message = silenceEndedMessage(silence, tally, o.timeZone);
     const deliveryId = deliveryIdOf(silence.skill, `silence-ended:${silence.id}`);
-    const base = { workspace, file: join(ledgerDir(workspace), SILENCES_FILE), skill: silence.skill, delivery_id: deliveryId };
+    const base = { workspace, file: join(ledgerDir(workspace), SILENCES_FILE), skill: silence.skill, deliveryId };
     const result = await o.deliver({ message, summary: undefined, skill: silence.skill, route: "policy", workspace, deliveryId }, { exclude: new Set(), signal: o.signal });
     if (!result.ok) {
       const detail = `the message that silence ${silence.id} ended could not be sent; the next run tries again`;
-      o.log({ level: "error", event: "failed", ...base, detail });
       out.push({ ...base, kind: "failed", code: "send-failed", detail, notifiers: result.results });
+      o.log({ level: "error", event: "failed", ...outcomeJson(out.at(-1)!) });
       continue;
     }
     await markReported(workspace, silence.id, o.now());
-    o.log({ level: "info", event: "sent", ...base, code: "silence-ended" });
     out.push({ ...base, kind: "sent", code: "silence-ended", detail: `silence ${silence.id} ended; ${tally?.count ?? 0} muted`, notifiers: result.results });
+    o.log({ level: "info", event: "sent", ...outcomeJson(out.at(-1)!) });
   }
   return out;
 }

@@ -101,7 +101,7 @@ describe("grouping in one once run", () => {
     expect(delivered[0]!.text).toMatch(/^⏭️ 8 policy skips/);
     for (const s of skills) expect(delivered[0]!.text).toContain(s.slice("tessl__".length));
     expect(delivered[0]!.html).toContain('<a href="https://example.com/login?a=1&amp;b=2">Log in again</a>');
-    expect(new Set(r.outcomes.map((o) => o.delivery_id)).size).toBe(1);
+    expect(new Set(r.outcomes.map((o) => o.deliveryId)).size).toBe(1);
     expect(await summariesLeft(ws)).toEqual([]);
     for (const s of skills) expect((await readSkillLedger(ws, s)).entries["login expired"]?.sent).toBe(1);
   });
@@ -197,7 +197,7 @@ describe("quiet hours", () => {
     const notices = settings({ policy: { quietHours: quiet } });
     await putSummary(ws, "tessl__a", { occurred_at: "2026-11-20T14:29:00Z" });
     let r = await surfaceOnce({ workspaces: [ws], deliver, leaseMs: LEASE, notices, now: clock.now });
-    expect(r.outcomes.map((o) => [o.kind, o.held_until])).toEqual([["held", "2026-11-20T22:00:00.000Z"]]);
+    expect(r.outcomes.map((o) => [o.kind, o.heldUntil])).toEqual([["held", "2026-11-20T22:00:00.000Z"]]);
     expect(r.ok).toBe(true);
     clock.set("2026-11-20T18:00:00Z"); // 03:00 JST, after midnight
     await putSummary(ws, "tessl__b", { occurred_at: "2026-11-20T17:59:00Z" });

@@ -78,11 +78,11 @@ describe("quiet hours in once mode on a DST night (Europe/Berlin, 25 Oct 2026)",
     const clock = fakeClock("2026-10-24T21:00:00Z"); // 23:00 CEST
     await putSummary(ws, "tessl__a", { occurred_at: "2026-10-24T20:59:00Z" });
     let r = await surfaceOnce({ workspaces: [ws], deliver, leaseMs: 600_000, notices, now: clock.now });
-    expect(r.outcomes.map((o) => [o.kind, o.held_until])).toEqual([["held", "2026-10-25T06:00:00.000Z"]]);
+    expect(r.outcomes.map((o) => [o.kind, o.heldUntil])).toEqual([["held", "2026-10-25T06:00:00.000Z"]]);
     clock.set("2026-10-25T05:30:00Z"); // 06:30 CET: an hour-blind end (05:00Z) would have sent by now
     await putSummary(ws, "tessl__b", { occurred_at: "2026-10-25T05:29:00Z" });
     r = await surfaceOnce({ workspaces: [ws], deliver, leaseMs: 600_000, notices, now: clock.now });
-    expect(r.outcomes.map((o) => [o.kind, o.held_until])).toEqual([["held", "2026-10-25T06:00:00.000Z"], ["held", "2026-10-25T06:00:00.000Z"]]);
+    expect(r.outcomes.map((o) => [o.kind, o.heldUntil])).toEqual([["held", "2026-10-25T06:00:00.000Z"], ["held", "2026-10-25T06:00:00.000Z"]]);
     expect(await readDelivered(out)).toHaveLength(0);
     clock.set("2026-10-25T06:00:30Z"); // 07:00 CET
     r = await surfaceOnce({ workspaces: [ws], deliver, leaseMs: 600_000, notices, now: clock.now });

@@ -13,6 +13,7 @@ import { cliClock } from "../../clock.js";
 import { countOutcomes, describeOutcome } from "../../../surfacer/describe.js";
 import { surfaceExitCode } from "../../../surfacer/exit-code.js";
 import { surfaceOnce } from "../../../surfacer/once.js";
+import { reportJson } from "../../../surfacer/report-json.js";
 import { setUpSurfacer } from "../../../surfacer/setup.js";
 import { expandWorkspaces } from "../../../surfacer/workspaces.js";
 
@@ -79,15 +80,15 @@ async function surface(flags: SurfaceFlags, context: CommandContext, log: Logger
     notices: setup.settings.notices,
     now: cliClock(io.env),
   });
-  if (flags.json) io.stdout.write(`${JSON.stringify(report)}\n`);
-  else if (report.dry_run) {
+  if (flags.json) io.stdout.write(`${JSON.stringify(reportJson(report))}\n`);
+  else if (report.dryRun) {
     for (const o of report.outcomes) {
       io.stdout.write(`${describeOutcome(o)}\n`);
       if (o.message) io.stdout.write(`${o.message.text.replace(/^/gm, "    ")}\n`);
     }
     if (report.outcomes.length === 0) io.stdout.write("nothing waiting\n");
   }
-  if (!flags.json && report.outcomes.length > 0 && !report.dry_run) io.stderr.write(`skip-summary surface: ${countOutcomes(report)}\n`);
+  if (!flags.json && report.outcomes.length > 0 && !report.dryRun) io.stderr.write(`skip-summary surface: ${countOutcomes(report)}\n`);
   return surfaceExitCode(report) === 0 ? EXIT_CODES.surface.sent : EXIT_CODES.surface["not-sent"];
 }
 

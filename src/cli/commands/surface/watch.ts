@@ -6,6 +6,7 @@ import type { Logger } from "../../../log/logger.js";
 import type { SurfaceSetup } from "../../../surfacer/setup.js";
 import { startRefreshLoop } from "../../../surfacer/refresh-loop.js";
 import { startWatch } from "../../../surfacer/watch.js";
+import { outcomeJson } from "../../../surfacer/report-json.js";
 
 export interface WatchCommandOptions {
   readonly patterns: readonly string[];
@@ -30,7 +31,7 @@ export async function watchUntilSignal(options: WatchCommandOptions): Promise<nu
     log: options.log,
     notices: setup.settings.notices,
     onOutcome: (outcome) => {
-      if (options.json) io.stdout.write(`${JSON.stringify(outcome)}\n`);
+      if (options.json) io.stdout.write(`${JSON.stringify(outcomeJson(outcome))}\n`);
     },
   });
   const refreshing = startRefreshLoop(setup.refreshers(), handle.workspaces, options.log);
