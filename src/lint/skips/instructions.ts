@@ -4,8 +4,10 @@
 // front matter and negated prohibitions ("do not skip ahead") are not instructions to skip.
 import type { SkipEvidence } from "../source/facts.js";
 
-const SKIP = /\b(skip(?:s|ped|ping)?|drop(?:s|ped)?|discard(?:s|ed)?|omit(?:s|ted)?|defer(?:s|red)?|ignore[sd]?|leave (?:it|them|the \w+) for the next (?:run|cycle)|retr(?:y|ies) (?:on |in )?the next (?:run|cycle|fire|sweep)|(?:proceed|continue|move on|fail|exclude|remove)s? silently|(?:do not|don't|never) (?:surface|report|forward|relay|notify|mention|echo) (?:it|them|this|the (?:failure|error))\b)/gi;
+const SKIP = /\b(skip(?:s|ped|ping)?|drop(?:s|ped)?|discard(?:s|ed)?|omit(?:s|ted)?|defer(?:s|red)?|ignore[sd]?|leave (?:it|them|the \w+) for the next (?:run|cycle)|retr(?:y|ies) (?:on |in )?the next (?:run|cycle|fire|sweep)|(?:proceed|continue|move on|fail|exclude|remove)s? silently|(?:do not|don't|never) (?:surface|report|forward|relay|notify|mention|echo) (?:it|them|this|the (?:failure|error))\b)\b/gi;
 const NEGATION = /\b(do not|don't|never|must not|mustn't|no|not|nothing to|without|cannot|instead of|rather than|isn't|is not)\s+(?:\w+[\s-]){0,2}$/i;
+/** A failure (not a limit): "are dropped" after a limit reads as how a platform behaves ("reloads over the budget are deferred"). */
+const FAILURE = /\b(fail(?:s|ed|ure|ures)?|errors?|unreachable|time[sd]? out|timeouts?|non-?zero|exits? [1-9]|unverifiable|could not|couldn't|cannot be|malformed|invalid|unparseable|HTTP [45]\d\d|[45]\d\d)\b/i;
 const CONDITION = /\b(fail(?:s|ed|ure|ures)?|errors?|unreachable|time[sd]? out|timeouts?|non-?zero|exits? [1-9]|unverifiable|could not|couldn't|cannot be|malformed|invalid|unparseable|budget|limit (?:is )?(?:reached|hit|exceeded)|deadline|quota|rate[- ]limit(?:ed)?|too (?:large|many|long)|HTTP [45]\d\d|[45]\d\d)\b/i;
 const SURFACE = /send_message|\bconfirm\b|\bsay so\b|\binform\b|\blet (?:the )?\w+ know\b|\bsend (?:a|the|it)\b|\bnotif(?:y|ies|ication)\b|\bsurface[sd]?\b|\breport(?:s|ed)? (?:it|them|the|to|a|an)\b|\btell (?:the )?\w+|\bwarn(?:s|ing)?\b|\balert\b|skip-summary|skip summary|\bexit(?:s)? (?:non-?zero|[1-9])|\bnon-?zero exit|\brelay|\bforward (?:it|them|the|a)\b|\bcaller\b|<internal>|\bask (?:the )?(?:user|owner|operator)/gi;
 const STAMP = /\b(mark|set|stamp|write|advance)s?\b[^.]*\b(_?verified(?:_this_run)?|last_verified|last_checked|_last_checked|verified_at|checked_at)\b[^.]*\b(true|today|now)\b/i;
@@ -93,6 +95,10 @@ function skipVerb(sentence: string): string | undefined {
     // "a different model drops them": a third-person verb describes what something else does; an instruction is
     // imperative ("drop silently") or passive ("are dropped").
     if (/^(skips|drops|discards|omits|defers|ignores)$/i.test(verb)) continue;
+    // "the lookup fails silently", "causes the update to fail silently": what something does, not what to do.
+    if (/s silently$/i.test(verb) || (/silently$/i.test(verb) && /\b(to|will|would|can|could|may|might|does|do|did)\s+$/i.test(sentence.slice(0, m.index)))) continue;
+    // "Skip retries for 4xx errors": not retrying is not leaving the work undone (the error stands).
+    if (/^skip$/i.test(verb) && /^\s+(?:the\s+)?retr(?:y|ies|ying)\b/i.test(sentence.slice(m.index! + verb.length))) continue;
     // A participle is an instruction only in the passive ("are dropped"); "dropped blocks", "what you skipped" describe.
     if (/(ed|ped|red|ted)$/i.test(verb) && !/\b(is|are|was|were|be|been|get|gets|got)\s+(\w+\s+)?$/i.test(sentence.slice(0, m.index))) continue;
     // Compounds name something else: "skip-optimize", "skip_drive", "skipped_user_actioned".
@@ -117,7 +123,10 @@ export function instructionSkips(markdown: string): SkipEvidence[] {
     for (const sentence of sentences(unit.text)) {
       const verb = skipVerb(sentence);
       if (verb === undefined) continue;
-      const condition = CONDITION.test(sentence) || CONDITION.test(leadIn);
+      // "Omit missing entities instead of throwing an error": what is not done is no condition.
+      const asked = sentence.replace(/\b(?:instead of|rather than)\b[^,;.]*/gi, "");
+      const passive = /(ed|ped|red|ted)$/i.test(verb);
+      const condition = passive ? FAILURE.test(asked) || FAILURE.test(leadIn) : CONDITION.test(asked) || CONDITION.test(leadIn);
       if (!condition || (ABSENCE.test(unit.text) && !/\b(fail|error|timeout|time[sd]? out|unreachable|budget)/i.test(sentence))) continue;
       out.push({ mechanism: "instructed-skip", line: unit.line, column: 1, snippet: sentence.slice(0, 160) });
       break;

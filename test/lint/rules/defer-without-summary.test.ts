@@ -100,6 +100,15 @@ ruleTester("defer-without-summary", {
         "skills/concurrency/SKILL.md": "---\nname: concurrency\n---\n# Concurrency\n\nDo not skip actor isolation. Defer cleanup with `defer { }`.\n",
       },
     },
+    {
+      name: "a tile of coding skills that describes how a platform behaves (fails silently, instead of an error, retries, a system budget)",
+      files: {
+        "skills/ios-strings/SKILL.md": "---\nname: ios-strings\n---\n# Strings\n\nA framework needs an explicit `bundle:`; without one the lookup fails silently and the key is shown.\nA type mismatch in the payload causes the update to fail silently.\n",
+        "skills/ios-intents/SKILL.md": "---\nname: ios-intents\n---\n# Intents\n\n1. **Throwing for missing entities.** Omit missing entities from the returned array instead of throwing an error.\n2. **Missing display name.** Omitting it causes a compiler error.\n",
+        "skills/ios-network/SKILL.md": "---\nname: ios-network\n---\n# Retry\n\nRespect cancellation between attempts. Skip retries for cancellation and 4xx client errors.\n",
+        "skills/ios-widget/SKILL.md": "---\nname: ios-widget\n---\n# Widgets\n\n- The system grants a few dozen reloads a day.\n- Reloads requested more often than the budget allows are silently deferred.\n",
+      },
+    },
     { name: "the skip is declared intentional in the front matter, with a reason", files: { "skills/a/SKILL.md": "---\nname: a\nintentional-skips:\n  log-only-skip: a dead link is dropped by design; the weekly link report lists them\n---\n", "skills/a/scripts/run.py": LOG_ONLY } },
     { name: "a shell near miss: the failure is recorded with skip-summary emit", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.sh": 'for f in *.csv; do\n  if ! load "$f"; then\n    skip-summary emit --skill tessl__a --step 1 --reason "load failed" --item "$f"\n    exit 2\n  fi\ndone\n' } },
   ],
