@@ -4,6 +4,7 @@ import { RULES } from "./rules/index.js";
 import { isSuppressed, parseSuppressions, type Suppression } from "./suppressions.js";
 import { BUILTIN_RULE_PATH } from "./builtin-rule.js";
 import { loadTile, readRuleText } from "./tile/load-tile.js";
+import type { FactsCache } from "./tile/facts-cache.js";
 import { fillMessage, type FileResult, type Finding, type LintSettings, type LintSummary, type Report, type Severity } from "./types.js";
 
 export interface LintOptions {
@@ -19,6 +20,8 @@ export interface LintOptions {
   /** Report errors only (`--quiet`). */
   readonly quiet?: boolean;
   readonly settings?: LintSettings;
+  /** `--cache`: what the parsers found, kept by content between runs (FactsCache.load; the caller saves it). */
+  readonly cache?: FactsCache;
 }
 
 export function defaultSeverities(): Map<string, Severity> {
@@ -33,7 +36,7 @@ export async function lintTiles(dirs: readonly string[], options: LintOptions): 
   const knownRuleIds = new Set(RULES.map((r) => r.meta.id));
   const findings: Finding[] = [];
   for (const dir of dirs) {
-    const tile = await loadTile(dir, options.cwd, { ignore: options.ignore ?? [], fallbackRule });
+    const tile = await loadTile(dir, options.cwd, { ignore: options.ignore ?? [], fallbackRule, ...(options.cache ? { cache: options.cache } : {}) });
     const suppressionCache = new Map<string, Suppression[]>();
     const texts = new Map(tile.files.map((f) => [f.path, f.text]));
     const suppressionsOf = (file: string) => {

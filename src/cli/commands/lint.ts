@@ -15,6 +15,8 @@ interface LintFlags {
   explain?: string;
   baseline?: string;
   writeBaseline?: string;
+  cache?: boolean;
+  cacheLocation?: string;
   help?: boolean;
 }
 
@@ -41,6 +43,8 @@ export const lintCommand: CommandDefinition = {
       .option("--explain <rule-id>", "print a rule's rationale with a failing and a passing example")
       .option("--baseline <file>", "report only findings that are not in this baseline (written by --write-baseline)")
       .option("--write-baseline <file>", "record today's findings in FILE and exit 0; later runs pass it to --baseline")
+      .option("--cache", "keep what the parsers found, by file content, so the next run parses only changed files")
+      .option("--cache-location <file>", "the cache file (default: .skipsummary-lintcache.json; implies --cache)")
       // The rule list comes from the rules' own meta, which is loaded only when help is asked for.
       .helpOption(false)
       .option("-h, --help", "print this help, with every rule")
@@ -71,6 +75,9 @@ export const lintCommand: CommandDefinition = {
           const { VERSION } = await import("../version.js");
           let summary;
           let config: ReturnType<typeof lint.resolveLintConfig> | undefined;
+          const { resolve: resolvePath } = await import("node:path");
+          const cacheFile = opts.cacheLocation ?? (opts.cache ? lint.DEFAULT_CACHE_FILE : undefined);
+          const cache = cacheFile === undefined ? undefined : lint.FactsCache.load(resolvePath(io.cwd, cacheFile));
           try {
             config = lint.resolveLintConfig(await loadConfigFile({ flag: opts.config, cwd: io.cwd }), lint.defaultSeverities());
             summary = await lint.lintTiles(tiles.length === 0 ? ["."] : tiles, {
@@ -81,6 +88,7 @@ export const lintCommand: CommandDefinition = {
               ...(opts.rule === undefined ? {} : { ruleFile: opts.rule }),
               ...(config.rule === undefined ? {} : { configuredRuleFile: config.rule }),
               ...(config.intentionalSkips === undefined ? {} : { settings: { intentionalSkips: config.intentionalSkips } }),
+              ...(cache ? { cache } : {}),
             });
           } catch (error) {
             // Each is a usage error (2) in lint's words; the part's error stays as the cause.
@@ -94,6 +102,9 @@ export const lintCommand: CommandDefinition = {
             }
             throw error;
           }
+          // A cache that cannot be written costs the next run its speed, not its findings: a warning, not a failure.
+          const saved = cache?.save();
+          if (saved && !saved.ok) io.stderr.write(`skip-summary: warning: the lint cache ${cacheFile} cannot be written (${saved.errno}); the next run parses every file again\n`);
           if (opts.writeBaseline !== undefined) {
             const { writeFile } = await import("node:fs/promises");
             const { resolve } = await import("node:path");

@@ -1,7 +1,7 @@
 // Every place a skill leaves work undone without telling its owner, by mechanism: what defer-without-summary reports
 // and what makes the rule file relevant to a tile (rule-file-missing).
 import { posix } from "node:path";
-import type { SkipEvidence, SkipMechanism } from "../source/facts.js";
+import { writesSkipSummary, type SkipEvidence, type SkipMechanism } from "../source/facts.js";
 import type { Skill, Tile } from "../tile/tile.js";
 import { emitsSummary } from "../rules/skill-facts.js";
 import { instructionSkips, linkedReferences, proseUnits, relayedFields, relayedFieldsIn, type RelayedField } from "./instructions.js";
@@ -35,7 +35,7 @@ export function skipEvidence(tile: Tile, skill: Skill): Map<SkipMechanism, Place
     if (file === skill.skillMd) continue;
     const facts = tile.facts(file);
     // A script that writes a skip summary itself tells the owner about what it leaves undone.
-    if (facts.usesLibrary || facts.ops.some((o) => o.kind === "emit")) continue;
+    if (writesSkipSummary(facts)) continue;
     for (const e of facts.skips) add(file.path, file.language, e);
   }
   const summaryEverywhere = emitsSummary(tile, skill);

@@ -2,7 +2,7 @@
 import { pythonSkips } from "../skips/python-skips.js";
 import { shellSkips } from "../skips/shell-skips.js";
 import { jsSkips } from "../skips/js-skips.js";
-import { EMPTY_FACTS, type CodeFacts } from "./facts.js";
+import { EMPTY_FACTS, writesSkipSummary, type CodeFacts } from "./facts.js";
 import { analyseJsTree } from "./js.js";
 import { analysePythonTree } from "./python.js";
 import { analyseShellTree, prepareBats } from "./shell.js";
@@ -48,7 +48,7 @@ export function analyseCode(parsers: Parsers, language: CodeLanguage, fileName: 
           : analyseShellTree(root, bats ? { testNames: bats.names } : {})
       : EMPTY_FACTS;
     // A script that writes a skip summary tells the owner itself (the rule ignores its skips), so they are not looked for.
-    if (!wantSkips || facts.usesLibrary || facts.ops.some((o) => o.kind === "emit")) return facts;
+    if (!wantSkips || writesSkipSummary(facts)) return facts;
     const skips = language === "python" ? pythonSkips(root) : language === "js" ? jsSkips(root) : shellSkips(root);
     return { ...facts, skips };
   });

@@ -1,4 +1,5 @@
 // One language-neutral shape for what a script does with files, so each rule is written once for bash, Python and JS/TS.
+import { isSummary } from "./targets.js";
 
 /**
  * What a call or command does. `atomic-write` is a write that is atomic by construction (write-file-atomic,
@@ -51,6 +52,14 @@ export interface CodeFacts {
   readonly mentionsSchemaVersion: boolean;
   /** Places where work is left undone with no surfacing path in sight. */
   readonly skips: readonly SkipEvidence[];
+}
+
+/**
+ * The code writes a skip summary: this project's library or CLI, or by hand (a write or rename whose target is a
+ * `.skip-summary-<id>.json`). Such a script tells the owner about what it leaves undone.
+ */
+export function writesSkipSummary(facts: CodeFacts): boolean {
+  return facts.usesLibrary || facts.ops.some((o) => o.kind === "emit" || ((o.kind === "write" || o.kind === "atomic-write" || o.kind === "rename") && isSummary(o.target)));
 }
 
 export const EMPTY_FACTS: CodeFacts = { ops: [], strings: [], testNames: [], usesLibrary: false, mentionsSchemaVersion: false, skips: [] };

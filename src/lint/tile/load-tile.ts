@@ -11,6 +11,7 @@ import { DEFAULT_IGNORE, listTileFiles, type TileFile } from "./files.js";
 import { LEGACY_MANIFEST, PLUGIN_MANIFEST, parseManifest, type Manifest } from "./manifest.js";
 import { parseRuleFile } from "./rule-file.js";
 import { isTestFile } from "./classify-path.js";
+import { FactsCache } from "./facts-cache.js";
 import { buildTile, type RuleSource, type Tile } from "./tile.js";
 
 export const RULE_FILE_NAME = "no-silent-defer.md";
@@ -25,6 +26,8 @@ export interface LoadTileOptions {
   readonly ignore: readonly string[];
   /** The rule file for tiles that have none (`--rule FILE`); read once by the caller. */
   readonly fallbackRule: { readonly path: string; readonly origin: "config" | "flag" | "builtin"; readonly text: string };
+  /** `lint --cache`: facts kept from an earlier run, by content. */
+  readonly cache?: FactsCache;
 }
 
 
@@ -77,9 +80,18 @@ export async function loadTile(dirArg: string, cwd: string, options: LoadTileOpt
     : dependency
       ? { path: dependency.path, origin: "dependency", parsed: parseRuleFile(dependency.text) }
       : { path: options.fallbackRule.path, origin: options.fallbackRule.origin, parsed: parseRuleFile(options.fallbackRule.text) };
-  // The grammars are loaded once, and only those a file of this tile will be parsed with.
-  const parsers = await Parsers.load(files.flatMap((f) => grammarsFor(f)));
-  return buildTile({ dir, files, unreadable, manifest, rule, parsers });
+  // The grammars are loaded once, and only those a file of this tile will be parsed with (and is not in the cache).
+  const cache = options.cache;
+  const cacheKeys = new Map<string, string>();
+  const grammars = files.flatMap((f) => {
+    const needed = grammarsFor(f);
+    if (!cache || needed.length === 0) return needed;
+    const key = FactsCache.key({ language: f.language, test: isTestFile(f.path, f.language), path: f.path, text: f.text! });
+    cacheKeys.set(f.path, key);
+    return cache.has(key) ? [] : needed;
+  });
+  const parsers = await Parsers.load(grammars);
+  return buildTile({ dir, files, unreadable, manifest, rule, parsers, ...(cache ? { factsCache: cache, cacheKeys } : {}) });
 }
 
 /**

@@ -4,6 +4,7 @@ import { analyseCode } from "../source/analyse.js";
 import { EMPTY_FACTS, type CodeFacts } from "../source/facts.js";
 import { analyseMarkdown } from "../source/markdown.js";
 import type { Parsers } from "../source/tree-sitter.js";
+import type { CachedFacts, FactsCache } from "./facts-cache.js";
 import { baseName, isCode, isTestFile } from "./classify-path.js";
 import type { TileFile, UnreadableFile } from "./files.js";
 import { declaresRule, readFrontMatter } from "./front-matter.js";
@@ -60,6 +61,9 @@ export function buildTile(input: {
   manifest: Manifest | undefined;
   rule: RuleSource;
   parsers: Parsers;
+  /** `lint --cache`: facts of the files a parser reads, by content key (cacheKeys). */
+  factsCache?: FactsCache;
+  cacheKeys?: ReadonlyMap<string, string>;
 }): Tile {
   const { files, manifest } = input;
   const cache = new Map<string, CodeFacts>();
@@ -68,9 +72,16 @@ export function buildTile(input: {
   const facts = (file: TileFile): CodeFacts => {
     let f = cache.get(file.path);
     if (f) return f;
-    f = analyse(file, tests.has(file.path), input.parsers, (detail) => unreadable.push({ path: file.path, reason: "unreadable", detail }));
-    cache.set(file.path, f);
-    return f;
+    const compute = (): CachedFacts => {
+      let error: string | undefined;
+      const facts = analyse(file, tests.has(file.path), input.parsers, (detail) => (error = detail));
+      return error === undefined ? { facts } : { facts, error };
+    };
+    const key = input.cacheKeys?.get(file.path);
+    const got = key !== undefined && input.factsCache ? input.factsCache.get(key, compute) : compute();
+    if (got.error !== undefined) unreadable.push({ path: file.path, reason: "unreadable", detail: got.error });
+    cache.set(file.path, got.facts);
+    return got.facts;
   };
   const byPath = new Map(files.map((f) => [f.path, f]));
   const listed = manifest?.skillDirs;

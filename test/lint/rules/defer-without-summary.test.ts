@@ -69,6 +69,8 @@ const RELAY_FILES = (runSection: string) => ({
 ruleTester("defer-without-summary", {
   valid: [
     { name: "a near miss of log-only-skip: the failed item goes to a list that is emitted", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": LOG_ONLY.replace('print(f"skipped {url}: {exc}", file=sys.stderr)\n        continue', "failed.append(url)") + "if failed:\n    emit_skip(skill='tessl__a', step=1, reason='fetch failed', items=failed)\n    sys.exit(2)\n" } },
+    { name: "a near miss of log-only-skip: the script writes a skip summary by hand", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": LOG_ONLY + 'tmp = os.path.join(ws, ".skip-summary-tessl__a.json.tmp")\nwith open(tmp, "w") as f:\n    json.dump(summary, f)\nos.replace(tmp, os.path.join(ws, ".skip-summary-tessl__a.json"))\n' } },
+    { name: "a near miss of log-only-skip: the failure branch sends a message", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": LOG_ONLY.replace('print(f"skipped {url}: {exc}", file=sys.stderr)', 'send_message(f"skipped {url}: {exc}")') } },
     { name: "a near miss of log-only-skip: the words are only in comments and docstrings", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": '"""Skip nothing; defer nothing; the budget is a timeout."""\n# skip the rest later\nfor url in urls:\n    fetch(url)  # skipped? never\n' } },
     { name: "a near miss of log-only-skip: a loop that skips what does not parse is filtering its input", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": "for raw in rows:\n    try:\n        n = int(raw)\n    except ValueError:\n        continue\n    total += n\n" } },
     { name: "a near miss of log-only-skip: the failure branch raises", files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": LOG_ONLY.replace("continue", "raise") } },
@@ -163,7 +165,7 @@ ruleTester("defer-without-summary", {
     {
       name: "JS log-only-skip: catch in a loop that only logs",
       files: { "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.mjs": "for (const u of urls) {\n  try {\n    await get(u);\n  } catch (e) {\n    console.error(`skipped ${u}`);\n    continue;\n  }\n}\n" },
-      errors: [{ messageId: "silent", file: "skills/a/scripts/run.mjs", line: 4, message: /log-only-skip/ }],
+      errors: [{ messageId: "silent", file: "skills/a/scripts/run.mjs", line: 4, message: /log-only-skip.*in JS: `await skipAndExit\(\{ skill: "tessl__a"/ }],
     },
   ],
 });
