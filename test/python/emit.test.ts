@@ -271,6 +271,22 @@ except ss.SummaryValidationError as e:
     expect(JSON.parse(await readFile(join(ws, ".skip-summary-tessl__multi.json"), "utf8"))).toEqual(node);
   });
 
+  it("SkipCollector.add and skip_and_exit take links too", async () => {
+    const ws = await tempDir();
+    const r = await runPython(`
+import skip_summary as ss
+with ss.SkipCollector("tessl__links", workspace=${JSON.stringify(ws)}) as skips:
+    skips.add("login", "login expired", technical_failure=True, reason_key="login-expired", links=[("Log in again", "https://example.com/login")])
+    skips.add("publish", "login expired", links=[{"title": "Status", "url": "https://status.example.com"}])
+ss.skip_and_exit("tessl__exit", "login", "login expired", workspace=${JSON.stringify(ws)}, links=[("Log in again", "https://example.com/login")])`);
+    expect(r.code, r.stderr).toBe(2);
+    expect(JSON.parse(await readFile(join(ws, ".skip-summary-tessl__links.json"), "utf8"))).toMatchObject({
+      reason_key: "login-expired",
+      links: [{ title: "Log in again", url: "https://example.com/login" }, { title: "Status", url: "https://status.example.com" }],
+    });
+    expect(JSON.parse(await readFile(join(ws, ".skip-summary-tessl__exit.json"), "utf8")).links).toEqual([{ title: "Log in again", url: "https://example.com/login" }]);
+  });
+
   it("skip_and_exit exits 2, 75 when technical, and 65 naming the field", async () => {
     const ws = await tempDir();
     const run = (args: string) => runPython(`import skip_summary as ss\nss.skip_and_exit("tessl__x", 1, ${args}, workspace=${JSON.stringify(ws)})`);
