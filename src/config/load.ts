@@ -6,6 +6,7 @@ import { depthProblem } from "../contract/json-depth.js";
 import type { Problem } from "../contract/problems.js";
 import { formatPath } from "../contract/problems.js";
 import { isSkipSummaryError, SkipSummaryError } from "../contract/errors.js";
+import { isSystemError } from "../fs/errors.js";
 import { readFileAtMost } from "../fs/read-bounded.js";
 
 export const CONFIG_FILE_NAME = "skip-summary.config.json";
@@ -41,7 +42,8 @@ export async function loadConfigFile(options: { readonly flag?: string | undefin
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" && options.flag === undefined) return { path: undefined, data: {} };
     if (isSkipSummaryError(error, "fs.input_too_large")) throw configError(path, [{ path: "(root)", message: `is larger than ${MAX_CONFIG_BYTES} bytes; a config file is a few KiB, so this is not one` }]);
-    throw configError(path, [{ path: "(root)", message: `cannot be read (${code ?? (error as Error).message})` }]);
+    if (!isSystemError(error)) throw error; // a bug of ours, not the file's
+    throw configError(path, [{ path: "(root)", message: `cannot be read (${error.code})` }]);
   }
   const tooDeep = depthProblem(text);
   if (tooDeep) throw configError(path, [{ path: "(root)", message: tooDeep.replace("a summary", "a config file") }]);

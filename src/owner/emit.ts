@@ -3,7 +3,6 @@ import { stat } from "node:fs/promises";
 import {
   SCHEMA_VERSION,
   SUMMARY_FIELDS,
-  isSkipSummaryError,
   summaryInvalid,
   assertSkillId,
   classifySummary,
@@ -125,8 +124,8 @@ async function mergeAndWrite(path: string, summary: SkipSummary): Promise<EmitRe
 function ignoreMissing(error: unknown, path: string): undefined {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === "ENOENT") return undefined;
-  if (isSkipSummaryError(error)) throw error;
-  throw writeFailed("unwritable", path, `cannot read the waiting summary ${path} to merge into it: ${code ?? (error as Error).message}`, { cause: error });
+  if (!isSystemError(error)) throw error;
+  throw writeFailed("unwritable", path, `cannot read the waiting summary ${path} to merge into it: ${code}`, { cause: error });
 }
 
 async function assertWorkspaceDir(workspace: string): Promise<void> {

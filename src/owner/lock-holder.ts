@@ -3,7 +3,7 @@
 import { constants, type Stats } from "node:fs";
 import { lstat, open } from "node:fs/promises";
 import { hostname } from "node:os";
-import type { SkipSummaryError } from "../contract/errors.js";
+import { isSystemError } from "../fs/errors.js";
 import { writeFailed } from "./errors.js";
 
 /** A lock younger than this is held whatever it says: its holder may have just finished and exited. */
@@ -82,8 +82,10 @@ async function readRecord(lockPath: string): Promise<LockRecord | undefined | "g
   }
 }
 
-export function lockError(lockPath: string, doing: string, error: unknown): SkipSummaryError<"owner.write_failed"> {
-  const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+/** The file system's refusal as `owner.write_failed`; anything else (a bug of ours) is given back as it is, to be thrown. */
+export function lockError(lockPath: string, doing: string, error: unknown): unknown {
+  if (!isSystemError(error)) return error;
+  const code = error.code;
   const hint = code === "ENOSPC" ? " (no space left on the device)" : code === "EROFS" ? " (a read-only file system)" : "";
   return writeFailed("unwritable", lockPath, `cannot ${doing} the lock file ${lockPath}: ${code}${hint}; check that the workspace is writable`, { cause: error });
 }

@@ -130,6 +130,18 @@ describe("an error with no row is a bug", () => {
     expect(debug.stderr).toMatch(/\n {4}at /);
   });
 
+  it("run --plan: a TypeError while reading the plan is a bug (70), not an unreadable plan (65)", async () => {
+    const ws = await tempDir();
+    const plan = join(ws, "plan.yaml");
+    await writeFile(plan, "skill: tessl__a\nsteps:\n  - run: [\"true\"]\n");
+    const r = await runCli(["run", "--plan", plan], { env: inject("open") });
+    expect(r.code, r.stderr).toBe(70);
+    expect(r.stderr).toContain("skip-summary: internal error: injected: open is not a function of this world");
+    const missing = await runCli(["run", "--plan", join(ws, "nope.yaml")]);
+    expect(missing.code).toBe(65);
+    expect(missing.stderr).toContain("cannot read the plan file (ENOENT)");
+  });
+
   it("emit: the hot path and the full CLI (--debug) alike", async () => {
     const ws = await tempDir();
     const args = ["emit", "--skill", "tessl__a", "--step", "1", "--reason", "r", "--workspace", ws];

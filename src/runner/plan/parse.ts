@@ -1,6 +1,7 @@
 // Reads a plan from YAML or JSON text and reports every problem with its path, line and column in the file.
 import { dirname, resolve } from "node:path";
 import { isSkipSummaryError } from "../../contract/errors.js";
+import { isSystemError } from "../../fs/errors.js";
 import { readFileAtMost } from "../../fs/read-bounded.js";
 import { LineCounter, isNode, parseDocument, type Document } from "yaml";
 import { formatPath } from "../../contract/problems.js";
@@ -58,7 +59,7 @@ export function parsePlan(text: string, options: ParsePlanOptions = {}): PlanLoa
   return { ok: false, ...(file ? { file } : {}), problems: problems.map((p) => ({ path: formatPath(p.path), ...position(doc, lineCounter, p.path), message: p.message })) };
 }
 
-/** Reads and parses a plan file; an unreadable file is a problem too, never a throw. */
+/** Reads and parses a plan file; an unreadable file (an errno) is a problem too, never a throw. */
 export async function loadPlan(file: string, options: { readonly cwd?: string } = {}): Promise<PlanLoadResult> {
   const path = resolve(options.cwd ?? process.cwd(), file);
   let text: string;
@@ -66,14 +67,15 @@ export async function loadPlan(file: string, options: { readonly cwd?: string } 
     text = (await readFileAtMost(path, MAX_PLAN_BYTES)).toString("utf8");
   } catch (error) {
     if (isSkipSummaryError(error, "fs.input_too_large")) return { ok: false, file, problems: [{ path: "(file)", message: `is larger than ${MAX_PLAN_BYTES} bytes; a plan is a few KiB, so this is not one` }] };
-    return { ok: false, file, problems: [{ path: "(file)", message: unreadable(error as NodeJS.ErrnoException) }] };
+    if (!isSystemError(error)) throw error; // a bug of ours, not the file's
+    return { ok: false, file, problems: [{ path: "(file)", message: unreadable(error) }] };
   }
   return parsePlan(text, { file: path, checkFolders: true });
 }
 
 /** Why the plan file could not be read, and what to do about it. */
-function unreadable(error: NodeJS.ErrnoException): string {
-  const code = error.code ?? error.message;
+function unreadable(error: NodeJS.ErrnoException & { code: string }): string {
+  const code = error.code;
   if (code === "ENOENT") return "cannot read the plan file (ENOENT): there is no such file; check the path (relative paths start at the current folder)";
   if (code === "EISDIR") return "cannot read the plan file (EISDIR): it is a folder; give the plan file inside it";
   if (code === "EACCES" || code === "EPERM") return `cannot read the plan file (${code}): permission denied; make it readable`;
