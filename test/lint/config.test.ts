@@ -21,6 +21,15 @@ describe("skip-summary lint: lint.rule and lint.intentionalSkips in the config",
     expect(after.code).toBe(0);
   });
 
+  it("rule-file-missing is switched off in the config, and only it", async () => {
+    const cwd = await tempDir();
+    await cp(join(FIXTURES, "defer-without-summary"), join(cwd, "tile"), { recursive: true });
+    await rm(join(cwd, "tile", "rules"), { recursive: true });
+    await writeFile(join(cwd, "skip-summary.config.json"), JSON.stringify({ lint: { rules: { "rule-file-missing": "off" } } }));
+    const r = await runCli(["lint", "tile", "--format", "json"], { cwd });
+    expect(JSON.parse(r.stdout).files.flatMap((f: { findings: { ruleId: string }[] }) => f.findings.map((x) => x.ruleId))).toEqual(["defer-without-summary"]);
+  });
+
   it("an unknown mechanism is a config error naming the field", async () => {
     const cwd = await tempDir();
     await cp(join(FIXTURES, "defer-without-summary"), cwd, { recursive: true });
