@@ -5,9 +5,11 @@ import { join } from "node:path";
 import { CLI, ENVIRONMENTS, ROOT, compareCommands, report } from "./lib.mjs";
 
 const ws = mkdtempSync(join(tmpdir(), "bench-emit-"));
-const emitArgs = (skill) => [CLI, "emit", "--skill", skill, "--step", "3", "--reason", "budget spent", "--item", "a", "--workspace", ws];
+const emitArgs = (skill, ...extra) => [CLI, "emit", "--skill", skill, "--step", "3", "--reason", "budget spent", "--item", "a", "--workspace", ws, ...extra];
+// --reason-key and --link (issue 17): the link's URL is checked by the contract's schema, loaded only for --link.
+const LINK_FLAGS = ["--reason-key", "budget", "--link", "Log in again=https://example.com/login"];
 for (const { label, env } of ENVIRONMENTS) {
-  const [baseline, fresh, merge, version] = compareCommands(
+  const [baseline, fresh, merge, version, linked] = compareCommands(
     [
       [process.execPath, ["-e", "0"], { env }],
       // A new summary each time: the common case after a skill skips once.
@@ -15,6 +17,7 @@ for (const { label, env } of ENVIRONMENTS) {
       // Merging into a waiting summary: read + validate + merge + write.
       [process.execPath, emitArgs("tessl__bench-merge"), { env }],
       [process.execPath, [CLI, "--version"], { env }],
+      [process.execPath, emitArgs("tessl__bench-linked", ...LINK_FLAGS), { env }],
     ],
     { runs: Number(process.env.BENCH_RUNS ?? 30) },
   );
@@ -23,6 +26,7 @@ for (const { label, env } of ENVIRONMENTS) {
     ["skip-summary --version", `${version.median.toFixed(1)} ms (${(version.median / baseline.median).toFixed(2)}x)`],
     ["skip-summary emit (merge into waiting summary)", `${merge.median.toFixed(1)} ms (${(merge.median / baseline.median).toFixed(2)}x, target <= 1.5x)`],
     ["skip-summary emit (same skill again)", `${fresh.median.toFixed(1)} ms (${(fresh.median / baseline.median).toFixed(2)}x)`],
+    ["skip-summary emit --reason-key --link (merge)", `${linked.median.toFixed(1)} ms (${(linked.median / baseline.median).toFixed(2)}x; ${(linked.median / merge.median).toFixed(2)}x the plain merge)`],
   ]);
 }
 
