@@ -2,8 +2,10 @@ import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, tempDir } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 
-describe("skip-summary emit (built CLI)", () => {
+describe("skip-summary emit", () => {
+  // Spawned: the real binary's hot entry (dist/hot/emit.js) writing fds 1 and 2 directly.
   it("writes the summary, prints its path and exits 0", async () => {
     const ws = await tempDir();
     const r = await runCli(["emit", "--skill", "tessl__check-cfps", "--step", "3", "--reason", "nightly budget spent", "--item", "cfp-1", "--workspace", ws]);
@@ -18,8 +20,8 @@ describe("skip-summary emit (built CLI)", () => {
 
   it("merges a second emit into the waiting summary and reports it with --json", async () => {
     const ws = await tempDir();
-    await runCli(["emit", "--skill", "tessl__a", "--step", "fetch", "--reason", "budget spent", "--item", "x", "--workspace", ws]);
-    const r = await runCli(["emit", "--skill", "tessl__a", "--step", "publish", "--reason", "login expired", "--item", "x", "--item", "y", "--technical", "--workspace", ws, "--json"]);
+    await runCliInProcess(["emit", "--skill", "tessl__a", "--step", "fetch", "--reason", "budget spent", "--item", "x", "--workspace", ws]);
+    const r = await runCliInProcess(["emit", "--skill", "tessl__a", "--step", "publish", "--reason", "login expired", "--item", "x", "--item", "y", "--technical", "--workspace", ws, "--json"]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ ok: true, merged: true, summary: { step: "fetch; publish", reason: "budget spent; login expired", items: ["x", "y"], technical_failure: false } });
@@ -27,33 +29,33 @@ describe("skip-summary emit (built CLI)", () => {
 
   it("reads items from stdin with --items-from -", async () => {
     const ws = await tempDir();
-    const r = await runCli(["emit", "--skill", "tessl__a", "--step", "s", "--reason", "r", "--items-from", "-", "--item", "a", "--workspace", ws], { input: "b\n\n c \r\na\n" });
+    const r = await runCliInProcess(["emit", "--skill", "tessl__a", "--step", "s", "--reason", "r", "--items-from", "-", "--item", "a", "--workspace", ws], { input: "b\n\n c \r\na\n" });
     expect(r.code).toBe(0);
     expect(JSON.parse(await readFile(join(ws, ".skip-summary-tessl__a.json"), "utf8")).items).toEqual(["a", "b", "c"]);
   });
 
   it("takes the workspace from SKIP_SUMMARY_WORKSPACE", async () => {
     const ws = await tempDir();
-    const r = await runCli(["emit", "--skill", "tessl__a", "--step", "s", "--reason", "r"], { env: { SKIP_SUMMARY_WORKSPACE: ws } });
+    const r = await runCliInProcess(["emit", "--skill", "tessl__a", "--step", "s", "--reason", "r"], { env: { SKIP_SUMMARY_WORKSPACE: ws } });
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe(join(ws, ".skip-summary-tessl__a.json"));
   });
 
   it("exits 64 with a hint when no workspace can be found", async () => {
-    const r = await runCli(["emit", "--skill", "tessl__a", "--step", "s", "--reason", "r"]);
+    const r = await runCliInProcess(["emit", "--skill", "tessl__a", "--step", "s", "--reason", "r"]);
     expect(r.code).toBe(64);
     expect(r.stderr).toContain("pass --workspace DIR or set SKIP_SUMMARY_WORKSPACE");
   });
 
   it("exits 64 when a required flag is missing, naming it", async () => {
-    const r = await runCli(["emit", "--skill", "tessl__a", "--step", "s"]);
+    const r = await runCliInProcess(["emit", "--skill", "tessl__a", "--step", "s"]);
     expect(r.code).toBe(64);
     expect(r.stderr).toContain("--reason");
   });
 
   it("exits 65 for bad data, naming the field, and writes nothing", async () => {
     const ws = await tempDir();
-    const r = await runCli(["emit", "--skill", "tessl__a", "--step", "s", "--reason", "two\nlines", "--workspace", ws]);
+    const r = await runCliInProcess(["emit", "--skill", "tessl__a", "--step", "s", "--reason", "two\nlines", "--workspace", ws]);
     expect(r.code).toBe(65);
     expect(r.stderr).toContain("reason: must be one line");
     expect(await readdir(ws)).toEqual([]);
@@ -61,7 +63,7 @@ describe("skip-summary emit (built CLI)", () => {
 
   it("exits 65 for an unsafe skill id before touching the disk", async () => {
     const ws = await tempDir();
-    const r = await runCli(["emit", "--skill", "../../etc/x", "--step", "s", "--reason", "r", "--workspace", ws, "--json"]);
+    const r = await runCliInProcess(["emit", "--skill", "../../etc/x", "--step", "s", "--reason", "r", "--workspace", ws, "--json"]);
     expect(r.code).toBe(65);
     expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, exit_code: 65, error: { code: "INVALID_SKILL_ID" } });
     expect(await readdir(ws)).toEqual([]);
@@ -69,13 +71,13 @@ describe("skip-summary emit (built CLI)", () => {
 
   it("exits 73 when the workspace is not a directory", async () => {
     const ws = await tempDir();
-    const r = await runCli(["emit", "--skill", "tessl__a", "--step", "s", "--reason", "r", "--workspace", join(ws, "missing")]);
+    const r = await runCliInProcess(["emit", "--skill", "tessl__a", "--step", "s", "--reason", "r", "--workspace", join(ws, "missing")]);
     expect(r.code).toBe(73);
     expect(r.stderr).toContain("is not an existing directory");
   });
 
   it("prints an example in --help", async () => {
-    const r = await runCli(["emit", "--help"]);
+    const r = await runCliInProcess(["emit", "--help"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Example:");
     expect(r.stdout).toContain("65 bad data");
@@ -100,13 +102,13 @@ describe("skip-summary emit with a reader that went away", () => {
   });
 });
 
-describe("--items-from reads at most a summary's worth (built CLI)", () => {
+describe("--items-from reads at most a summary's worth", () => {
   const args = (ws: string, source: string) => ["emit", "--skill", "tessl__a", "--step", "s", "--reason", "r", "--items-from", source, "--workspace", ws];
 
   it("stops at 64 KiB of /dev/zero with exit 65 and words, writing nothing", async () => {
     const ws = await tempDir();
     const started = Date.now();
-    const r = await runCli(args(ws, "/dev/zero"), { timeoutMs: 10_000 });
+    const r = await runCliInProcess(args(ws, "/dev/zero"), { timeoutMs: 10_000 });
     expect(r.code).toBe(65);
     expect(r.stderr).toContain("--items-from /dev/zero: holds more than 65536 bytes, the most a skip summary may hold; reading stopped there");
     expect(Date.now() - started).toBeLessThan(10_000);
@@ -119,10 +121,10 @@ describe("--items-from reads at most a summary's worth (built CLI)", () => {
     const { truncate, writeFile } = await import("node:fs/promises");
     await writeFile(sparse, "");
     await truncate(sparse, 1024 ** 3);
-    const r = await runCli(args(ws, sparse), { timeoutMs: 10_000 });
+    const r = await runCliInProcess(args(ws, sparse), { timeoutMs: 10_000 });
     expect(r.code).toBe(65);
     expect(r.stderr).toContain("holds more than 65536 bytes");
-    const piped = await runCli([...args(ws, "-"), "--json"], { input: "x\n".repeat(40_000) });
+    const piped = await runCliInProcess([...args(ws, "-"), "--json"], { input: "x\n".repeat(40_000) });
     expect(piped.code).toBe(65);
     expect(JSON.parse(piped.stdout)).toMatchObject({ ok: false, exit_code: 65, error: { code: "EFBIG" } });
     expect(await readdir(ws)).toEqual([]);
@@ -133,19 +135,19 @@ describe("--items-from reads at most a summary's worth (built CLI)", () => {
     const file = join(await tempDir(), "items.txt");
     const { writeFile } = await import("node:fs/promises");
     await writeFile(file, Array.from({ length: 3 }, (_, i) => `cfp-${i}`).join("\n").padEnd(60_000, " "));
-    const r = await runCli(args(ws, file));
+    const r = await runCliInProcess(args(ws, file));
     expect(r.code).toBe(0);
   });
 });
 
-describe("a huge file planted at the summary's name (built CLI)", () => {
+describe("a huge file planted at the summary's name", () => {
   it("is refused after reading at most 64 KiB of it (exit 73), not read whole, and left in place", async () => {
     const ws = await tempDir();
     const path = join(ws, ".skip-summary-tessl__a.json");
     const { truncate, writeFile, stat } = await import("node:fs/promises");
     await writeFile(path, "");
     await truncate(path, 1024 ** 3);
-    const r = await runCli(["emit", "--skill", "tessl__a", "--step", "s", "--reason", "r", "--workspace", ws], { timeoutMs: 10_000 });
+    const r = await runCliInProcess(["emit", "--skill", "tessl__a", "--step", "s", "--reason", "r", "--workspace", ws], { timeoutMs: 10_000 });
     expect(r.code).toBe(73);
     expect(r.stderr).toContain(`refusing to overwrite ${path}: the waiting summary is larger than 65536 bytes`);
     expect((await stat(path)).size).toBe(1024 ** 3);

@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { EXIT_CODES, usageExitCode } from "../../src/cli/exit-codes.js";
 import { runCli, tempDir } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 
 describe("the exit-code table", () => {
   it("is documented row for row in docs/exit-codes.md", () => {
@@ -36,7 +37,7 @@ describe("the exit-code table", () => {
 
   it("every command's --help points at the table", async () => {
     for (const command of Object.keys(EXIT_CODES).filter((c) => c !== "skip-summary")) {
-      const r = await runCli([command, "--help"]);
+      const r = await runCliInProcess([command, "--help"]);
       expect(r.stdout, command).toContain("docs/exit-codes.md");
     }
   });

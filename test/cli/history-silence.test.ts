@@ -1,8 +1,9 @@
-// `history` and `silence` through the built CLI, with the surfacer between them: a fake clock (SKIP_SUMMARY_NOW,
+// `history` and `silence` through the CLI (in process), with the surfacer between them: a fake clock (SKIP_SUMMARY_NOW,
 // honoured only under NODE_ENV=test) moves the days.
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, tempDir } from "../helpers/cli.js";
+import { tempDir } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 import { fileNotifierConfig, putSummary, readDelivered } from "../surfacer/helpers.js";
 
 const at = (iso: string) => ({ NODE_ENV: "test", SKIP_SUMMARY_NOW: iso });
@@ -12,14 +13,14 @@ async function world(surface: Record<string, unknown> = {}) {
   const aux = await tempDir();
   const out = join(aux, "d.jsonl");
   const config = await fileNotifierConfig(aux, { path: out }, { surface });
-  const surfaceAt = (iso: string) => runCli(["surface", "--workspace", ws, "--config", config], { env: at(iso) });
+  const surfaceAt = (iso: string) => runCliInProcess(["surface", "--workspace", ws, "--config", config], { env: at(iso) });
   return { ws, out, config, surfaceAt };
 }
 
-describe("skip-summary silence + history (built CLI)", () => {
+describe("skip-summary silence + history", () => {
   it("add, muted while on (history counts it), expire, then one message says what it muted", async () => {
     const { ws, out, surfaceAt } = await world();
-    const add = await runCli(["silence", "add", "--workspace", ws, "--skill", "check-cfps", "--for", "7d", "--comment", "budget raised next week", "--json"], { env: at("2026-11-20T09:00:00Z") });
+    const add = await runCliInProcess(["silence", "add", "--workspace", ws, "--skill", "check-cfps", "--for", "7d", "--comment", "budget raised next week", "--json"], { env: at("2026-11-20T09:00:00Z") });
     expect(add.code, add.stderr).toBe(0);
     const silence = JSON.parse(add.stdout) as { id: string; ends_at: string };
     expect(silence.ends_at).toBe("2026-11-27T09:00:00.000Z");
@@ -28,13 +29,13 @@ describe("skip-summary silence + history (built CLI)", () => {
     expect(muted.code, muted.stderr).toBe(0);
     expect(muted.stderr).toContain("1 muted");
     expect(await readDelivered(out)).toHaveLength(0);
-    const history = await runCli(["history", "--workspace", ws, "--json"], { env: at("2026-11-21T04:00:00Z") });
+    const history = await runCliInProcess(["history", "--workspace", ws, "--json"], { env: at("2026-11-21T04:00:00Z") });
     const report = JSON.parse(history.stdout);
     expect(report.rows).toMatchObject([{ skill: "tessl__check-cfps", reason_key: "budget spent", count: 1, muted: 1, sent: 0 }]);
     expect(report.silences).toMatchObject([{ id: silence.id, active: true, muted: 1 }]);
-    const list = await runCli(["silence", "list", "--workspace", ws], { env: at("2026-11-21T04:00:00Z") });
+    const list = await runCliInProcess(["silence", "list", "--workspace", ws], { env: at("2026-11-21T04:00:00Z") });
     expect(list.stdout).toContain(`${silence.id}  check-cfps  until 2026-11-27 09:00:00 UTC, 1 muted  — budget raised next week`);
-    const expire = await runCli(["silence", "expire", silence.id, "--workspace", ws], { env: at("2026-11-22T09:00:00Z") });
+    const expire = await runCliInProcess(["silence", "expire", silence.id, "--workspace", ws], { env: at("2026-11-22T09:00:00Z") });
     expect(expire.code, expire.stderr).toBe(0);
     const after = await surfaceAt("2026-11-22T09:00:05Z");
     expect(after.code, after.stderr).toBe(0);
@@ -52,12 +53,12 @@ describe("skip-summary silence + history (built CLI)", () => {
     }
     await putSummary(ws, "tessl__other", { occurred_at: "2026-11-01T03:00:00Z" });
     expect((await surfaceAt("2026-11-01T03:01:00Z")).code).toBe(0);
-    const pretty = await runCli(["history", "--workspace", ws], { env: at("2026-11-20T12:00:00Z") });
+    const pretty = await runCliInProcess(["history", "--workspace", ws], { env: at("2026-11-20T12:00:00Z") });
     expect(pretty.stdout).toContain('check-cfps  "budget spent after of"  3 skips (3 sent), 3 nights in a row since 2026-11-18');
     expect(pretty.stdout).toContain("other");
-    const recent = JSON.parse((await runCli(["history", "--workspace", ws, "--since", "7d", "--json"], { env: at("2026-11-20T12:00:00Z") })).stdout);
+    const recent = JSON.parse((await runCliInProcess(["history", "--workspace", ws, "--since", "7d", "--json"], { env: at("2026-11-20T12:00:00Z") })).stdout);
     expect(recent.rows.map((r: { skill: string }) => r.skill)).toEqual(["tessl__check-cfps"]);
-    const one = JSON.parse((await runCli(["history", "--workspace", ws, "--skill", "other", "--json"], { env: at("2026-11-20T12:00:00Z") })).stdout);
+    const one = JSON.parse((await runCliInProcess(["history", "--workspace", ws, "--skill", "other", "--json"], { env: at("2026-11-20T12:00:00Z") })).stdout);
     expect(one.rows.map((r: { skill: string }) => r.skill)).toEqual(["tessl__other"]);
   });
 
@@ -83,7 +84,7 @@ describe("skip-summary silence + history (built CLI)", () => {
     [["silence", "add", "--skill", "../x", "--for", "1d", "--comment", "x"], "--skill"],
   ])("bad usage %j exits 2 naming %s", async (args, named) => {
     const ws = await tempDir();
-    const r = await runCli([...args, "--workspace", ws]);
+    const r = await runCliInProcess([...args, "--workspace", ws]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(named);
   });
@@ -91,7 +92,7 @@ describe("skip-summary silence + history (built CLI)", () => {
   it("a bad notices setting in the config is a config error (exit 2) naming the key", async () => {
     const { ws, config } = await world({ policy: { repeat: "sometimes" }, technical: { quiet_hours: { start: "25:00", end: "07:00", time_zone: "Mars/Olympus" } } });
     await putSummary(ws, "tessl__a");
-    const r = await runCli(["surface", "--workspace", ws, "--config", config]);
+    const r = await runCliInProcess(["surface", "--workspace", ws, "--config", config]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("surface.policy.repeat");
     expect(r.stderr).toContain('must be "always", "on_change" or a period such as "24h"');
@@ -101,7 +102,7 @@ describe("skip-summary silence + history (built CLI)", () => {
 
   it("SKIP_SUMMARY_NOW is ignored outside tests", async () => {
     const ws = await tempDir();
-    const add = await runCli(["silence", "add", "--workspace", ws, "--skill", "a", "--for", "1d", "--comment", "x", "--json"], { env: { SKIP_SUMMARY_NOW: "2020-01-01T00:00:00Z" } });
+    const add = await runCliInProcess(["silence", "add", "--workspace", ws, "--skill", "a", "--for", "1d", "--comment", "x", "--json"], { env: { SKIP_SUMMARY_NOW: "2020-01-01T00:00:00Z" } });
     expect(JSON.parse(add.stdout).created_at.startsWith("2020")).toBe(false);
   });
 });

@@ -1,8 +1,9 @@
-// `skip-summary hooks install|uninstall` on real settings files, through the built CLI.
+// `skip-summary hooks install|uninstall` on real settings files, through the CLI, in process.
 import { mkdir, readFile, readdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, tempDir } from "../helpers/cli.js";
+import { tempDir } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 
 // A settings file as people keep them: other hooks (one on Stop already), unknown keys, its own indentation.
 const SETTINGS = `{
@@ -24,7 +25,7 @@ describe("skip-summary hooks", () => {
     const dir = await tempDir();
     const file = join(dir, "settings.json");
     await writeFile(file, SETTINGS, { mode: 0o640 });
-    const r = await runCli(["hooks", "install", "--settings", file]);
+    const r = await runCliInProcess(["hooks", "install", "--settings", file]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(`installed skip-summary surface --hook-input for Stop, SubagentStop in ${file}\n`);
     const text = await readFile(file, "utf8");
@@ -36,23 +37,23 @@ describe("skip-summary hooks", () => {
     expect(text.split("\n").filter((l) => !l.includes("skip-summary surface"))).toEqual(SETTINGS.split("\n").filter((l) => !l.includes('"Stop"')));
     expect((await stat(file)).mode & 0o777).toBe(0o640);
 
-    const again = await runCli(["hooks", "install", "--settings", file]);
+    const again = await runCliInProcess(["hooks", "install", "--settings", file]);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain("already installed for Stop, SubagentStop");
     expect(await readFile(file, "utf8")).toBe(text);
 
-    const removed = await runCli(["hooks", "uninstall", "--settings", file]);
+    const removed = await runCliInProcess(["hooks", "uninstall", "--settings", file]);
     expect(removed.code).toBe(0);
     expect(removed.stdout).toContain("removed skip-summary surface --hook-input for Stop, SubagentStop");
     expect(await readFile(file, "utf8")).toBe(SETTINGS);
-    expect((await runCli(["hooks", "uninstall", "--settings", file])).stdout).toContain("not installed for Stop, SubagentStop");
+    expect((await runCliInProcess(["hooks", "uninstall", "--settings", file])).stdout).toContain("not installed for Stop, SubagentStop");
   });
 
   it("--dry-run prints the change as a diff and writes nothing", async () => {
     const dir = await tempDir();
     const file = join(dir, "settings.json");
     await writeFile(file, SETTINGS);
-    const r = await runCli(["hooks", "install", "--settings", file, "--event", "PostToolUse", "--dry-run"]);
+    const r = await runCliInProcess(["hooks", "install", "--settings", file, "--event", "PostToolUse", "--dry-run"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^-        "Stop": \[/m);
     expect(r.stdout).toMatch(/^\+.*"PostToolUse": \[\{"hooks":\[\{"type":"command","command":"skip-summary surface --hook-input","timeout":60\}\]\}\]/m);
@@ -63,7 +64,7 @@ describe("skip-summary hooks", () => {
     const dir = await tempDir();
     const file = join(dir, "settings.json");
     await writeFile(file, '{ "model": "opus", }\n');
-    const r = await runCli(["hooks", "install", "--settings", file]);
+    const r = await runCliInProcess(["hooks", "install", "--settings", file]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`skip-summary hooks: ${file} is not valid JSON`);
     expect(r.stderr).toContain("nothing was written");
@@ -71,20 +72,20 @@ describe("skip-summary hooks", () => {
     expect(await readFile(file, "utf8")).toBe('{ "model": "opus", }\n');
     expect(await readdir(dir)).toEqual(["settings.json"]);
     await writeFile(file, '{ "hooks": [] }');
-    expect((await runCli(["hooks", "install", "--settings", file])).stderr).toContain('"hooks" must be an object');
+    expect((await runCliInProcess(["hooks", "install", "--settings", file])).stderr).toContain('"hooks" must be an object');
   });
 
   it("defaults to .claude/settings.json under the workspace, creating .claude, and refuses an unknown event", async () => {
     const ws = await tempDir();
-    const r = await runCli(["hooks", "install"], { env: { SKIP_SUMMARY_WORKSPACE: ws } });
+    const r = await runCliInProcess(["hooks", "install"], { env: { SKIP_SUMMARY_WORKSPACE: ws } });
     expect(r.code, r.stderr).toBe(0);
     const settings = JSON.parse(await readFile(join(ws, ".claude", "settings.json"), "utf8")) as Record<string, unknown>;
     expect(Object.keys(settings.hooks as object)).toEqual(["Stop", "SubagentStop"]);
     await mkdir(join(ws, "other"));
-    const custom = await runCli(["hooks", "install", "--workspace", join(ws, "other"), "--event", "Stop", "--command", "/opt/skip-summary/bin/skip-summary surface --hook-input"]);
+    const custom = await runCliInProcess(["hooks", "install", "--workspace", join(ws, "other"), "--event", "Stop", "--command", "/opt/skip-summary/bin/skip-summary surface --hook-input"]);
     expect(custom.code).toBe(0);
     expect(ours(JSON.parse(await readFile(join(ws, "other", ".claude", "settings.json"), "utf8")), "Stop")).toEqual([]);
-    const bad = await runCli(["hooks", "install", "--event", "Stop,PreToolUse"], { env: { SKIP_SUMMARY_WORKSPACE: ws } });
+    const bad = await runCliInProcess(["hooks", "install", "--event", "Stop,PreToolUse"], { env: { SKIP_SUMMARY_WORKSPACE: ws } });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--event "PreToolUse" is not a hook event the surfacer handles/);
   });

@@ -2,6 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, tempDir } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 
 const good = { schema_version: 1, skill: "tessl__a", step: 1, reason: "r", items: [], technical_failure: false, occurred_at: "2026-11-22T00:00:00Z" };
 
@@ -20,17 +21,17 @@ async function files() {
   return { dir, paths };
 }
 
-describe("skip-summary validate (built CLI)", () => {
+describe("skip-summary validate", () => {
   it("exits 0 when every file is valid v1", async () => {
     const { paths } = await files();
-    const r = await runCli(["validate", paths.good]);
+    const r = await runCliInProcess(["validate", paths.good]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`ok       ${paths.good}\n`);
   });
 
   it("exits 1 and lists every problem per file and field", async () => {
     const { paths } = await files();
-    const r = await runCli(["validate", paths.good, paths.bad, paths.v2, paths.mismatch, join(paths.good, "..", "missing.json")]);
+    const r = await runCliInProcess(["validate", paths.good, paths.bad, paths.v2, paths.mismatch, join(paths.good, "..", "missing.json")]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(`invalid  ${paths.bad}\n         reason: must not be blank\n         items: must not contain duplicates ("x")`);
     expect(r.stdout).toContain(`unknown  ${paths.v2}\n         schema_version: is 2`);
@@ -40,7 +41,7 @@ describe("skip-summary validate (built CLI)", () => {
 
   it("prints one JSON document with --json", async () => {
     const { paths } = await files();
-    const r = await runCli(["validate", "--json", paths.good, paths.v2]);
+    const r = await runCliInProcess(["validate", "--json", paths.good, paths.v2]);
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout);
     expect(out.ok).toBe(false);
@@ -48,7 +49,7 @@ describe("skip-summary validate (built CLI)", () => {
   });
 
   it("exits 2 when no file is given", async () => {
-    const r = await runCli(["validate"]);
+    const r = await runCliInProcess(["validate"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("missing required argument");
   });
@@ -56,13 +57,13 @@ describe("skip-summary validate (built CLI)", () => {
 
 describe("the CLI shell", () => {
   it("prints the version", async () => {
-    const r = await runCli(["--version"]);
+    const r = await runCliInProcess(["--version"]);
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
   it.each(["emit", "validate", "schema"])("%s --help shows an example", async (command) => {
-    const r = await runCli([command, "--help"]);
+    const r = await runCliInProcess([command, "--help"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Example:");
     expect(r.stdout).toContain(`skip-summary ${command}`);
@@ -78,7 +79,7 @@ describe("the CLI shell", () => {
   });
 
   it("never shows a stack trace for a usage error", async () => {
-    const r = await runCli(["emit", "--skill", "tessl__a", "--step", "s", "--reason", "r", "--bogus"]);
+    const r = await runCliInProcess(["emit", "--skill", "tessl__a", "--step", "s", "--reason", "r", "--bogus"]);
     expect(r.code).toBe(64);
     expect(r.stderr).toContain("unknown option '--bogus'");
     expect(r.stderr).not.toMatch(/\n\s+at /);

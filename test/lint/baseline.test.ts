@@ -1,9 +1,10 @@
-// The CI recipe in docs/lint.md, run as written with the built CLI: it passes on a tile whose only findings are in
+// The CI recipe in docs/lint.md, run as written with the CLI (in process): it passes on a tile whose only findings are in
 // its baseline, keeps passing after edits elsewhere, and fails on a new finding.
 import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROOT, runCli, tempDir } from "../helpers/cli.js";
+import { ROOT, tempDir } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 
 const FIXTURES = join(ROOT, "test", "fixtures", "lint");
 
@@ -24,20 +25,20 @@ describe("skip-summary lint --baseline (the documented CI recipe)", () => {
     await cp(join(FIXTURES, "defer-without-summary"), cwd, { recursive: true });
     const skillMd = join(cwd, "skills", "a", "SKILL.md");
 
-    expect((await runCli(["lint", ".", "--max-warnings", "0"], { cwd })).code).toBe(1);
-    const wrote = await runCli(write, { cwd });
+    expect((await runCliInProcess(["lint", ".", "--max-warnings", "0"], { cwd })).code).toBe(1);
+    const wrote = await runCliInProcess(write, { cwd });
     expect(wrote.code).toBe(0);
     expect(wrote.stderr).toContain("wrote 1 finding(s)");
-    for (const args of ci) expect((await runCli(args, { cwd })).code).toBe(0);
-    expect((await runCli(ci[0]!, { cwd })).stdout).toBe("");
+    for (const args of ci) expect((await runCliInProcess(args, { cwd })).code).toBe(0);
+    expect((await runCliInProcess(ci[0]!, { cwd })).stdout).toBe("");
 
     // Lines added above the finding move it, but it is still the same finding.
     await writeFile(skillMd, (await readFile(skillMd, "utf8")).replace("## Step 1\n", "## Step 0\n\nSay hello.\n\n## Step 1\n"));
-    expect((await runCli(ci[0]!, { cwd })).code).toBe(0);
+    expect((await runCliInProcess(ci[0]!, { cwd })).code).toBe(0);
 
     // A second place of the same mechanism makes the finding new.
     await writeFile(skillMd, `${await readFile(skillMd, "utf8")}\nIf the archive call fails, drop the message.\n`);
-    const failing = await runCli(ci[0]!, { cwd });
+    const failing = await runCliInProcess(ci[0]!, { cwd });
     expect(failing.code).toBe(1);
     expect(failing.stdout).toMatch(/^::warning file=skills\/a\/SKILL\.md,line=\d+,.*instructed-skip, 2 place/);
   });
@@ -45,11 +46,11 @@ describe("skip-summary lint --baseline (the documented CI recipe)", () => {
   it("a missing or broken baseline is a usage error naming the file and the fix", async () => {
     const cwd = await tempDir();
     await cp(join(FIXTURES, "defer-without-summary"), cwd, { recursive: true });
-    const missing = await runCli(["lint", ".", "--baseline", "nope.json"], { cwd });
+    const missing = await runCliInProcess(["lint", ".", "--baseline", "nope.json"], { cwd });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("--baseline nope.json: cannot be read (ENOENT); create it with --write-baseline nope.json");
     await writeFile(join(cwd, "b.json"), JSON.stringify({ version: 2, findings: [] }));
-    const broken = await runCli(["lint", ".", "--baseline", "b.json"], { cwd });
+    const broken = await runCliInProcess(["lint", ".", "--baseline", "b.json"], { cwd });
     expect(broken.code).toBe(2);
     expect(broken.stderr).toContain("--baseline b.json: version must be 1");
   });

@@ -1,4 +1,4 @@
-// The built CLI as a child process: every fixture tile's findings (rule, file, line, message), formats, exit codes.
+// The lint command (in process; a few cases through the built CLI): every fixture tile's findings (rule, file, line, message), formats, exit codes.
 import { spawn } from "node:child_process";
 import { cp, mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -6,6 +6,7 @@ import { Ajv } from "ajv";
 import formats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { CLI, ROOT, runCli, tempDir } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 
 const FIXTURES = join(ROOT, "test", "fixtures", "lint");
 
@@ -19,7 +20,7 @@ interface JsonFinding {
 }
 
 async function lintJson(args: string[], cwd: string) {
-  const r = await runCli(["lint", ...args, "--format", "json"], { cwd });
+  const r = await runCliInProcess(["lint", ...args, "--format", "json"], { cwd });
   const out = JSON.parse(r.stdout) as { errorCount: number; warningCount: number; files: { file: string; findings: JsonFinding[] }[] };
   return { code: r.code, out, flat: out.files.flatMap((f) => f.findings.map((x) => ({ file: f.file, ...x }))) };
 }
@@ -42,7 +43,7 @@ const FAILING: [fixture: string, expected: { ruleId: string; file: string; line:
   ["invalid-suppression", { ruleId: "invalid-suppression", file: "scripts/tidy.sh", line: 1, column: 3, message: /has no reason, so it suppresses nothing/ }],
 ];
 
-describe("skip-summary lint: one fixture tile per rule (built CLI)", () => {
+describe("skip-summary lint: one fixture tile per rule", () => {
   it.each(FAILING)("%s fails with exactly its finding", async (fixture, expected) => {
     const { code, flat } = await lintJson(["."], join(FIXTURES, fixture));
     expect(flat).toHaveLength(1);
@@ -53,6 +54,7 @@ describe("skip-summary lint: one fixture tile per rule (built CLI)", () => {
     expect(code).toBe(f!.severity === "error" ? 1 : 0);
   });
 
+  // Spawned: the full ESM CLI through the real binary, with the grammars it loads from dist/wasm.
   it.each(["passing-plugin", "passing-legacy", "passing-no-manifest", "suppressed"])("%s passes with exit 0", async (fixture) => {
     const r = await runCli(["lint", join(FIXTURES, fixture)]);
     expect(r.stdout).toBe("✔ no problems in 1 tile\n");
@@ -60,7 +62,7 @@ describe("skip-summary lint: one fixture tile per rule (built CLI)", () => {
   });
 
   it("examples/tile passes, and fails once one of its tests is removed", async () => {
-    expect((await runCli(["lint", "examples/tile"])).code).toBe(0);
+    expect((await runCliInProcess(["lint", "examples/tile"])).code).toBe(0);
     const copy = await tempDir();
     await cp(join(ROOT, "examples", "tile"), copy, { recursive: true });
     const bats = join(copy, "skills/check-cfps/tests/check.bats");
@@ -79,7 +81,7 @@ describe("skip-summary lint: one fixture tile per rule (built CLI)", () => {
   });
 });
 
-describe("skip-summary lint: suppressions (built CLI)", () => {
+describe("skip-summary lint: suppressions", () => {
   it("a suppression with a reason hides the named rules on the next line; without a reason it hides nothing and is an error", async () => {
     const dir = await tempDir();
     await cp(join(FIXTURES, "suppressed"), dir, { recursive: true });
@@ -102,7 +104,7 @@ describe("skip-summary lint: suppressions (built CLI)", () => {
 
 describe("skip-summary lint: formats", () => {
   it("pretty groups by file, has no colour when not a TTY, and ends with a one-line summary", async () => {
-    const r = await runCli(["lint", "."], { cwd: join(FIXTURES, "non-atomic-summary-write") });
+    const r = await runCliInProcess(["lint", "."], { cwd: join(FIXTURES, "non-atomic-summary-write") });
     expect(r.stdout).not.toContain("\u001b[");
     expect(r.stdout.split("\n")[0]).toBe("skills/a/scripts/run.sh");
     expect(r.stdout).toMatch(/^ {2}2:16 +error {4}> writes .* non-atomic-summary-write$/m);
@@ -110,11 +112,11 @@ describe("skip-summary lint: formats", () => {
   });
 
   it("github prints workflow annotations with file, line and col", async () => {
-    const r = await runCli(["lint", ".", "--format", "github"], { cwd: join(FIXTURES, "surfacer-deletes-before-send") });
+    const r = await runCliInProcess(["lint", ".", "--format", "github"], { cwd: join(FIXTURES, "surfacer-deletes-before-send") });
     expect(r.stdout).toBe(
       "::error file=hooks/surface.sh,line=4,col=9,title=skip-summary lint%3A surfacer-deletes-before-send::rm deletes a summary before the send on line 5; delete it only after the send succeeded, or the skip is lost when the send fails\n",
     );
-    const w = await runCli(["lint", ".", "--format", "github"], { cwd: join(FIXTURES, "defer-without-summary") });
+    const w = await runCliInProcess(["lint", ".", "--format", "github"], { cwd: join(FIXTURES, "defer-without-summary") });
     expect(w.stdout).toMatch(/^::warning file=skills\/a\/SKILL\.md,line=8,col=1,/);
   });
 
@@ -124,7 +126,7 @@ describe("skip-summary lint: formats", () => {
     await mkdir(join(dir, "skills", "a,b:c%"), { recursive: true });
     await cp(join(dir, "skills", "a", ".skip-summary-tessl__a.json"), join(dir, "skills", "a,b:c%", ".skip-summary-tessl__a\r\n.json"));
     await rm(join(dir, "skills", "a", ".skip-summary-tessl__a.json"));
-    const r = await runCli(["lint", ".", "--format", "github"], { cwd: dir });
+    const r = await runCliInProcess(["lint", ".", "--format", "github"], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(
       /^::error file=skills\/a%2Cb%3Ac%25\/\.skip-summary-tessl__a%0D%0A\.json,line=1,col=1,title=skip-summary lint%3A stale-summary-file::skills\/a,b:c%25\/\.skip-summary-tessl__a%0D%0A\.json is a skip summary committed in the tile; delete it/,
@@ -162,12 +164,12 @@ describe("skip-summary lint: formats", () => {
     (formats as unknown as (a: Ajv) => void)(ajv);
     const validate = ajv.compile(schema);
     for (const fixture of ["surfacer-deletes-before-send", "defer-without-summary", "passing-plugin"]) {
-      const r = await runCli(["lint", ".", "--format", "sarif"], { cwd: join(FIXTURES, fixture) });
+      const r = await runCliInProcess(["lint", ".", "--format", "sarif"], { cwd: join(FIXTURES, fixture) });
       const log = JSON.parse(r.stdout);
       expect(validate(log), JSON.stringify(validate.errors)).toBe(true);
       expect(log.runs[0].tool.driver.rules.length).toBeGreaterThanOrEqual(16);
     }
-    const log = JSON.parse((await runCli(["lint", ".", "--format", "sarif"], { cwd: join(FIXTURES, "surfacer-deletes-before-send") })).stdout);
+    const log = JSON.parse((await runCliInProcess(["lint", ".", "--format", "sarif"], { cwd: join(FIXTURES, "surfacer-deletes-before-send") })).stdout);
     expect(log.runs[0].results).toEqual([
       expect.objectContaining({
         ruleId: "surfacer-deletes-before-send",
@@ -193,7 +195,7 @@ describe("skip-summary lint: formats", () => {
     await mkdir(join(dir, "skills", "a b#%"));
     await cp(join(dir, "skills", "a", ".skip-summary-tessl__a.json"), join(dir, "skills", "a b#%", ".skip-summary-tessl__a.json"));
     await rm(join(dir, "skills", "a", ".skip-summary-tessl__a.json"));
-    const r = await runCli(["lint", ".", "--format", "sarif"], { cwd: dir });
+    const r = await runCliInProcess(["lint", ".", "--format", "sarif"], { cwd: dir });
     expect(r.code).toBe(1);
     const log = JSON.parse(r.stdout);
     expect(validate(log), JSON.stringify(validate.errors)).toBe(true);
@@ -206,10 +208,10 @@ describe("skip-summary lint: formats", () => {
 describe("skip-summary lint: exit codes and flags", () => {
   it("--max-warnings turns warnings into exit 1; --quiet drops them", async () => {
     const cwd = join(FIXTURES, "defer-without-summary");
-    expect((await runCli(["lint", "."], { cwd })).code).toBe(0);
-    expect((await runCli(["lint", ".", "--max-warnings", "1"], { cwd })).code).toBe(0);
-    expect((await runCli(["lint", ".", "--max-warnings", "0"], { cwd })).code).toBe(1);
-    const quiet = await runCli(["lint", ".", "--quiet", "--max-warnings", "0"], { cwd });
+    expect((await runCliInProcess(["lint", "."], { cwd })).code).toBe(0);
+    expect((await runCliInProcess(["lint", ".", "--max-warnings", "1"], { cwd })).code).toBe(0);
+    expect((await runCliInProcess(["lint", ".", "--max-warnings", "0"], { cwd })).code).toBe(1);
+    const quiet = await runCliInProcess(["lint", ".", "--quiet", "--max-warnings", "0"], { cwd });
     expect(quiet.code).toBe(0);
     expect(quiet.stdout).toBe("✔ no problems in 1 tile\n");
   });
@@ -224,7 +226,7 @@ describe("skip-summary lint: exit codes and flags", () => {
     [["lint", "--explain", "no-such-rule"], '--explain: unknown rule "no-such-rule"'],
     [["lint", ".", "--config", "missing.json"], "config error in"],
   ])("%j exits 2 with a clear message", async (args, message) => {
-    const r = await runCli(args, { cwd: join(FIXTURES, "passing-plugin") });
+    const r = await runCliInProcess(args, { cwd: join(FIXTURES, "passing-plugin") });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
     expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -266,17 +268,17 @@ describe("skip-summary lint: exit codes and flags", () => {
   it("a config error names the field and exits 2", async () => {
     const dir = await tempDir();
     await writeFile(join(dir, "c.json"), JSON.stringify({ lint: { rules: { "no-such-rule": "error", "stale-summary-file": "loud" } } }));
-    const r = await runCli(["lint", join(FIXTURES, "passing-plugin"), "--config", "c.json"], { cwd: dir });
+    const r = await runCliInProcess(["lint", join(FIXTURES, "passing-plugin"), "--config", "c.json"], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('lint.rules.stale-summary-file: must be "off", "warn" or "error"');
   });
 
   it("--help lists every rule and --explain prints the rationale with both examples", async () => {
-    const help = await runCli(["lint", "--help"]);
+    const help = await runCliInProcess(["lint", "--help"]);
     expect(help.code).toBe(0);
     const { RULES } = await import("../../src/lint/rules/index.js");
     for (const rule of RULES) expect(help.stdout).toMatch(new RegExp(`^  ${rule.meta.id} +${rule.meta.severity}`, "m"));
-    const explain = await runCli(["lint", "--explain", "non-atomic-summary-write"]);
+    const explain = await runCliInProcess(["lint", "--explain", "non-atomic-summary-write"]);
     expect(explain.code).toBe(0);
     expect(explain.stdout).toContain("Fails (scripts/run.sh):\n    echo \"$json\" > \"$WS/.skip-summary-tessl__check-cfps.json\"");
     expect(explain.stdout).toContain("Passes (scripts/run.sh):\n    skip-summary emit --skill tessl__check-cfps");

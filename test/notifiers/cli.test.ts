@@ -1,16 +1,17 @@
-// The notifiers through the built CLI (`skip-summary surface`): real child processes, real servers, real folders.
+// The notifiers through `skip-summary surface` (in process; the terminal case through the built CLI): real servers, real folders.
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { CLI, runCli, tempDir } from "../helpers/cli.js";
+import { CLI, tempDir } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 import { startServer } from "./helpers.js";
 
 const TOKEN = "987654321:AAE-cli_SECRET_token_abcdefghijkl";
 
 async function workspaceWithSkip(technical = false): Promise<string> {
   const ws = await tempDir();
-  const emitted = await runCli(["emit", "--skill", "tessl__check-cfps", "--step", "3", "--reason", "budget <spent> & gone", "--item", "cfp-12", "--workspace", ws, ...(technical ? ["--technical"] : [])]);
+  const emitted = await runCliInProcess(["emit", "--skill", "tessl__check-cfps", "--step", "3", "--reason", "budget <spent> & gone", "--item", "cfp-12", "--workspace", ws, ...(technical ? ["--technical"] : [])]);
   expect(emitted.code).toBe(0);
   return ws;
 }
@@ -26,7 +27,7 @@ describe("notifiers through `skip-summary surface`", () => {
     );
     const ws = await workspaceWithSkip(true);
     const env = { SKIP_SUMMARY_TELEGRAM_TOKEN: TOKEN, SKIP_SUMMARY_TELEGRAM_CHAT_ID: "-1001", SKIP_SUMMARY_TELEGRAM_API_URL: server.url, SKIP_SUMMARY_TELEGRAM_TECHNICAL_SILENT: "true" };
-    const r = await runCli(["surface", "--workspace", ws, "--notify", "telegram", "--log-format", "json"], { env });
+    const r = await runCliInProcess(["surface", "--workspace", ws, "--notify", "telegram", "--log-format", "json"], { env });
     expect(r.code).toBe(0);
     expect(server.requests).toHaveLength(2);
     const body = JSON.parse(server.requests[1]!.body);
@@ -42,7 +43,7 @@ describe("notifiers through `skip-summary surface`", () => {
     const ws = await workspaceWithSkip();
     const env = { SKIP_SUMMARY_TELEGRAM_TOKEN: TOKEN, SKIP_SUMMARY_TELEGRAM_CHAT_ID: "-1", SKIP_SUMMARY_TELEGRAM_API_URL: server.url };
     for (const format of ["pretty", "json"]) {
-      const r = await runCli(["surface", "--workspace", ws, "--notify", "telegram", "--log-format", format, "--json"], { env });
+      const r = await runCliInProcess(["surface", "--workspace", ws, "--notify", "telegram", "--log-format", format, "--json"], { env });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain("chat not found");
       expect(`${r.stdout}${r.stderr}`).not.toContain("SECRET_token");
@@ -56,7 +57,7 @@ describe("notifiers through `skip-summary surface`", () => {
     await mkdir(messages, { recursive: true });
     const ws = await workspaceWithSkip();
     const env = { NANOCLAW_CHAT_JID: "tg:-100777", SKIP_SUMMARY_NANOCLAW_DIR: messages };
-    const r = await runCli(["surface", "--workspace", ws], { env });
+    const r = await runCliInProcess(["surface", "--workspace", ws], { env });
     expect(r.code).toBe(0);
     const files = await readdir(messages);
     expect(files).toHaveLength(1);
@@ -71,13 +72,13 @@ describe("notifiers through `skip-summary surface`", () => {
     const ws = await workspaceWithSkip();
     const missing = join(await tempDir(), "ipc", "messages");
     // The chat is set but the messages folder is missing: no NanoClaw host reads there.
-    const r = await runCli(["surface", "--workspace", ws], { env: { NANOCLAW_CHAT_JID: "tg:-100777", SKIP_SUMMARY_NANOCLAW_DIR: missing } });
+    const r = await runCliInProcess(["surface", "--workspace", ws], { env: { NANOCLAW_CHAT_JID: "tg:-100777", SKIP_SUMMARY_NANOCLAW_DIR: missing } });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^skip-summary surface: nothing sent, every summary is kept: no notifier is configured and no host was found \(no NanoClaw messages folder at .*\), and stdout is not a terminal/)]);
     expect(await waiting(ws)).toEqual([".skip-summary-tessl__check-cfps.json"]);
     // Chosen by name, stdout is a delivery.
-    const named = await runCli(["surface", "--workspace", ws, "--notify", "stdout"]);
+    const named = await runCliInProcess(["surface", "--workspace", ws, "--notify", "stdout"]);
     expect(named.code).toBe(0);
     expect(named.stdout).toContain("check-cfps: policy skip");
     expect(await waiting(ws)).toEqual([]);
@@ -94,12 +95,12 @@ describe("notifiers through `skip-summary surface`", () => {
   });
 
   it("takes no secret from argv: there is no flag for a token, and --notify takes names only", async () => {
-    const help = await runCli(["surface", "--help"]);
+    const help = await runCliInProcess(["surface", "--help"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("--notify");
     expect(help.stdout).not.toMatch(/token|secret|password|chat/i);
     const ws = await workspaceWithSkip();
-    const r = await runCli(["surface", "--workspace", ws, "--notify", TOKEN]);
+    const r = await runCliInProcess(["surface", "--workspace", ws, "--notify", TOKEN]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--notify: names ".*", which is not a notifier/);
     expect(await waiting(ws)).toEqual([".skip-summary-tessl__check-cfps.json"]);
@@ -110,7 +111,7 @@ describe("notifiers through `skip-summary surface`", () => {
     const dir = await tempDir();
     const config = join(dir, "skip-summary.config.json");
     await writeFile(config, JSON.stringify({ notify: { notifiers: { ops: { type: "telegram", chat: 1 } } } }));
-    const r = await runCli(["surface", "--workspace", ws, "--config", config]);
+    const r = await runCliInProcess(["surface", "--workspace", ws, "--config", config]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('notify.notifiers.ops: has unknown key "chat"');
     expect(r.stderr).not.toMatch(/\n\s+at /);

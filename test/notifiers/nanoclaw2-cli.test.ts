@@ -1,5 +1,6 @@
-// The built CLI in a NanoClaw 2.x session: found by its outbound.db, surfaced into it, and a crash between the
-// insert and the journal that does not make a second row. The host side is the port in nanoclaw2-host.ts.
+// The CLI in a NanoClaw 2.x session (in process; the crash and the packaging cases through the built CLI): found
+// by its outbound.db, surfaced into it, and a crash between the insert and the journal that does not make a second
+// row. The host side is the port in nanoclaw2-host.ts.
 import { spawn } from "node:child_process";
 import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -7,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ROOT, readWorkspace, runCli, tempDir } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 import { allOutRows, hostDelivers, initSession, writeSessionRouting, type Session } from "./nanoclaw2-host.js";
 
 const ROUTING = { channel_type: "telegram", platform_id: "telegram:-1001234567890", thread_id: null };
@@ -17,7 +19,7 @@ async function setup(): Promise<{ ws: string; s: Session; env: Record<string, st
   await mkdir(ws);
   const s = await initSession(join(root, "session"));
   writeSessionRouting(s, ROUTING);
-  const emitted = await runCli(["emit", "--skill", "tessl__check-cfps", "--step", "3", "--reason", "budget *spent* for __init__", "--item", "cfp_12", "--workspace", ws]);
+  const emitted = await runCliInProcess(["emit", "--skill", "tessl__check-cfps", "--step", "3", "--reason", "budget *spent* for __init__", "--item", "cfp_12", "--workspace", ws]);
   expect(emitted.code, emitted.stderr).toBe(0);
   // As in a 2.x container where /workspace/outbound.db exists: here the paths are moved by env, as the docs show.
   return { ws, s, env: { SKIP_SUMMARY_NANOCLAW2_OUTBOUND_DB: s.outboundDb } };
@@ -48,10 +50,10 @@ afterEach(async () => {
 
 const waiting = async (ws: string) => (await readdir(ws)).filter((n) => n.startsWith(".skip-summary-") && n !== ".skip-summary-ledger");
 
-describe("skip-summary surface into a NanoClaw 2.x outbound.db (built CLI)", () => {
+describe("skip-summary surface into a NanoClaw 2.x outbound.db", () => {
   it("picks nanoclaw2 by itself when the session's outbound.db exists, and the host delivers the row", async () => {
     const { ws, s, env } = await setup();
-    const r = await runCli(["surface", "--workspace", ws], { env });
+    const r = await runCliInProcess(["surface", "--workspace", ws], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(await waiting(ws)).toEqual([]);
     const rows = hostDelivers(s);
@@ -69,7 +71,7 @@ describe("skip-summary surface into a NanoClaw 2.x outbound.db (built CLI)", () 
     const { ws, s, env } = await setup();
     const empty = join(s.dir, "outbound-old.db");
     await cp(join(s.dir, "inbound.db"), empty); // a real SQLite file, but the host's other one
-    const r = await runCli(["surface", "--workspace", ws], { env: { ...env, SKIP_SUMMARY_NANOCLAW2_OUTBOUND_DB: empty, SKIP_SUMMARY_NANOCLAW2_INBOUND_DB: s.inboundDb } });
+    const r = await runCliInProcess(["surface", "--workspace", ws], { env: { ...env, SKIP_SUMMARY_NANOCLAW2_OUTBOUND_DB: empty, SKIP_SUMMARY_NANOCLAW2_INBOUND_DB: s.inboundDb } });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`${empty} has no messages_out table`);
     expect(r.stderr).not.toMatch(/\n\s+at /);

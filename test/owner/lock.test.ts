@@ -1,12 +1,14 @@
-// The lock protocol (docs/owner.md, "The lock") through the built CLI: whatever sits at the lock name, emit ends
-// within one deadline, and no kill or full disk can leave an empty lock behind.
+// The lock protocol (docs/owner.md, "The lock") through the CLI (in process; the other user through the built
+// CLI): whatever sits at the lock name, emit ends within one deadline, and no kill or full disk can leave an
+// empty lock behind.
 import { execFileSync } from "node:child_process";
 import { chmod, chown, lstat, mkdir, readdir, readFile, symlink, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { withFileLock } from "../../src/owner/index.js";
-import { runCli, tempDir } from "../helpers/cli.js";
+import { tempDir } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 import { otherUserCli } from "../helpers/unprivileged.js";
 
 const SKILL = "tessl__locked";
@@ -24,11 +26,11 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   return [value, Date.now() - start];
 }
 
-describe("emit's lock: one deadline whatever sits at the lock name (built CLI)", () => {
+describe("emit's lock: one deadline whatever sits at the lock name", () => {
   it("refuses a dangling symlink at the lock name at once, and leaves it in place", async () => {
     const ws = await tempDir();
     await symlink(join(ws, "nowhere"), join(ws, LOCK));
-    const [r, ms] = await timed(() => runCli(emitArgs(ws), { timeoutMs: 15_000 }));
+    const [r, ms] = await timed(() => runCliInProcess(emitArgs(ws), { timeoutMs: 15_000 }));
     expect(r.code, r.stderr).toBe(73);
     expect(r.stderr).toContain("is a symbolic link, not a lock file; remove it and emit again");
     expect(ms).toBeLessThan(5_000);
@@ -40,7 +42,7 @@ describe("emit's lock: one deadline whatever sits at the lock name (built CLI)",
     const ws = await tempDir();
     await mkdir(join(ws, LOCK));
     await age(join(ws, LOCK), 60);
-    const [r, ms] = await timed(() => runCli(emitArgs(ws), { timeoutMs: 15_000 }));
+    const [r, ms] = await timed(() => runCliInProcess(emitArgs(ws), { timeoutMs: 15_000 }));
     expect(r.code, r.stderr).toBe(73);
     expect(r.stderr).toContain("is a directory, not a lock file");
     expect(ms).toBeLessThan(5_000);
@@ -50,7 +52,7 @@ describe("emit's lock: one deadline whatever sits at the lock name (built CLI)",
     const ws = await tempDir();
     await writeFile(join(ws, LOCK), "");
     await age(join(ws, LOCK), 2);
-    const [r, ms] = await timed(() => runCli(emitArgs(ws), { timeoutMs: 15_000 }));
+    const [r, ms] = await timed(() => runCliInProcess(emitArgs(ws), { timeoutMs: 15_000 }));
     expect(r.code, r.stderr).toBe(0);
     expect(ms).toBeLessThan(5_000);
     expect(await readdir(ws)).toEqual([`.skip-summary-${SKILL}.json`]);
@@ -70,7 +72,7 @@ describe("emit's lock: one deadline whatever sits at the lock name (built CLI)",
     const ws = await tempDir();
     await writeFile(join(ws, LOCK), JSON.stringify({ pid: 2 ** 22 + 4321, at: Date.now() }));
     await age(join(ws, LOCK), 2);
-    const r = await runCli(emitArgs(ws), { timeoutMs: 15_000 });
+    const r = await runCliInProcess(emitArgs(ws), { timeoutMs: 15_000 });
     expect(r.code, r.stderr).toBe(0);
   });
 
@@ -126,12 +128,12 @@ describe("emit's lock on hostile ground (root-only setups)", () => {
     } catch {
       // dd ends with ENOSPC: the disk is full, which is the point.
     }
-    const r = await runCli(emitArgs(ws), { timeoutMs: 15_000 });
+    const r = await runCliInProcess(emitArgs(ws), { timeoutMs: 15_000 });
     expect(r.code, r.stderr).toBe(73);
     expect(r.stderr).toMatch(/ENOSPC/);
     expect((await readdir(ws)).sort()).toEqual(["ballast"]);
     execFileSync("truncate", ["-s", "0", join(ws, "ballast")]);
-    const [again, ms] = await timed(() => runCli(emitArgs(ws), { timeoutMs: 15_000 }));
+    const [again, ms] = await timed(() => runCliInProcess(emitArgs(ws), { timeoutMs: 15_000 }));
     expect(again.code, again.stderr).toBe(0);
     expect(ms).toBeLessThan(5_000);
     expect((await readdir(ws)).sort()).toEqual([`.skip-summary-${SKILL}.json`, "ballast"]);

@@ -1,4 +1,4 @@
-// Colour, logging, usage errors and --surface through the built CLI.
+// Colour, logging, usage errors and --surface: in process, with the terminal and the inherited stdout through the built CLI.
 import { spawnSync } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -6,6 +6,7 @@ import { readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLI, ROOT, runCli, tempDir, readWorkspace } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 import { fixture, withoutLogLines } from "./helpers.js";
 
 // `script` gives the CLI a real terminal, the only place colour may appear.
@@ -38,13 +39,13 @@ describe("skip-summary run: colour", () => {
 describe("skip-summary run: logging", () => {
   it("keeps the run record off stderr by default; SKIP_SUMMARY_LOG or --log-format asks for it", async () => {
     const dir = await tempDir();
-    const plain = await runCli(["run", "--skill", "tessl__a", "--workspace", dir, "--", "true"]);
+    const plain = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", dir, "--", "true"]);
     expect(plain).toMatchObject({ code: 0, stderr: "🪨 run skill tessl__a\n" });
-    const env = await runCli(["run", "--skill", "tessl__a", "--workspace", dir, "--", "true"], { env: { SKIP_SUMMARY_LOG: "json" } });
+    const env = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", dir, "--", "true"], { env: { SKIP_SUMMARY_LOG: "json" } });
     expect(env.stderr.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l).event)).toEqual(["run_finished"]);
-    const pretty = await runCli(["run", "--skill", "tessl__a", "--workspace", dir, "--", "true"], { env: { SKIP_SUMMARY_LOG: "1" } });
+    const pretty = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", dir, "--", "true"], { env: { SKIP_SUMMARY_LOG: "1" } });
     expect(pretty.stderr).toMatch(/^🪨 run skill tessl__a\n\S+Z info +run_finished skill=tessl__a /);
-    const bad = await runCli(["run", "--skill", "tessl__a", "--workspace", dir, "--", "true"], { env: { SKIP_SUMMARY_LOG: "xml" } });
+    const bad = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", dir, "--", "true"], { env: { SKIP_SUMMARY_LOG: "xml" } });
     expect(bad.code).toBe(64);
     expect(bad.stderr).toContain('SKIP_SUMMARY_LOG="xml": expected pretty, json, 1 or 0');
   });
@@ -52,7 +53,7 @@ describe("skip-summary run: logging", () => {
   it("logs one structured line per run: skill, attempts, exit code, outcome, duration, and handled failures", async () => {
     const dir = await tempDir();
     const counter = join(dir, "runs");
-    const r = await runCli(["run", "--skill", "tessl__a", "--workspace", dir, "--log-format", "json", "--retry", "2", "--initial-delay", "10ms", "--", fixture("flaky.sh"), counter, "1", "75"]);
+    const r = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", dir, "--log-format", "json", "--retry", "2", "--initial-delay", "10ms", "--", fixture("flaky.sh"), counter, "1", "75"]);
     expect(r.code).toBe(0);
     const lines = r.stderr.split("\n").filter((l) => l.startsWith("{"));
     expect(lines).toHaveLength(1);
@@ -67,8 +68,8 @@ describe("skip-summary run: logging", () => {
   it("--log-file appends the line as JSON to a file and keeps it off stderr", async () => {
     const dir = await tempDir();
     const logFile = join(dir, "runs.jsonl");
-    const r = await runCli(["run", "--skill", "tessl__a", "--workspace", dir, "--log-file", logFile, "--", fixture("exit-with.sh"), "2", "nope"]);
-    await runCli(["run", "--skill", "tessl__a", "--workspace", dir, "--log-file", logFile, "--", fixture("exit-with.sh"), "0"]);
+    const r = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", dir, "--log-file", logFile, "--", fixture("exit-with.sh"), "2", "nope"]);
+    await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", dir, "--log-file", logFile, "--", fixture("exit-with.sh"), "0"]);
     expect(withoutLogLines(r.stderr)).toBe(r.stderr);
     const entries = (await readFile(logFile, "utf8")).trim().split("\n").map((l) => JSON.parse(l));
     expect(entries.map((e) => [e.outcome, e.exit_code])).toEqual([["blocked", 2], ["done", 0]]);
@@ -92,7 +93,7 @@ describe("skip-summary run: usage errors exit 64 and name the flag", () => {
     [["run", "--skill", "tessl__a", "--timeout", "0s", "--", "true"], '--timeout "0s" would end every attempt at once'],
     [["run", "--skill", "tessl__a", "--log-file", "/no-such-folder/runs.jsonl", "--", "true"], '--log-file "/no-such-folder/runs.jsonl": cannot open /no-such-folder/runs.jsonl for appending (ENOENT); create its folder first'],
   ])("%j", async (args, message) => {
-    const r = await runCli(args);
+    const r = await runCliInProcess(args);
     expect(r.code).toBe(64);
     expect(r.stderr).toContain(message);
     expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -113,7 +114,7 @@ describe("skip-summary run: the command after --", () => {
 describe("skip-summary run --surface", () => {
   it("surfaces the summary the blocked run left, through the notifier, and keeps the skill's exit code", async () => {
     const ws = await tempDir();
-    const r = await runCli(["run", "--skill", "tessl__a", "--workspace", ws, "--surface", "--notify", "stdout", "--", fixture("exit-with.sh"), "2", "nightly budget spent"], { cwd: ws });
+    const r = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", ws, "--surface", "--notify", "stdout", "--", fixture("exit-with.sh"), "2", "nightly budget spent"], { cwd: ws });
     expect(r.code).toBe(2);
     expect(r.stdout).toContain("nightly budget spent");
     expect(await readWorkspace(ws)).toEqual([]);
@@ -121,7 +122,7 @@ describe("skip-summary run --surface", () => {
 
   it("with --json the stdout notifier writes to stderr, so stdout stays the skill's lines and one JSON result", async () => {
     const ws = await tempDir();
-    const r = await runCli(["run", "--skill", "tessl__a", "--workspace", ws, "--surface", "--notify", "stdout", "--json", "--", fixture("exit-with.sh"), "2", "nightly budget spent"], { cwd: ws });
+    const r = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", ws, "--surface", "--notify", "stdout", "--json", "--", fixture("exit-with.sh"), "2", "nightly budget spent"], { cwd: ws });
     expect(r.code).toBe(2);
     const lines = r.stdout.split("\n");
     expect(lines).toHaveLength(3);
@@ -133,8 +134,8 @@ describe("skip-summary run --surface", () => {
   it("surfaces even after a success (finally), and a surfacing failure then decides the exit code", async () => {
     const ws = await tempDir();
     await writeFile(join(ws, "skip-summary.config.json"), '{"surface": 42}');
-    await runCli(["emit", "--skill", "tessl__a", "--step", "s", "--reason", "left from before", "--workspace", ws]);
-    const r = await runCli(["run", "--skill", "tessl__a", "--workspace", ws, "--surface", "--", fixture("exit-with.sh"), "0"], { cwd: ws });
+    await runCliInProcess(["emit", "--skill", "tessl__a", "--step", "s", "--reason", "left from before", "--workspace", ws]);
+    const r = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", ws, "--surface", "--", fixture("exit-with.sh"), "0"], { cwd: ws });
     expect(r.code).toBe(78);
     expect(r.stderr).toContain("surfacing failed");
     expect(r.stderr).toContain("skip-summary.config.json");
@@ -148,8 +149,8 @@ describe("skip-summary run --surface", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-      await runCli(["emit", "--skill", "tessl__a", "--step", "s", "--reason", "left from before", "--workspace", ws]);
-      const r = await runCli(["run", "--skill", "tessl__a", "--workspace", ws, "--surface", "--notify", "webhook", "--", fixture("exit-with.sh"), "0"], { cwd: ws, env: { SKIP_SUMMARY_WEBHOOK_URL: url } });
+      await runCliInProcess(["emit", "--skill", "tessl__a", "--step", "s", "--reason", "left from before", "--workspace", ws]);
+      const r = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", ws, "--surface", "--notify", "webhook", "--", fixture("exit-with.sh"), "0"], { cwd: ws, env: { SKIP_SUMMARY_WEBHOOK_URL: url } });
       expect(r.code).toBe(1);
       expect(withoutLogLines(r.stderr)).toContain("🪨 run skill tessl__a\n   └─ ⚠️ surfacing left a summary unsent (exit 1)");
       expect(await readWorkspace(ws)).toEqual([".skip-summary-tessl__a.json"]);

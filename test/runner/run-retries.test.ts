@@ -1,8 +1,9 @@
-// Retries, backoff and the heal command through the built CLI, with short real delays (lower bounds only).
+// Retries, backoff and the heal command through the CLI (in process; stdin through the built CLI), with short real delays (lower bounds only).
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, tempDir } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 import { fixture, withoutLogLines } from "./helpers.js";
 
 const runs = async (file: string) => (await readFile(file, "utf8")).trim().split("\n").map(Number);
@@ -11,7 +12,7 @@ describe("skip-summary run: retries", () => {
   it("retries a failing attempt after each listed delay, shows every retry, and ends with the success", async () => {
     const dir = await tempDir();
     const counter = join(dir, "runs");
-    const r = await runCli(["run", "--skill", "tessl__a", "--workspace", dir, "--retry", "3", "--backoff", "150ms,300ms", "--no-jitter", "--", fixture("flaky.sh"), counter, "2", "1"]);
+    const r = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", dir, "--retry", "3", "--backoff", "150ms,300ms", "--no-jitter", "--", fixture("flaky.sh"), counter, "2", "1"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("attempt 3 worked\n");
     const times = await runs(counter);
@@ -27,7 +28,7 @@ describe("skip-summary run: retries", () => {
   it("grows exponential delays from --initial-delay, capped by --max-delay", async () => {
     const dir = await tempDir();
     const counter = join(dir, "runs");
-    const r = await runCli(["run", "--skill", "tessl__a", "--workspace", dir, "--retry", "3", "--initial-delay", "100ms", "--max-delay", "250ms", "--no-jitter", "--", fixture("flaky.sh"), counter, "9", "75"]);
+    const r = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", dir, "--retry", "3", "--initial-delay", "100ms", "--max-delay", "250ms", "--no-jitter", "--", fixture("flaky.sh"), counter, "9", "75"]);
     expect(r.code).toBe(75);
     expect(r.stderr).toMatch(/retry 1\/3 in 100ms[^]*retry 2\/3 in 200ms[^]*retry 3\/3 in 250ms/);
     expect(await runs(counter)).toHaveLength(4);
@@ -36,7 +37,7 @@ describe("skip-summary run: retries", () => {
   it("with jitter (the default) each delay is between half and all of the curve's", async () => {
     const dir = await tempDir();
     const counter = join(dir, "runs");
-    const r = await runCli(["run", "--skill", "tessl__a", "--workspace", dir, "--retry", "1", "--backoff", "fixed", "--initial-delay", "400ms", "--", fixture("flaky.sh"), counter, "9", "1"]);
+    const r = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", dir, "--retry", "1", "--backoff", "fixed", "--initial-delay", "400ms", "--", fixture("flaky.sh"), counter, "9", "1"]);
     expect(r.code).toBe(1);
     const delay = Number(/retry 1\/1 in (\d+)ms/.exec(r.stderr)?.[1]);
     expect(delay).toBeGreaterThanOrEqual(200);
@@ -47,7 +48,7 @@ describe("skip-summary run: retries", () => {
     for (const [code, extra] of [["2", []], ["78", []], ["3", []], ["1", ["--retry-on", "75"]]] as const) {
       const dir = await tempDir();
       const counter = join(dir, "runs");
-      const r = await runCli(["run", "--skill", "tessl__a", "--workspace", dir, "--retry", "2", "--initial-delay", "10ms", ...extra, "--", fixture("flaky.sh"), counter, "9", code]);
+      const r = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", dir, "--retry", "2", "--initial-delay", "10ms", ...extra, "--", fixture("flaky.sh"), counter, "9", code]);
       expect(r.code).toBe(Number(code));
       expect(await runs(counter)).toHaveLength(1);
     }
@@ -62,7 +63,7 @@ describe("skip-summary run: retries", () => {
 
   it("refuses --retry-on 2 and sysexits codes other than 75 as a usage error (64)", async () => {
     for (const bad of ["2", "1,65", "x"]) {
-      const r = await runCli(["run", "--skill", "tessl__a", "--retry", "1", "--retry-on", bad, "--", "true"]);
+      const r = await runCliInProcess(["run", "--skill", "tessl__a", "--retry", "1", "--retry-on", bad, "--", "true"]);
       expect(r.code).toBe(64);
       expect(r.stderr).toContain("--retry-on");
     }
@@ -73,7 +74,7 @@ describe("skip-summary run: --heal", () => {
   it("runs the heal command before the retry, and the retry succeeds", async () => {
     const dir = await tempDir();
     const token = join(dir, "token");
-    const r = await runCli(["run", "--skill", "tessl__a", "--workspace", dir, "--retry", "2", "--initial-delay", "10ms", "--heal", `${fixture("login.sh")} '${token}'`, "--", fixture("needs-login.sh"), token]);
+    const r = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", dir, "--retry", "2", "--initial-delay", "10ms", "--heal", `${fixture("login.sh")} '${token}'`, "--", fixture("needs-login.sh"), token]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("published\n");
     expect((await readFile(`${token}.runs`, "utf8")).trim().split("\n")).toHaveLength(2);
@@ -87,24 +88,24 @@ describe("skip-summary run: --heal", () => {
   it("takes the heal command one argument at a time with --heal-arg", async () => {
     const dir = await tempDir();
     const token = join(dir, "a token with spaces");
-    const r = await runCli(["run", "--skill", "tessl__a", "--workspace", dir, "--retry", "1", "--initial-delay", "10ms", "--heal-arg", fixture("login.sh"), "--heal-arg", token, "--", fixture("needs-login.sh"), token]);
+    const r = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", dir, "--retry", "1", "--initial-delay", "10ms", "--heal-arg", fixture("login.sh"), "--heal-arg", token, "--", fixture("needs-login.sh"), token]);
     expect(r.code).toBe(0);
   });
 
   it("stops retrying when the heal command fails, and ends with the skill's last exit", async () => {
     const dir = await tempDir();
     const token = join(dir, "token");
-    const r = await runCli(["run", "--skill", "tessl__a", "--workspace", dir, "--retry", "3", "--initial-delay", "10ms", "--heal", `${fixture("exit-with.sh")} 1 "login server down"`, "--", fixture("needs-login.sh"), token]);
+    const r = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", dir, "--retry", "3", "--initial-delay", "10ms", "--heal", `${fixture("exit-with.sh")} 1 "login server down"`, "--", fixture("needs-login.sh"), token]);
     expect(r.code).toBe(75);
     expect((await readFile(`${token}.runs`, "utf8")).trim().split("\n")).toHaveLength(1);
     expect(r.stderr).toContain("└─ 💥 heal failed: failed with an error (exit 1): login server down; not retrying");
   });
 
   it("refuses shell syntax in --heal (it runs without a shell) and --heal without --retry", async () => {
-    const piped = await runCli(["run", "--skill", "tessl__a", "--retry", "1", "--heal", "./login.sh | tee log", "--", "true"]);
+    const piped = await runCliInProcess(["run", "--skill", "tessl__a", "--retry", "1", "--heal", "./login.sh | tee log", "--", "true"]);
     expect(piped.code).toBe(64);
     expect(piped.stderr).toContain('--heal cannot split "./login.sh | tee log" into arguments: "|" is shell syntax');
-    const alone = await runCli(["run", "--skill", "tessl__a", "--heal", "./login.sh", "--", "true"]);
+    const alone = await runCliInProcess(["run", "--skill", "tessl__a", "--heal", "./login.sh", "--", "true"]);
     expect(alone.code).toBe(64);
     expect(alone.stderr).toContain("--heal only applies to retries, so it needs --retry N");
   });
@@ -116,7 +117,7 @@ describe("skip-summary run: --heal", () => {
     ["--max-delay", "1s"],
     ["--no-jitter", undefined],
   ])("refuses %s without --retry instead of ignoring it", async (flag, value) => {
-    const r = await runCli(["run", "--skill", "tessl__a", flag, ...(value === undefined ? [] : [value]), "--", "true"]);
+    const r = await runCliInProcess(["run", "--skill", "tessl__a", flag, ...(value === undefined ? [] : [value]), "--", "true"]);
     expect(r.code).toBe(64);
     expect(r.stderr).toContain(`${flag} only applies to retries, so it needs --retry N (N >= 1)`);
   });

@@ -4,7 +4,8 @@ import { readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { classifySummaryText, REASON_MAX_LENGTH } from "../../src/contract/index.js";
-import { CLI, runCli, tempDir } from "../helpers/cli.js";
+import { CLI, tempDir } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 import { fixture } from "./helpers.js";
 
 const SUMMARY = ".skip-summary-tessl__check-cfps.json";
@@ -14,7 +15,7 @@ const read = async (ws: string) => {
   expect(classified.kind).toBe("valid");
   return JSON.parse(text);
 };
-const run = (ws: string, args: string[], command: string[]) => runCli(["run", "--skill", "tessl__check-cfps", "--workspace", ws, ...args, "--", ...command]);
+const run = (ws: string, args: string[], command: string[]) => runCliInProcess(["run", "--skill", "tessl__check-cfps", "--workspace", ws, ...args, "--", ...command]);
 
 describe("skip-summary run: the skip summary", () => {
   it("exit 2: writes a valid policy summary, reason = the last non-empty stderr line, step = exit", async () => {
@@ -60,7 +61,7 @@ describe("skip-summary run: the skip summary", () => {
 
   it("merges into a summary that is already waiting", async () => {
     const ws = await tempDir();
-    await runCli(["emit", "--skill", "tessl__check-cfps", "--step", "fetch", "--reason", "budget spent", "--item", "cfp-1", "--workspace", ws]);
+    await runCliInProcess(["emit", "--skill", "tessl__check-cfps", "--step", "fetch", "--reason", "budget spent", "--item", "cfp-1", "--workspace", ws]);
     await run(ws, [], [fixture("exit-with.sh"), "2", "login expired"]);
     expect(await read(ws)).toMatchObject({ step: "fetch; exit", reason: "budget spent; login expired", items: ["cfp-1"] });
   });
@@ -68,7 +69,7 @@ describe("skip-summary run: the skip summary", () => {
   it("leaves a summary the skill wrote itself exactly as it is", async () => {
     const ws = await tempDir();
     // writes-summary.sh calls `skip-summary emit` with the skill id and workspace the runner hands it.
-    const own = await runCli(["run", "--skill", "tessl__check-cfps", "--workspace", ws, "--json", "--", "env", `SKIP_SUMMARY_CLI=${CLI}`, fixture("writes-summary.sh")]);
+    const own = await runCliInProcess(["run", "--skill", "tessl__check-cfps", "--workspace", ws, "--json", "--", "env", `SKIP_SUMMARY_CLI=${CLI}`, fixture("writes-summary.sh")]);
     expect(own.code).toBe(2);
     expect(JSON.parse(await readFile(join(ws, SUMMARY), "utf8"))).toMatchObject({ step: "fetch", reason: "own words", items: ["a"] });
     expect(JSON.parse(own.stdout.trim().split("\n").at(-1)!)).toMatchObject({ summary_written_by: "skill", summary_path: join(ws, SUMMARY) });
@@ -77,8 +78,8 @@ describe("skip-summary run: the skip summary", () => {
 
   it("a skill that merged its own words into a waiting summary is left alone too (the file changed during the run)", async () => {
     const ws = await tempDir();
-    await runCli(["emit", "--skill", "tessl__check-cfps", "--step", "earlier", "--reason", "from before", "--workspace", ws]);
-    const r = await runCli(["run", "--skill", "tessl__check-cfps", "--workspace", ws, "--", "env", `SKIP_SUMMARY_CLI=${CLI}`, fixture("writes-summary.sh")]);
+    await runCliInProcess(["emit", "--skill", "tessl__check-cfps", "--step", "earlier", "--reason", "from before", "--workspace", ws]);
+    const r = await runCliInProcess(["run", "--skill", "tessl__check-cfps", "--workspace", ws, "--", "env", `SKIP_SUMMARY_CLI=${CLI}`, fixture("writes-summary.sh")]);
     expect(r.code).toBe(2);
     // The runner would have added "I wrote my own summary" (the skill's last stderr line) to the reason.
     expect(await read(ws)).toMatchObject({ step: "earlier; fetch", reason: "from before; own words", items: ["a"] });

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { CLI, runCli, tempDir, readWorkspace } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 import { fileNotifierConfig, putSummary, readDelivered } from "./helpers.js";
 
 async function setup() {
@@ -13,7 +14,8 @@ async function setup() {
   return { ws, aux, out, config };
 }
 
-describe("skip-summary surface, once mode (built CLI)", () => {
+describe("skip-summary surface, once mode", () => {
+  // Spawned: the after-skill hook's common case through the real binary's hot entry (dist/hot/surface.js).
   it("exits 0 when nothing waits, and prints nothing on stdout", async () => {
     const ws = await tempDir();
     const r = await runCli(["surface", "--workspace", ws]);
@@ -25,7 +27,7 @@ describe("skip-summary surface, once mode (built CLI)", () => {
     const ws = await tempDir();
     await putSummary(ws, "tessl__check-cfps");
     await putSummary(ws, "tessl__other", { technical_failure: true, items: [] });
-    const r = await runCli(["surface", "--workspace", ws, "--notify", "stdout"]);
+    const r = await runCliInProcess(["surface", "--workspace", ws, "--notify", "stdout"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("check-cfps: policy skip — your call");
     expect(r.stdout).toContain("other: technical failure — it will be retried next cycle");
@@ -37,11 +39,11 @@ describe("skip-summary surface, once mode (built CLI)", () => {
     const { ws, out, config } = await setup();
     await putSummary(ws, "tessl__a");
     await putSummary(ws, "tessl__b");
-    const r = await runCli(["surface", "--workspace", ws, "--skill", "a", "--config", config]);
+    const r = await runCliInProcess(["surface", "--workspace", ws, "--skill", "a", "--config", config]);
     expect(r.code).toBe(0);
     expect((await readDelivered(out)).map((d) => d.skill)).toEqual(["tessl__a"]);
     expect(await readWorkspace(ws)).toEqual([".skip-summary-tessl__b.json"]);
-    const full = await runCli(["surface", "--workspace", ws, "--skill", "tessl__b", "--config", config]);
+    const full = await runCliInProcess(["surface", "--workspace", ws, "--skill", "tessl__b", "--config", config]);
     expect(full.code).toBe(0);
     expect((await readDelivered(out)).map((d) => d.skill)).toEqual(["tessl__a", "tessl__b"]);
     expect(await readWorkspace(ws)).toEqual([]);
@@ -50,7 +52,7 @@ describe("skip-summary surface, once mode (built CLI)", () => {
   it("--json prints one report on stdout, with the stdout notifier moved to stderr", async () => {
     const ws = await tempDir();
     await putSummary(ws, "tessl__a");
-    const r = await runCli(["surface", "--workspace", ws, "--json", "--notify", "stdout"]);
+    const r = await runCliInProcess(["surface", "--workspace", ws, "--json", "--notify", "stdout"]);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report).toMatchObject({ ok: true, dry_run: false, outcomes: [{ kind: "sent", code: "delivered", skill: "tessl__a", file: join(ws, ".skip-summary-tessl__a.json") }] });
@@ -62,7 +64,7 @@ describe("skip-summary surface, once mode (built CLI)", () => {
     const path = await putSummary(ws, "tessl__a");
     await writeFile(join(ws, ".skip-summary-tessl__bad.json"), "{");
     const before = await readFile(path, "utf8");
-    const r = await runCli(["surface", "--workspace", ws, "--dry-run", "--config", config]);
+    const r = await runCliInProcess(["surface", "--workspace", ws, "--dry-run", "--config", config]);
     expect(r.stdout).toContain("would send");
     expect(r.stdout).toContain("would quarantine");
     expect(r.stdout).toContain("Reason: nightly budget spent");
@@ -76,7 +78,7 @@ describe("skip-summary surface, once mode (built CLI)", () => {
     const { ws, aux, out, config } = await setup();
     const path = await putSummary(ws, "tessl__a");
     await writeFile(join(aux, "down"), "");
-    const r = await runCli(["surface", "--workspace", ws, "--config", config]);
+    const r = await runCliInProcess(["surface", "--workspace", ws, "--config", config]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/failed .*send-failed/);
     expect(r.stderr).toContain("the test receiver is down");
@@ -84,7 +86,7 @@ describe("skip-summary surface, once mode (built CLI)", () => {
     await readFile(path, "utf8");
     const { rm } = await import("node:fs/promises");
     await rm(join(aux, "down"));
-    const again = await runCli(["surface", "--workspace", ws, "--config", config]);
+    const again = await runCliInProcess(["surface", "--workspace", ws, "--config", config]);
     expect(again.code).toBe(0);
     expect(await readDelivered(out)).toHaveLength(1);
     expect(await readWorkspace(ws)).toEqual([]);
@@ -93,7 +95,7 @@ describe("skip-summary surface, once mode (built CLI)", () => {
   it("leaves an unrecognised schema_version in place, reports it and exits 1", async () => {
     const { ws, out, config } = await setup();
     await putSummary(ws, "tessl__a", { schema_version: 2 });
-    const r = await runCli(["surface", "--workspace", ws, "--config", config, "--json"]);
+    const r = await runCliInProcess(["surface", "--workspace", ws, "--config", config, "--json"]);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout).outcomes).toMatchObject([{ kind: "left", code: "unrecognised-version", version: 2 }]);
     expect(await readWorkspace(ws)).toEqual([".skip-summary-tessl__a.json"]);
@@ -102,24 +104,24 @@ describe("skip-summary surface, once mode (built CLI)", () => {
 
   it("exits 2 naming the flag for a bad --skill, --notify, --log-format or missing workspace", async () => {
     const ws = await tempDir();
-    const bad = await runCli(["surface", "--workspace", ws, "--skill", "../x"]);
+    const bad = await runCliInProcess(["surface", "--workspace", ws, "--skill", "../x"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--skill");
     await putSummary(ws, "tessl__a");
-    const empty = await runCli(["surface", "--workspace", ws, "--skill", ""]);
+    const empty = await runCliInProcess(["surface", "--workspace", ws, "--skill", ""]);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain("--skill is empty");
     expect(await readWorkspace(ws)).toEqual([".skip-summary-tessl__a.json"]);
-    const noNotifier = await runCli(["surface", "--workspace", await tempDir(), "--notify", ","]);
+    const noNotifier = await runCliInProcess(["surface", "--workspace", await tempDir(), "--notify", ","]);
     expect(noNotifier.code).toBe(2);
     expect(noNotifier.stderr).toContain("--notify is empty");
-    const fmt = await runCli(["surface", "--workspace", ws, "--log-format", "xml"]);
+    const fmt = await runCliInProcess(["surface", "--workspace", ws, "--log-format", "xml"]);
     expect(fmt.code).toBe(2);
     expect(fmt.stderr).toContain("--log-format must be json or pretty");
-    const missing = await runCli(["surface", "--workspace", join(ws, "nope")]);
+    const missing = await runCliInProcess(["surface", "--workspace", join(ws, "nope")]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("no such folder");
-    const none = await runCli(["surface"]);
+    const none = await runCliInProcess(["surface"]);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("SKIP_SUMMARY_WORKSPACE");
   });
@@ -129,13 +131,13 @@ describe("skip-summary surface, once mode (built CLI)", () => {
     await putSummary(ws, "tessl__a");
     const config = join(ws, "..", `${ws.split("/").pop()}-config.json`);
     await writeFile(config, JSON.stringify({ surface: { lease_ms: "soon" } }));
-    const r = await runCli(["surface", "--workspace", ws, "--config", config]);
+    const r = await runCliInProcess(["surface", "--workspace", ws, "--config", config]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(config);
     expect(r.stderr).toContain("surface.lease_ms");
     expect(await readWorkspace(ws)).toEqual([".skip-summary-tessl__a.json"]);
     await writeFile(config, JSON.stringify({ notify: { timeout_ms: 60000, retries: 4 }, surface: { lease_ms: 60000 } }));
-    const short = await runCli(["surface", "--workspace", ws, "--config", config, "--notify", "stdout"]);
+    const short = await runCliInProcess(["surface", "--workspace", ws, "--config", config, "--notify", "stdout"]);
     expect(short.code).toBe(2);
     expect(short.stderr).toMatch(/surface\.lease_ms: is 60000 ms, but one delivery can take up to \d+ ms/);
   });
@@ -145,14 +147,14 @@ describe("skip-summary surface, once mode (built CLI)", () => {
     const aux = await tempDir();
     const config = join(aux, "c.json");
     await writeFile(config, JSON.stringify({ notify: { notifiers: { mine: { type: "module", path: join(aux, "missing.mjs") } } } }));
-    const empty = await runCli(["surface", "--workspace", ws, "--config", config]);
+    const empty = await runCliInProcess(["surface", "--workspace", ws, "--config", config]);
     expect(empty.code).toBe(0);
     await putSummary(ws, "tessl__a");
-    const r = await runCli(["surface", "--workspace", ws, "--config", config]);
+    const r = await runCliInProcess(["surface", "--workspace", ws, "--config", config]);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain("missing.mjs");
     expect(await readWorkspace(ws)).toEqual([".skip-summary-tessl__a.json"]);
-    const dry = await runCli(["surface", "--workspace", ws, "--config", config, "--dry-run"]);
+    const dry = await runCliInProcess(["surface", "--workspace", ws, "--config", config, "--dry-run"]);
     expect(dry.code).toBe(2);
   });
 
@@ -161,7 +163,7 @@ describe("skip-summary surface, once mode (built CLI)", () => {
     for (const g of ["g1", "g2"]) await mkdir(join(root, g));
     await putSummary(join(root, "g1"), "tessl__a");
     await putSummary(join(root, "g2"), "tessl__b");
-    const r = await runCli(["surface", "--workspace", `${root}/*/`, "--json", "--notify", "stdout"]);
+    const r = await runCliInProcess(["surface", "--workspace", `${root}/*/`, "--json", "--notify", "stdout"]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).outcomes.map((o: { skill: string }) => o.skill).sort()).toEqual(["tessl__a", "tessl__b"]);
   });
@@ -175,7 +177,7 @@ describe("skip-summary surface --hook-input (Claude Code PostToolUse on the Skil
     const { ws, out, config } = await setup();
     await putSummary(ws, "tessl__check-cfps");
     await putSummary(ws, "tessl__other");
-    const r = await runCli(["surface", "--hook-input", "--workspace", ws, "--config", config], { input: event("Skill", { skill: name }) });
+    const r = await runCliInProcess(["surface", "--hook-input", "--workspace", ws, "--config", config], { input: event("Skill", { skill: name }) });
     expect(r.code).toBe(0);
     expect((await readDelivered(out)).map((d) => d.skill)).toEqual(["tessl__check-cfps"]);
     expect(await readWorkspace(ws)).toEqual([".skip-summary-tessl__other.json"]);
@@ -185,7 +187,7 @@ describe("skip-summary surface --hook-input (Claude Code PostToolUse on the Skil
     const { ws, out, config } = await setup();
     await putSummary(ws, "tessl__a");
     for (const input of [event("Skill", { skill: "a" }, { hook_event_name: "PreToolUse" }), JSON.stringify({ hook_event_name: "SessionStart", cwd: ws })]) {
-      const r = await runCli(["surface", "--hook-input", "--workspace", ws, "--config", config], { input });
+      const r = await runCliInProcess(["surface", "--hook-input", "--workspace", ws, "--config", config], { input });
       expect(r.code).toBe(0);
       expect(r.stdout).toBe("");
     }
@@ -200,7 +202,7 @@ describe("skip-summary surface --hook-input (Claude Code PostToolUse on the Skil
     [JSON.stringify({ hook_event_name: "PostToolUse", tool_name: "Skill", tool_input: {} }), "tool_input.skill is missing"],
   ])("unreadable input %j is a clear error with exit 1 (never 2, which would block the agent)", async (input, words) => {
     const ws = await tempDir();
-    const r = await runCli(["surface", "--hook-input", "--workspace", ws], { input });
+    const r = await runCliInProcess(["surface", "--hook-input", "--workspace", ws], { input });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(words);
     expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
@@ -220,10 +222,10 @@ describe("skip-summary surface --hook-input (Claude Code PostToolUse on the Skil
     await putSummary(ws, "tessl__a");
     const config = join(await tempDir(), "c.json");
     await writeFile(config, JSON.stringify({ surface: { lease_ms: "soon" } }));
-    const bad = await runCli(["surface", "--hook-input", "--workspace", ws, "--config", config], { input: event("Skill", { skill: "a" }) });
+    const bad = await runCliInProcess(["surface", "--hook-input", "--workspace", ws, "--config", config], { input: event("Skill", { skill: "a" }) });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("surface.lease_ms");
-    const missing = await runCli(["surface", "--hook-input", "--workspace", join(ws, "nope")], { input: event("Skill", { skill: "a" }) });
+    const missing = await runCliInProcess(["surface", "--hook-input", "--workspace", join(ws, "nope")], { input: event("Skill", { skill: "a" }) });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("no such folder");
     expect(await readWorkspace(ws)).toEqual([".skip-summary-tessl__a.json"]);
@@ -232,7 +234,7 @@ describe("skip-summary surface --hook-input (Claude Code PostToolUse on the Skil
   it("falls back to the event's cwd when no workspace is configured", async () => {
     const { ws, out, config } = await setup();
     await putSummary(ws, "tessl__a");
-    const r = await runCli(["surface", "--hook-input", "--config", config], { input: event("Skill", { skill: "a" }, { cwd: ws }) });
+    const r = await runCliInProcess(["surface", "--hook-input", "--config", config], { input: event("Skill", { skill: "a" }, { cwd: ws }) });
     expect(r.code).toBe(0);
     expect(await readDelivered(out)).toHaveLength(1);
   });

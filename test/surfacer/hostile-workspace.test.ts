@@ -1,22 +1,23 @@
-// Hostile workspaces against the built CLI: a link or a file planted at the quarantine folder's name, and a
+// Hostile workspaces against the CLI (in process): a link or a file planted at the quarantine folder's name, and a
 // summary nested 5,000 deep. Nothing may be written outside the workspace, no file may be lost, and nothing
 // is reported as a bug of ours (exit 70).
 import { readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, tempDir, readWorkspace } from "../helpers/cli.js";
+import { tempDir, readWorkspace } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 import { summary } from "./helpers.js";
 
 const NAME = ".skip-summary-tessl__bad.json";
 const QUARANTINE = ".skip-summary-quarantine";
 
-describe("a planted quarantine folder (built CLI)", () => {
+describe("a planted quarantine folder", () => {
   it("a symlink at .skip-summary-quarantine is refused: nothing lands in its target, the file stays, exit 1", async () => {
     const ws = await tempDir();
     const elsewhere = await tempDir("skip-summary-elsewhere-");
     await symlink(elsewhere, join(ws, QUARANTINE));
     await writeFile(join(ws, NAME), "{ not json");
-    const r = await runCli(["surface", "--workspace", ws, "--notify", "stdout"]);
+    const r = await runCliInProcess(["surface", "--workspace", ws, "--notify", "stdout"]);
     expect(r.code).toBe(1);
     expect(await readdir(elsewhere)).toEqual([]);
     expect((await readWorkspace(ws)).sort()).toEqual([QUARANTINE, NAME]);
@@ -32,12 +33,12 @@ describe("a planted quarantine folder (built CLI)", () => {
     const elsewhere = await tempDir("skip-summary-elsewhere-");
     await symlink(elsewhere, join(ws, QUARANTINE));
     await writeFile(join(ws, NAME), "{ not json");
-    expect((await runCli(["surface", "--workspace", ws, "--notify", "stdout"])).code).toBe(1);
-    expect((await runCli(["surface", "--workspace", ws, "--notify", "stdout"])).code).toBe(1);
+    expect((await runCliInProcess(["surface", "--workspace", ws, "--notify", "stdout"])).code).toBe(1);
+    expect((await runCliInProcess(["surface", "--workspace", ws, "--notify", "stdout"])).code).toBe(1);
     expect(await readdir(elsewhere)).toEqual([]);
     const { unlink } = await import("node:fs/promises");
     await unlink(join(ws, QUARANTINE));
-    const r = await runCli(["surface", "--workspace", ws, "--notify", "stdout"]);
+    const r = await runCliInProcess(["surface", "--workspace", ws, "--notify", "stdout"]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("could not be read");
     const kept = await readdir(join(ws, QUARANTINE));
@@ -49,7 +50,7 @@ describe("a planted quarantine folder (built CLI)", () => {
     const ws = await tempDir();
     await writeFile(join(ws, QUARANTINE), "mine");
     await writeFile(join(ws, NAME), "{ not json");
-    const r = await runCli(["surface", "--workspace", ws, "--notify", "stdout", "--log-format", "json"]);
+    const r = await runCliInProcess(["surface", "--workspace", ws, "--notify", "stdout", "--log-format", "json"]);
     expect(r.code).toBe(1);
     const line = r.stderr.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.code === "quarantine-refused");
     expect(line?.detail).toContain("it is a regular file; it must be a directory");
@@ -58,7 +59,7 @@ describe("a planted quarantine folder (built CLI)", () => {
   });
 });
 
-describe("a summary nested 5,000 deep (built CLI)", () => {
+describe("a summary nested 5,000 deep", () => {
   const deep = () => {
     const text = JSON.stringify(summary("tessl__bad"));
     return `${text.slice(0, -1)},"extra":${"[".repeat(5000)}${"]".repeat(5000)}}`;
@@ -67,7 +68,7 @@ describe("a summary nested 5,000 deep (built CLI)", () => {
   it("validate --json reports it invalid (exit 1, not 70), naming the depth", async () => {
     const ws = await tempDir();
     await writeFile(join(ws, NAME), deep());
-    const r = await runCli(["validate", "--json", join(ws, NAME)]);
+    const r = await runCliInProcess(["validate", "--json", join(ws, NAME)]);
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout) as { files: { kind: string; problems: { message: string }[] }[] };
     expect(out.files[0]).toMatchObject({ kind: "invalid" });
@@ -77,13 +78,13 @@ describe("a summary nested 5,000 deep (built CLI)", () => {
   it("surface quarantines it on the first attempt, with one notice, and the next emit for the skill succeeds", async () => {
     const ws = await tempDir();
     await writeFile(join(ws, NAME), deep());
-    const r = await runCli(["surface", "--workspace", ws, "--notify", "stdout"]);
+    const r = await runCliInProcess(["surface", "--workspace", ws, "--notify", "stdout"]);
     expect(r.code).toBe(1);
     expect(r.stderr).not.toContain("internal error");
     expect(r.stdout).toContain("nests deeper than 64 levels");
     expect((await readdir(join(ws, QUARANTINE))).length).toBe(2);
     expect((await readWorkspace(ws)).sort()).toEqual([QUARANTINE]);
-    const emit = await runCli(["emit", "--workspace", ws, "--skill", "tessl__bad", "--step", "1", "--reason", "again"]);
+    const emit = await runCliInProcess(["emit", "--workspace", ws, "--skill", "tessl__bad", "--step", "1", "--reason", "again"]);
     expect(emit.code).toBe(0);
   });
 });

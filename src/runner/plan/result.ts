@@ -31,8 +31,13 @@ export interface RunPlanOptions {
   /** Jitter's random source. @default Math.random */
   readonly random?: () => number;
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<boolean>;
-  /** Run the surfacer on the skill's summary afterwards, whatever the outcome (as `run --surface`). */
-  readonly surface?: boolean | { readonly configFile?: string; readonly notify?: readonly string[] };
+  /**
+   * Run the surfacer on the skill's summary afterwards, whatever the outcome (as `run --surface`). `stdout` is where
+   * the `stdout` notifier writes (@default process.stdout).
+   */
+  readonly surface?:
+    | boolean
+    | { readonly configFile?: string; readonly notify?: readonly string[]; readonly stdout?: { write(text: string): unknown; readonly isTTY?: boolean } };
   /** For the surfacer's structured lines. @default a logger that drops everything */
   readonly log?: Logger;
 }

@@ -88,7 +88,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   if (options.surface) {
     const settings = typeof options.surface === "object" ? options.surface : {};
     surface = workspace
-      ? await surfaceAfterRun({ workspace, skill: plan.skill, configFile: settings.configFile, notify: settings.notify, env, cwd: options.cwd ?? process.cwd(), log: options.log ?? silentLogger })
+      ? await surfaceAfterRun({ workspace, skill: plan.skill, configFile: settings.configFile, notify: settings.notify, ...(settings.stdout ? { stdout: settings.stdout } : {}), env, cwd: options.cwd ?? process.cwd(), log: options.log ?? silentLogger })
       : { kind: "failed", exitCode: 64, message: "cannot surface: no workspace; pass --workspace DIR or set SKIP_SUMMARY_WORKSPACE" };
     exitCode = finalExitCode({ exitCode, surface });
   }

@@ -73,7 +73,10 @@ export async function runPlanCli(flags: PlanCliFlags, io: CliIo): Promise<number
       ...(flags.failuresLog ? { failuresLog: flags.failuresLog } : {}),
       ...(events ? { onEvent: (event) => void io.stderr.write(formatEventLine(event)) } : {}),
       ...(flags.liveStderr ? { onStderr: (chunk) => void io.stderr.write(chunk.toString("utf8")) } : {}),
-      ...(flags.surface ? { surface: { ...(flags.config ? { configFile: flags.config } : {}), ...(flags.notify ? { notify: flags.notify } : {}) } } : {}),
+      // The steps write straight to our stdout when it is the process's own; an injected one (the in-process tests)
+      // gets their output through it, so nothing bypasses the CliIo.
+      ...(io.stdout === process.stdout ? {} : { onStdout: (chunk) => void io.stdout.write(chunk.toString("utf8")) }),
+      ...(flags.surface ? { surface: { ...(flags.config ? { configFile: flags.config } : {}), ...(flags.notify ? { notify: flags.notify } : {}), stdout: io.stdout } } : {}),
       signal: interrupt.signal,
       hardSignal: hard.signal,
     });

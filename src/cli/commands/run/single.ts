@@ -3,7 +3,7 @@
 import { appendFileSync, closeSync, openSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { resolve } from "node:path";
-import { useColor, type CliIo } from "../../io.js";
+import { readAll, useColor, type CliIo } from "../../io.js";
 import { usageError } from "../../usage-error.js";
 import { createLogger, parseLogFormat, silentLogger, type LogFormat } from "../../../log/logger.js";
 import { parseRunFlags, type RunFlags } from "./flags.js";
@@ -54,6 +54,9 @@ export async function runFromCli(command: readonly string[], flags: RunFlags, io
   // The skill writes straight to our stdout (live, and a terminal stays a terminal), except with --json, where the
   // result line must start on a line of its own, so we need to see the last byte the skill wrote.
   const inheritStdout = io.stdout === process.stdout && !json;
+  // The skill's stdin is the CLI's: the process's own is handed over as is; an injected one (the library, the
+  // in-process tests) is read to its end and given to the first attempt, so a skill never reads the host's stdin.
+  const stdin = io.stdin === process.stdin ? "inherit" : await readAll(io.stdin);
   let stdoutEndsLine = true;
   const toStdout = forwardText((text) => io.stdout.write(text));
   try {
@@ -74,7 +77,7 @@ export async function runFromCli(command: readonly string[], flags: RunFlags, io
       ...(parsed.timeoutMs !== undefined ? { timeoutMs: parsed.timeoutMs } : {}),
       ...(parsed.killGraceMs !== undefined ? { killGraceMs: parsed.killGraceMs } : {}),
       signal: controller.signal,
-      stdin: "inherit",
+      stdin,
       stdout: inheritStdout ? "inherit" : "pipe",
       ...(inheritStdout ? {} : { onStdout: (chunk: Buffer) => ((stdoutEndsLine = chunk.at(-1) === 0x0a), toStdout(chunk)) }),
       ...(live ? { onStderr: forwardText((text) => io.stderr.write(text)) } : {}),
