@@ -1,4 +1,4 @@
-// try / catch / finally, throw, nesting, and finally on SIGTERM, through the built CLI.
+// try / catch / finally, throw, nesting (in process), and finally on SIGTERM and SIGINT (through the built CLI).
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { CLI, waitFor } from "../helpers/cli.js";

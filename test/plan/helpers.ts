@@ -1,7 +1,9 @@
-// Plan tests write a plan into a fresh folder and run the built CLI on it, with bash fixture steps recording a trace.
+// Plan tests write a plan into a fresh folder and run the CLI on it (in process; `runSpawned` for the built CLI),
+// with bash fixture steps recording a trace.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ROOT, runCli, tempDir, type CliResult } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 
 export const STEPS = join(ROOT, "test", "fixtures", "plans", "steps");
 export const step = (script: string) => join(STEPS, script);
@@ -14,6 +16,8 @@ export interface PlanSandbox {
   /** Writes `text` as plan.yaml (or another name) and returns its path. */
   write(text: string, name?: string): Promise<string>;
   run(args: readonly string[], options?: { env?: Record<string, string>; timeoutMs?: number }): Promise<CliResult>;
+  /** As `run`, through the built CLI: for what only the real process shows (the steps' inherited stdout). */
+  runSpawned(args: readonly string[], options?: { env?: Record<string, string>; timeoutMs?: number }): Promise<CliResult>;
   /** The lines the steps recorded, in order. */
   lines(): Promise<string[]>;
   failures(): Promise<Record<string, unknown>[]>;
@@ -38,7 +42,8 @@ export async function sandbox(): Promise<PlanSandbox> {
       await writeFile(path, text);
       return path;
     },
-    run: (args, options = {}) => runCli(["run", ...args], { cwd: dir, env: { ...env, ...options.env }, timeoutMs: options.timeoutMs ?? 20_000 }),
+    run: (args, options = {}) => runCliInProcess(["run", ...args], { cwd: dir, env: { ...env, ...options.env }, timeoutMs: options.timeoutMs ?? 20_000 }),
+    runSpawned: (args, options = {}) => runCli(["run", ...args], { cwd: dir, env: { ...env, ...options.env }, timeoutMs: options.timeoutMs ?? 20_000 }),
     async lines() {
       try {
         return (await readFile(trace, "utf8")).split("\n").filter((l) => l !== "");

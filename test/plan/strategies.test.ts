@@ -1,4 +1,5 @@
-// Each on_error strategy, black-box: the built CLI runs a plan of bash fixture steps.
+// Each on_error strategy, black-box: the CLI (in process; the first case through the built CLI, whose steps write
+// straight to its stdout) runs a plan of bash fixture steps.
 import { describe, expect, it } from "vitest";
 import { sandbox, stepYaml } from "./helpers.js";
 
@@ -8,7 +9,7 @@ describe("abort (the default)", () => {
   it("stops at the failing step, exits with its code and shows its stderr in the closing block", async () => {
     const s = await sandbox();
     await s.write(`${head}  - ${stepYaml("one", "step.sh")}\n  - ${stepYaml("two", "step.sh", ["3", "two broke"])}\n  - ${stepYaml("three", "step.sh")}\n`);
-    const r = await s.run(["--plan", "plan.yaml"]);
+    const r = await s.runSpawned(["--plan", "plan.yaml"]);
     expect(r.code).toBe(3);
     expect(await s.lines()).toEqual(["one", "two"]);
     expect(r.stderr).toContain("🪨 run skill tessl__plan-test\n   └─ 💥 failed with an error (step two)\n");

@@ -16,7 +16,7 @@ export interface RunPlanOptions {
   readonly cwd?: string;
   /** Where the summary goes. @default $SKIP_SUMMARY_WORKSPACE, then /workspace/group */
   readonly workspace?: string;
-  /** The failures log; `false` keeps entries in the result only. @default $SKIP_SUMMARY_FAILURES_LOG, then <workspace>/.skip-summary-failures.jsonl */
+  /** The failures log (a relative path is taken from `cwd`); `false` keeps entries in the result only. @default $SKIP_SUMMARY_FAILURES_LOG, then <workspace>/.skip-summary-failures.jsonl */
   readonly failuresLog?: string | false;
   readonly onEvent?: PlanEventListener;
   /** Aborting it with "SIGINT" or "SIGTERM" forwards that signal to the running steps and stops the plan; finally blocks still run. */

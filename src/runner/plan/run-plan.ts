@@ -1,7 +1,7 @@
 // The library entry: runs a validated plan and returns what happened as data. It never prints and never exits.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { resolveWorkspace, WORKSPACE_ENV } from "../../contract/index.js";
 import { emitErrorExitCode, emitSkip, type EmitResult } from "../../owner/index.js";
 import { leavesSummary } from "../exit-contract.js";
@@ -32,7 +32,9 @@ export async function runPlan(plan: Plan, options: RunPlanOptions = {}): Promise
   if (!inputs.ok) return { ...empty, exitCode: 64, outcome: "invalid-inputs", problems: inputs.problems, durationMs: performance.now() - started };
 
   const workspace = tryWorkspace(options, env);
-  const logPath = options.failuresLog === false ? undefined : (options.failuresLog ?? env[FAILURES_LOG_ENV] ?? (workspace ? join(workspace, FAILURES_LOG_NAME) : undefined));
+  const given = options.failuresLog === false ? undefined : (options.failuresLog ?? env[FAILURES_LOG_ENV] ?? (workspace ? join(workspace, FAILURES_LOG_NAME) : undefined));
+  // A relative path is the caller's: against options.cwd, as the steps' cwd and the workspace are, not this process's.
+  const logPath = given === undefined ? undefined : resolve(options.cwd ?? process.cwd(), given);
   const failures: FailureEntry[] = [];
   const log = createFailuresLog(logPath, (entry) => failures.push(entry), typeof options.failuresLog === "string");
   const hardSignal = options.hardSignal ?? new AbortController().signal;
