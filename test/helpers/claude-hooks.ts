@@ -1,8 +1,10 @@
 // The Claude Agent SDK's hook types, ported by hand from @anthropic-ai/claude-agent-sdk 0.3.330 (claudeCodeVersion
 // 2.1.330), sdk.d.ts: BaseHookInput, StopHookInput, SubagentStopHookInput, PostToolUseHookInput (events as Claude
 // Code pipes them to a command hook) and SyncHookJSONOutput (what a hook may print). The output schema is strict,
-// so a field the SDK does not know, or a hookSpecificOutput for the wrong event, fails the test.
-import * as z from "zod";
+// so a field the SDK does not know, or a hookSpecificOutput for the wrong event, fails the test. zod/mini, as in src/:
+// importing full zod sets zod's global English messages, which would change src/contract's messages in every test
+// file that shares this module graph (isolate: false).
+import * as z from "zod/mini";
 
 const base = (cwd: string) => ({ session_id: "8f1c2e4a-0000-4000-8000-000000000001", transcript_path: "/home/node/.claude/projects/-workspace-group/8f1c.jsonl", cwd, permission_mode: "bypassPermissions" });
 
@@ -27,21 +29,21 @@ export function postToolUseEvent(cwd: string, toolName: string, toolInput: unkno
 }
 
 const hookSpecificOutput = z.discriminatedUnion("hookEventName", [
-  z.strictObject({ hookEventName: z.literal("PostToolUse"), additionalContext: z.string().optional(), classifierContext: z.string().optional(), updatedToolOutput: z.unknown().optional(), updatedMCPToolOutput: z.unknown().optional() }),
-  z.strictObject({ hookEventName: z.literal("Stop"), additionalContext: z.string().optional() }),
-  z.strictObject({ hookEventName: z.literal("SubagentStop"), additionalContext: z.string().optional() }),
+  z.strictObject({ hookEventName: z.literal("PostToolUse"), additionalContext: z.optional(z.string()), classifierContext: z.optional(z.string()), updatedToolOutput: z.optional(z.unknown()), updatedMCPToolOutput: z.optional(z.unknown()) }),
+  z.strictObject({ hookEventName: z.literal("Stop"), additionalContext: z.optional(z.string()) }),
+  z.strictObject({ hookEventName: z.literal("SubagentStop"), additionalContext: z.optional(z.string()) }),
 ]);
 
 /** SyncHookJSONOutput, with hookSpecificOutput narrowed to the three events this hook handles. */
 export const SyncHookJSONOutput = z.strictObject({
-  continue: z.boolean().optional(),
-  suppressOutput: z.boolean().optional(),
-  stopReason: z.string().optional(),
-  decision: z.enum(["approve", "block"]).optional(),
-  systemMessage: z.string().optional(),
-  terminalSequence: z.string().optional(),
-  reason: z.string().optional(),
-  hookSpecificOutput: hookSpecificOutput.optional(),
+  continue: z.optional(z.boolean()),
+  suppressOutput: z.optional(z.boolean()),
+  stopReason: z.optional(z.string()),
+  decision: z.optional(z.enum(["approve", "block"])),
+  systemMessage: z.optional(z.string()),
+  terminalSequence: z.optional(z.string()),
+  reason: z.optional(z.string()),
+  hookSpecificOutput: z.optional(hookSpecificOutput),
 });
 export type SyncHookJSONOutput = z.infer<typeof SyncHookJSONOutput>;
 

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach } from "vitest";
+import { afterEachTest } from "./after-each.js";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const CLI = join(ROOT, "dist", "cli.js");
@@ -45,7 +45,7 @@ export function runCli(args: readonly string[], options: RunCliOptions = {}): Pr
 }
 
 const made: string[] = [];
-afterEach(async () => {
+afterEachTest(async () => {
   await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 

@@ -7,7 +7,8 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
-import { afterEach, it } from "vitest";
+import { it } from "vitest";
+import { afterEachTest } from "../helpers/after-each.js";
 import { parse, stringify } from "yaml";
 import { ROOT } from "../helpers/cli.js";
 import { startServer, type TestServer } from "./helpers.js";
@@ -73,7 +74,7 @@ export interface StartOptions {
 
 const running = new Set<AlertmanagerProcess>();
 const dirs: string[] = [];
-afterEach(async () => {
+afterEachTest(async () => {
   await Promise.all([...running].map((p) => p.stop()));
   await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });

@@ -1,7 +1,7 @@
 // Real parts for the notifier tests: HTTP servers on 127.0.0.1, a recording logger and a fake sleep.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach } from "vitest";
+import { afterEachTest } from "../helpers/after-each.js";
 import type { LogEntry, Logger } from "../../src/log/logger.js";
 import type { DeliveryRequest } from "../../src/notifiers/index.js";
 import type { NotifyRequest } from "../../src/notifiers/types.js";
@@ -22,7 +22,7 @@ export interface TestServer {
 type Handler = (request: RecordedRequest, index: number) => { status: number; body?: unknown; headers?: Record<string, string> };
 
 const open: Server[] = [];
-afterEach(async () => {
+afterEachTest(async () => {
   await Promise.all(open.splice(0).map((s) => new Promise<void>((r) => s.close(() => r()))));
 });
 

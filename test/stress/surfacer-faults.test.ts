@@ -4,7 +4,7 @@ import { rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLI, runCli, tempDir, readWorkspace } from "../helpers/cli.js";
-import { fileNotifierConfig, readDelivered, summary } from "./helpers.js";
+import { fileNotifierConfig, readDelivered, summary } from "../surfacer/helpers.js";
 
 async function writeSummaries(ws: string, skills: readonly string[]): Promise<void> {
   await Promise.all(

@@ -5,7 +5,7 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/cli.js";
-import { PY_DIR, PYTHON, assertPython } from "./helpers.js";
+import { PY_DIR, PYTHON, assertPython } from "../python/helpers.js";
 
 const ITEMS = 50;
 
