@@ -5,9 +5,11 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { loadWithCodeCache } from "../../src/cli/hot/code-cache.js";
-import { CLI, tempDir } from "../helpers/cli.js";
+import { CLI, ROOT, tempDir } from "../helpers/cli.js";
 
 const DIST = join(CLI, "..");
 const HOT = join(DIST, "hot");
@@ -15,6 +17,22 @@ const HOT = join(DIST, "hot");
 async function cacheOf(entry: string): Promise<string> {
   const hash = createHash("sha256").update(await readFile(join(HOT, `${entry}.js`))).digest("hex").slice(0, 16);
   return `${entry}-${hash}.v8-cache`;
+}
+
+/**
+ * loadWithCodeCache in a fresh Node process, as the launcher runs it. Not in this one: V8 checks a cache against its
+ * flags, and the test files of a worker share its process (isolate: false), where the in-process lint has set
+ * --liftoff-only (src/lint/source/tree-sitter.ts).
+ */
+async function loadInFreshNode(entry: string, cache: string): Promise<{ cacheRejected: boolean; run: string }> {
+  const loader = join(await tempDir(), "code-cache.mjs");
+  await build({ entryPoints: [join(ROOT, "src", "cli", "hot", "code-cache.ts")], bundle: true, platform: "node", format: "esm", outfile: loader, logLevel: "silent" });
+  const script = `import { loadWithCodeCache } from ${JSON.stringify(pathToFileURL(loader).href)};
+    const loaded = loadWithCodeCache(${JSON.stringify(entry)}, ${JSON.stringify(cache)}, (url) => import(url));
+    console.log(JSON.stringify({ cacheRejected: loaded.cacheRejected, run: typeof loaded.exports.run }));`;
+  const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: "/tmp" }, encoding: "utf8" });
+  expect(r.status, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as { cacheRejected: boolean; run: string };
 }
 
 function runCopy(cli: string, args: string[]) {
@@ -26,9 +44,9 @@ describe("the hot entries' code cache (built CLI)", () => {
     const name = await cacheOf(entry);
     expect(await readdir(HOT)).toContain(name);
     expect(await readFile(CLI, "utf8")).toContain(name);
-    const loaded = loadWithCodeCache(join(HOT, `${entry}.js`), join(HOT, name), (url) => import(url));
+    const loaded = await loadInFreshNode(join(HOT, `${entry}.js`), join(HOT, name));
     expect(loaded.cacheRejected).toBe(false);
-    expect(typeof (loaded.exports as { run?: unknown }).run).toBe("function");
+    expect(loaded.run).toBe("function");
   });
 
   it("without its cache, or with one V8 refuses, emit and surface work as with it", async () => {
