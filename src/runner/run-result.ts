@@ -4,7 +4,6 @@ import type { RunOutcome } from "./exit-contract.js";
 import type { AttemptFailure, HealRecord } from "./events.js";
 import type { SurfaceResult } from "./surface-after.js";
 import { reportJson } from "../surfacer/report-json.js";
-import type { SurfaceReport } from "../surfacer/types.js";
 
 export interface RunResult {
   readonly skill: string;
@@ -103,5 +102,5 @@ export function resultToJson(r: RunResult): Record<string, unknown> {
 }
 
 function surfaceJson(s: SurfaceResult): Record<string, unknown> {
-  return s.kind === "surfaced" ? { kind: s.kind, exit_code: s.exitCode, report: reportJson(s.report as SurfaceReport) } : { kind: s.kind, exit_code: s.exitCode, message: s.message };
+  return s.kind === "surfaced" ? { kind: s.kind, exit_code: s.exitCode, report: reportJson(s.report) } : { kind: s.kind, exit_code: s.exitCode, message: s.message };
 }

@@ -3,6 +3,7 @@
 import { isSkipSummaryError, type SkipSummaryErrorCode } from "../contract/errors.js";
 import { EX_USAGE } from "../contract/exit-codes.js";
 import type { Logger } from "../log/logger.js";
+import type { SurfaceReport } from "../surfacer/types.js";
 import { loadSurfacer } from "./surfacer-loader.js";
 
 export interface SurfaceRequest {
@@ -18,7 +19,7 @@ export interface SurfaceRequest {
 }
 
 export type SurfaceResult =
-  | { readonly kind: "surfaced"; readonly exitCode: number; readonly report: unknown }
+  | { readonly kind: "surfaced"; readonly exitCode: number; readonly report: SurfaceReport }
   | { readonly kind: "unavailable"; readonly exitCode: number; readonly message: string }
   | { readonly kind: "failed"; readonly exitCode: number; readonly message: string };
 
