@@ -1,9 +1,11 @@
-// `emit --reason-key KEY` and `--link TITLE=URL` through the built CLI, on both of its paths: the hot path
-// (parseArgs) and commander (--debug sends an invocation there), which must agree.
+// `emit --reason-key KEY` and `--link TITLE=URL` through the CLI (in process; the end-to-end case through the
+// built CLI), on both of its paths: the hot path (parseArgs) and commander (--debug sends an invocation there), which
+// must agree.
 import { readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, tempDir } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 import { fileNotifierConfig, readDelivered } from "../surfacer/helpers.js";
 
 const BOTH_PATHS = [
@@ -18,7 +20,7 @@ const emitArgs = (ws: string, ...extra: string[]) => ["emit", "--skill", "tessl_
 describe.each(BOTH_PATHS)("emit --reason-key and --link (%s)", (_name, via) => {
   it("writes reason_key and links; the title is what comes before the first '=', so a URL may hold more", async () => {
     const ws = await tempDir();
-    const r = await runCli(via(emitArgs(ws, "--reason-key", "login-expired", "--link", "Log in again=https://example.com/login?next=/feed&a=b", "--link", "Status = http://status.example.com/")));
+    const r = await runCliInProcess(via(emitArgs(ws, "--reason-key", "login-expired", "--link", "Log in again=https://example.com/login?next=/feed&a=b", "--link", "Status = http://status.example.com/")));
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(await read(ws)).toMatchObject({
@@ -33,7 +35,7 @@ describe.each(BOTH_PATHS)("emit --reason-key and --link (%s)", (_name, via) => {
   it("refuses a link that is not http: or https: with exit 65, naming the value, and writes nothing", async () => {
     const ws = await tempDir();
     for (const bad of ["Fix=javascript:alert(1)", "Data=data:text/html,hi", "Files=ftp://example.com/x", "Page=example.com/login"]) {
-      const r = await runCli(via(emitArgs(ws, "--link", "Ok=https://example.com", "--link", bad)));
+      const r = await runCliInProcess(via(emitArgs(ws, "--link", "Ok=https://example.com", "--link", bad)));
       expect(r.code, bad).toBe(65);
       expect(r.stderr, bad).toContain(`--link ${JSON.stringify(bad)}: the URL must be`);
       expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
@@ -43,7 +45,7 @@ describe.each(BOTH_PATHS)("emit --reason-key and --link (%s)", (_name, via) => {
 
   it("says so in --json too", async () => {
     const ws = await tempDir();
-    const r = await runCli(via(emitArgs(ws, "--link", "Fix=javascript:alert(1)", "--json")));
+    const r = await runCliInProcess(via(emitArgs(ws, "--link", "Fix=javascript:alert(1)", "--json")));
     expect(r.code).toBe(65);
     expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, exit_code: 65, error: { code: "INVALID_LINK", message: expect.stringContaining('"javascript:" links are refused') } });
   });
@@ -51,7 +53,7 @@ describe.each(BOTH_PATHS)("emit --reason-key and --link (%s)", (_name, via) => {
   it("refuses a --link without TITLE=URL with exit 64 and an example", async () => {
     const ws = await tempDir();
     for (const bad of ["https://example.com/?a=b", "just words", "=https://example.com", "Title="]) {
-      const r = await runCli(via(emitArgs(ws, "--link", bad)));
+      const r = await runCliInProcess(via(emitArgs(ws, "--link", bad)));
       expect(r.code, bad).toBe(64);
       expect(r.stderr, bad).toContain(`--link ${JSON.stringify(bad)}:`);
       expect(r.stderr, bad).toContain('--link "Log in again=https://example.com/login"');
@@ -61,11 +63,11 @@ describe.each(BOTH_PATHS)("emit --reason-key and --link (%s)", (_name, via) => {
 
   it("refuses a blank --reason-key and more than 5 links with exit 65, naming the field", async () => {
     const ws = await tempDir();
-    const blank = await runCli(via(emitArgs(ws, "--reason-key", " ")));
+    const blank = await runCliInProcess(via(emitArgs(ws, "--reason-key", " ")));
     expect(blank.code).toBe(65);
     expect(blank.stderr).toContain("reason_key: must not be blank");
     const six = Array.from({ length: 6 }, (_, i) => ["--link", `L${i}=https://example.com/${i}`]).flat();
-    const many = await runCli(via(emitArgs(ws, ...six)));
+    const many = await runCliInProcess(via(emitArgs(ws, ...six)));
     expect(many.code).toBe(65);
     expect(many.stderr).toContain("links: must hold at most 5 links");
     expect(await readdir(ws)).toEqual([]);
@@ -75,8 +77,8 @@ describe.each(BOTH_PATHS)("emit --reason-key and --link (%s)", (_name, via) => {
 describe("emit with links and a reason key merges into a waiting summary", () => {
   it("keeps the waiting reason key, and the links of both once per URL (waiting first, at most 5)", async () => {
     const ws = await tempDir();
-    await runCli(emitArgs(ws, "--reason-key", "login-expired", "--item", "post-1", "--link", "Log in again=https://example.com/login", "--link", "Status=https://status.example.com"));
-    const r = await runCli(emitArgs(ws, "--reason-key", "other-key", "--item", "post-2", "--link", "Re-login=https://example.com/login", "--link", "Feed=https://example.com/feed", "--json"));
+    await runCliInProcess(emitArgs(ws, "--reason-key", "login-expired", "--item", "post-1", "--link", "Log in again=https://example.com/login", "--link", "Status=https://status.example.com"));
+    const r = await runCliInProcess(emitArgs(ws, "--reason-key", "other-key", "--item", "post-2", "--link", "Re-login=https://example.com/login", "--link", "Feed=https://example.com/feed", "--json"));
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ merged: true });
     const merged = await read(ws);
@@ -87,14 +89,14 @@ describe("emit with links and a reason key merges into a waiting summary", () =>
       { title: "Feed", url: "https://example.com/feed" },
     ]);
     const more = Array.from({ length: 4 }, (_, i) => ["--link", `More ${i}=https://example.com/more/${i}`]).flat();
-    await runCli(emitArgs(ws, ...more));
+    await runCliInProcess(emitArgs(ws, ...more));
     expect((await read(ws)).links.map((l: { title: string }) => l.title)).toEqual(["Log in again", "Status", "Feed", "More 0", "More 1"]);
   });
 
   it("gives a waiting summary without a reason key the new one", async () => {
     const ws = await tempDir();
-    await runCli(emitArgs(ws, "--item", "post-1"));
-    await runCli(emitArgs(ws, "--reason-key", "login-expired", "--item", "post-2"));
+    await runCliInProcess(emitArgs(ws, "--item", "post-1"));
+    await runCliInProcess(emitArgs(ws, "--reason-key", "login-expired", "--item", "post-2"));
     expect(await read(ws)).toMatchObject({ reason_key: "login-expired", items: ["post-1", "post-2"] });
   });
 
@@ -102,13 +104,13 @@ describe("emit with links and a reason key merges into a waiting summary", () =>
     const ws = await tempDir();
     await writeFile(fileOf(ws), `${JSON.stringify({ schema_version: 1, skill: "tessl__post-news", step: "login", reason: "login expired", items: ["p"], technical_failure: true, occurred_at: "2026-11-20T03:00:00.000Z" })}\n`);
     const before = await readFile(fileOf(ws), "utf8");
-    const r = await runCli(emitArgs(ws, "--link", "Fix=javascript:void(0)"));
+    const r = await runCliInProcess(emitArgs(ws, "--link", "Fix=javascript:void(0)"));
     expect(r.code).toBe(65);
     expect(await readFile(fileOf(ws), "utf8")).toBe(before);
   });
 
   it("lists both flags in --help", async () => {
-    const r = await runCli(["emit", "--help"]);
+    const r = await runCliInProcess(["emit", "--help"]);
     expect(r.stdout).toContain("--reason-key <key>");
     expect(r.stdout).toContain("--link <title=url>");
     expect(r.stdout).toContain("merged into, never overwritten");

@@ -1,6 +1,6 @@
 // Error codes become exit codes through one table (ERROR_ROWS in src/cli/exit-codes.ts): docs/exit-codes.md prints
-// it, skipAndExit agrees with it, every row is reached through the built CLI for each command, and an error
-// with no row is a bug (70) whose stack trace only --debug prints.
+// it, skipAndExit agrees with it, every row is reached through the CLI (in process) for each command, and an error
+// with no row is a bug (70) whose stack trace only --debug prints (the built CLI, with a fault injected).
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -8,6 +8,7 @@ import { ERROR_ROWS, EXIT_CODES, errorExitCode, type CommandName } from "../../s
 import { SkipSummaryError, type SkipSummaryErrorCode } from "../../src/contract/errors.js";
 import { EMIT_ERROR_EXITS } from "../../src/owner/exit-code.js";
 import { runCli, tempDir } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 import { processFixture } from "../process/helpers.js";
 
 const rows = Object.entries(ERROR_ROWS).flatMap(([command, byCode]) =>
@@ -47,17 +48,17 @@ describe("error code -> exit code", () => {
   });
 });
 
-describe("each command's error codes through the built CLI", () => {
+describe("each command's error codes", () => {
   it("emit: contract.skill_id_invalid 65, owner.write_failed 73, contract.workspace_not_found 64", async () => {
     const ws = await tempDir();
-    const bad = await runCli(["emit", "--skill", "bad/id", "--step", "1", "--reason", "r", "--workspace", ws, "--json"]);
+    const bad = await runCliInProcess(["emit", "--skill", "bad/id", "--step", "1", "--reason", "r", "--workspace", ws, "--json"]);
     expect(bad.code).toBe(65);
     expect(JSON.parse(bad.stdout)).toMatchObject({ ok: false, exit_code: 65, error: { name: "InvalidSkillIdError", code: "INVALID_SKILL_ID" } });
     await mkdir(join(ws, ".skip-summary-tessl__a.json"));
-    const refused = await runCli(["emit", "--skill", "tessl__a", "--step", "1", "--reason", "r", "--workspace", ws, "--json"]);
+    const refused = await runCliInProcess(["emit", "--skill", "tessl__a", "--step", "1", "--reason", "r", "--workspace", ws, "--json"]);
     expect(refused.code).toBe(73);
     expect(JSON.parse(refused.stdout)).toMatchObject({ exit_code: 73, error: { name: "SummaryWriteError", code: "SUMMARY_WRITE_FAILED", kind: "not-regular-file" } });
-    const none = await runCli(["emit", "--skill", "tessl__a", "--step", "1", "--reason", "r"]);
+    const none = await runCliInProcess(["emit", "--skill", "tessl__a", "--step", "1", "--reason", "r"]);
     expect(none.code).toBe(64);
     expect(none.stderr).toMatch(/^skip-summary emit: no workspace: pass --workspace DIR/);
   });
@@ -66,19 +67,19 @@ describe("each command's error codes through the built CLI", () => {
     const ws = await tempDir();
     const config = join(ws, "bad.json");
     await writeFile(config, '{ "notfy": {} }');
-    const once = await runCli(["surface", "--workspace", ws, "--config", config]);
+    const once = await runCliInProcess(["surface", "--workspace", ws, "--config", config]);
     expect(once.code).toBe(2);
     expect(once.stderr).toContain(`skip-summary surface: config error: ${config}\n  notfy: is not a section of the config`);
-    const hook = await runCli(["surface", "--hook-input", "--workspace", ws, "--config", config], { input: '{"hook_event_name":"Stop"}' });
+    const hook = await runCliInProcess(["surface", "--hook-input", "--workspace", ws, "--config", config], { input: '{"hook_event_name":"Stop"}' });
     expect(hook.code).toBe(1);
-    const event = await runCli(["surface", "--hook-input", "--workspace", ws], { input: "not json" });
+    const event = await runCliInProcess(["surface", "--hook-input", "--workspace", ws], { input: "not json" });
     expect(event.code).toBe(1);
     expect(event.stderr).toMatch(/--hook-input: stdin is not valid JSON/);
   });
 
   it("history and silence: contract.workspace_not_found 2", async () => {
     for (const args of [["history"], ["silence", "list"]]) {
-      const r = await runCli(args);
+      const r = await runCliInProcess(args);
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.stderr).toMatch(/^skip-summary: no workspace: pass --workspace DIR or set SKIP_SUMMARY_WORKSPACE=DIR/);
     }
@@ -88,11 +89,11 @@ describe("each command's error codes through the built CLI", () => {
     const ws = await tempDir();
     const settings = join(ws, "settings.json");
     await writeFile(settings, "{ not json");
-    const invalid = await runCli(["hooks", "install", "--settings", settings]);
+    const invalid = await runCliInProcess(["hooks", "install", "--settings", settings]);
     expect(invalid.code).toBe(2);
     expect(invalid.stderr).toMatch(/is not valid JSON/);
     const deep = join(ws, "no", "such", "settings.json");
-    const unwritable = await runCli(["hooks", "install", "--settings", deep]);
+    const unwritable = await runCliInProcess(["hooks", "install", "--settings", deep]);
     expect(unwritable.code).toBe(73);
     expect(unwritable.stderr).toBe(`skip-summary hooks: cannot write ${deep}: ENOENT; check that its folder exists and is writable\n`);
   });
@@ -107,7 +108,7 @@ describe("each command's error codes through the built CLI", () => {
       [["no-such-command"], 2],
     ];
     for (const [args, code] of cases) {
-      const r = await runCli(args);
+      const r = await runCliInProcess(args);
       expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(code);
       expect(r.stderr).toMatch(/^skip-summary/);
       expect(r.stderr).not.toContain("internal error");

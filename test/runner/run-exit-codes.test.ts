@@ -1,17 +1,19 @@
-// The exit-code contract through the built CLI: what is shown, what the runner exits with.
+// The exit-code contract through the CLI (in process; the first case through the built CLI, whose skill writes
+// straight to its stdout): what is shown, what the runner exits with.
 import { describe, expect, it } from "vitest";
 import { runCli, tempDir } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 import { fixture, withoutLogLines } from "./helpers.js";
 
-const run = async (args: string[], command: string[]) => {
+const run = async (args: string[], command: string[], how: "in process" | "spawned" = "in process") => {
   const ws = await tempDir();
-  const r = await runCli(["run", "--skill", "tessl__check-cfps", "--workspace", ws, ...args, "--", ...command]);
+  const r = await (how === "spawned" ? runCli : runCliInProcess)(["run", "--skill", "tessl__check-cfps", "--workspace", ws, ...args, "--", ...command]);
   return { ...r, shown: withoutLogLines(r.stderr), ws };
 };
 
 describe("skip-summary run: exit codes and the closing block", () => {
   it("exit 0: stdout passes through, the header shows, no status line, exit 0", async () => {
-    const r = await run([], [fixture("exit-with.sh"), "0"]);
+    const r = await run([], [fixture("exit-with.sh"), "0"], "spawned");
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("working on it\n");
     expect(r.shown).toBe("🪨 run skill tessl__check-cfps\n");

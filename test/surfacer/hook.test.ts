@@ -1,10 +1,12 @@
 // `surface --hook-input` as Claude Code runs it: real-shaped Stop, SubagentStop and PostToolUse events on stdin,
-// the built CLI, real folders, and the hook's JSON checked against the SDK's SyncHookJSONOutput (ported).
+// the CLI (in process; the nightly run through the built CLI's hot entry), real folders, and the hook's JSON checked
+// against the SDK's SyncHookJSONOutput (ported).
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseHookOutput, postToolUseEvent, stopEvent, subagentStopEvent } from "../helpers/claude-hooks.js";
 import { runCli, tempDir, readWorkspace } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 import { fileNotifierConfig, putSummary, readDelivered } from "./helpers.js";
 
 async function setup() {
@@ -15,25 +17,26 @@ async function setup() {
   return { ws, aux, out, config };
 }
 
-const hook = (input: string, args: string[] = [], env: Record<string, string> = {}) => runCli(["surface", "--hook-input", ...args], { input, env });
+const hook = (input: string, args: string[] = [], env: Record<string, string> = {}) => runCliInProcess(["surface", "--hook-input", ...args], { input, env });
+const spawnedHook = (input: string, args: string[] = []) => runCli(["surface", "--hook-input", ...args], { input });
 
 describe("surface --hook-input: the events that follow a skill's work", () => {
   it("a nightly run: PostToolUse(Skill) while nothing waits, then the skill's script writes the summary, then Stop; exactly one notice, after Stop", async () => {
     const { ws, out, config } = await setup();
-    const early = await hook(postToolUseEvent(ws, "Skill", { skill: "check-cfps" }, { success: true, commandName: "check-cfps" }), ["--config", config]);
+    const early = await spawnedHook(postToolUseEvent(ws, "Skill", { skill: "check-cfps" }, { success: true, commandName: "check-cfps" }), ["--config", config]);
     expect(early.code).toBe(0);
     expect(early.stdout).toBe(""); // nothing waited: nothing to say, and the transcript stays clean
     expect(await readDelivered(out)).toEqual([]);
 
     await putSummary(ws, "tessl__check-cfps"); // the skill's own step, later in the turn
-    const stop = await hook(stopEvent(ws), ["--config", config]);
+    const stop = await spawnedHook(stopEvent(ws), ["--config", config]);
     expect(stop.code).toBe(0);
     const output = parseHookOutput(stop.stdout, "Stop");
     expect(output).toEqual({ suppressOutput: true });
     expect((await readDelivered(out)).map((d) => d.skill)).toEqual(["tessl__check-cfps"]);
     expect(await readWorkspace(ws)).toEqual([]);
 
-    const again = await hook(stopEvent(ws, { stop_hook_active: true }), ["--config", config]);
+    const again = await spawnedHook(stopEvent(ws, { stop_hook_active: true }), ["--config", config]);
     expect(again.code).toBe(0);
     expect(again.stdout).toBe("");
     expect(await readDelivered(out)).toHaveLength(1);
