@@ -1,5 +1,10 @@
 import { configDefaults, defineConfig } from "vitest/config";
 
+// A machine's extra CA bundle (NODE_EXTRA_CA_CERTS) costs every Node start ~37 ms to parse, and the tests start
+// hundreds (workers, fixtures, the built CLI where the process boundary matters); none talks TLS to the outside.
+// A test that needs it passes it to its child explicitly.
+delete process.env.NODE_EXTRA_CA_CERTS;
+
 // Two projects: `default` is what a developer runs on every change (`npm run test:fast`), `stress` holds the
 // fault, kill and adversarial campaigns (`test/stress/`). CI (`npm test`) runs both. docs/testing.md says which
 // tests go where and how a CLI test runs in process or through the built CLI.
