@@ -29,14 +29,20 @@ describe("SIGKILL of skip-summary emit", () => {
         await new Promise((r) => setImmediate(r));
       }
     })();
+    // A few emits in a row from one shell, so kills land at every stage of one, including inside the lock.
+    const script = (round: number | string) =>
+      `for i in 1 2 3 4 5 6; do "${process.execPath}" "${CLI}" emit --skill ${SKILL} --step s --reason r --item r${round}-$i --workspace "${ws}" >/dev/null && echo "ack r${round}-$i"; done`;
+    // Kills spread over the measured length of one unkilled round (a fixed window let a loaded machine kill most
+    // rounds before their first emit finished, and a quiet one finish them before the kill).
+    const calibrationStart = Date.now();
+    await new Promise<void>((r) => spawn("sh", ["-c", script("cal")], { stdio: "ignore" }).on("close", () => r()));
+    const roundMs = Date.now() - calibrationStart;
     for (let round = 0; round < ROUNDS; round++) {
-      // A few emits in a row from one shell, so kills land at every stage of one, including inside the lock.
-      const script = `for i in 1 2 3 4 5 6; do "${process.execPath}" "${CLI}" emit --skill ${SKILL} --step s --reason r --item r${round}-$i --workspace "${ws}" >/dev/null && echo "ack r${round}-$i"; done`;
-      const child = spawn("sh", ["-c", script], { stdio: ["ignore", "pipe", "pipe"], detached: true });
+      const child = spawn("sh", ["-c", script(round)], { stdio: ["ignore", "pipe", "pipe"], detached: true });
       let out = "";
       child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
       const closed = new Promise<void>((r) => child.on("close", () => r()));
-      await new Promise((r) => setTimeout(r, 200 + Math.random() * 1000));
+      await new Promise((r) => setTimeout(r, Math.random() * roundMs));
       try {
         process.kill(-child.pid!, "SIGKILL");
       } catch {
