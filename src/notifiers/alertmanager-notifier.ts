@@ -38,9 +38,11 @@ export function createAlertmanagerNotifier(name: string, settings: AlertmanagerS
   const headers = authHeaders(settings.auth);
   return {
     name,
+    // Each skip becomes its own alert labelled with its own workspace, so one post may carry several workspaces.
+    destination: () => JSON.stringify(["alertmanager", settings.urls]),
     async send(request) {
       // A digest (the surfacer's grouping) is split back into one alert per skip: Alertmanager groups them itself.
-      const requests = request.members?.map((m) => ({ ...request, summary: m.summary, members: undefined, skill: m.summary.skill, message: m.message, deliveryId: m.deliveryId })) ?? [request];
+      const requests = request.members?.map((m) => ({ ...request, summary: m.summary, members: undefined, skill: m.summary.skill, workspace: m.workspace, message: m.message, deliveryId: m.deliveryId })) ?? [request];
       const alerts = requests.map((r) => alertFor(r, settings, now()));
       const result = await postToReplicas(settings.urls, alerts, headers, request);
       if (!result.ok || settings.onPosted === undefined) return result;

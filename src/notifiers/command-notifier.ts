@@ -50,6 +50,8 @@ export function createCommandNotifier(name: string, settings: CommandSettings): 
   const killGraceMs = settings.killGraceMs ?? 2000;
   return {
     name,
+    // The program is the destination; a digest that spans workspaces names each one in its text.
+    destination: () => JSON.stringify(["command", settings.argv, settings.cwd ?? null]),
     async send(request) {
       // An abort that came before the start is never heard by the listener below; the program must not run at all.
       if (request.signal.aborted) return transientFailure(`command ${JSON.stringify(program)} was not started: ${abortWords(request.signal)}`);

@@ -72,9 +72,16 @@ async function load(name: string, path: string, options: Record<string, unknown>
       `must export createNotifier(options) or a default object with a send(request) function; it exports ${exported}`,
     );
   }
-  const user = candidate as { send: (request: unknown) => unknown };
+  const user = candidate as { send: (request: unknown) => unknown; destination?: unknown };
+  const identity = JSON.stringify(["module", path, options]);
   return {
     name,
+    // A module that routes by workspace says so with its own destination(route, workspace); else it is one destination.
+    destination: (route, workspace) => {
+      if (typeof user.destination !== "function") return identity;
+      const own: unknown = (user.destination as (r: string, w: string) => unknown).call(user, route, workspace);
+      return typeof own === "string" ? JSON.stringify([identity, own]) : undefined;
+    },
     async send(request): Promise<NotifyResult> {
       let result: unknown;
       try {

@@ -52,6 +52,8 @@ export function createNanoclawNotifier(name: string, settings: NanoclawSettings)
   const now = settings.now ?? (() => new Date());
   return {
     name,
+    // The chat is fixed when the notifier is built (config or NANOCLAW_CHAT_JID), not looked up per workspace.
+    destination: () => JSON.stringify(["nanoclaw", settings.dir, settings.chatJid]),
     async send(request) {
       const date = now();
       const file: NanoclawMessageFile = {

@@ -46,6 +46,8 @@ export function createNanoclaw2Notifier(name: string, settings: Nanoclaw2Setting
   const hint = settings.whereSet ?? "outbound_db and inbound_db in the config, or SKIP_SUMMARY_NANOCLAW2_OUTBOUND_DB and SKIP_SUMMARY_NANOCLAW2_INBOUND_DB";
   return {
     name,
+    // The session's outbound.db: its host delivers every row to the session's one chat (routing from inbound.db).
+    destination: () => JSON.stringify(["nanoclaw2", settings.outboundDb]),
     async send(request) {
       for (const file of [settings.outboundDb, settings.inboundDb]) {
         const missing = await stat(file).then((s) => (s.isFile() ? undefined : "is not a file"), () => "does not exist");

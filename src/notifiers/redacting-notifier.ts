@@ -6,6 +6,7 @@ import type { Notifier } from "./types.js";
 export function withRedaction(notifier: Notifier, redact: Redactor): Notifier {
   return {
     name: notifier.name,
+    ...(notifier.destination ? { destination: notifier.destination.bind(notifier) } : {}),
     async send(request) {
       try {
         const result = await notifier.send(request);

@@ -12,6 +12,8 @@ export function createStdoutNotifier(name: string, stdout: TextSink): Notifier {
   let sent = 0;
   return {
     name,
+    // One stream for the whole process, whichever workspace a notice comes from.
+    destination: () => "stdout",
     async send(request) {
       if (request.signal.aborted) return transientFailure(`nothing was written: ${abortWords(request.signal)}`);
       const text = request.message.text.endsWith("\n") ? request.message.text : `${request.message.text}\n`;

@@ -36,6 +36,11 @@ export function createTelegramNotifier(name: string, settings: TelegramSettings)
   const url = `${base}/bot${settings.token}/sendMessage`;
   return {
     name,
+    // The bot (its URL holds the token: this key is compared, never printed) and the route's chat and topic.
+    destination: (route) => {
+      const target = route === "technical" ? settings.technical : settings.policy;
+      return JSON.stringify(["telegram", url, String(target.chatId), target.threadId ?? null, target.silent === true]);
+    },
     async send(request) {
       const target = request.route === "technical" ? settings.technical : settings.policy;
       const body = JSON.stringify(sendMessageBody(request, target));

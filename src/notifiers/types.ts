@@ -14,6 +14,8 @@ export interface RenderedMessage {
 /** One summary inside a digest. */
 export interface DigestPart {
   readonly summary: SkipSummary;
+  /** The workspace this summary was found in: a digest may carry summaries of several workspaces (same destination). */
+  readonly workspace: string;
   readonly message: RenderedMessage;
   readonly deliveryId: string;
 }
@@ -31,6 +33,7 @@ export interface NotifyRequest {
   readonly skill: string;
   /** `technical` for `technical_failure: true`, else `policy`; a quarantine notice is `policy`. */
   readonly route: "policy" | "technical";
+  /** The summary's workspace; for a digest that spans workspaces, its first member's (each part names its own). */
   readonly workspace: string;
   /** Stable for one summary across retries and re-runs, so receivers can drop duplicates. */
   readonly deliveryId: string;
@@ -54,6 +57,12 @@ export interface Notifier {
   /** The name used with `--notify` and in logs. */
   readonly name: string;
   send(request: NotifyRequest): Promise<NotifyResult>;
+  /**
+   * Where this notifier's notices for `route` from `workspace` end up (a chat, a URL, a folder), as an opaque key
+   * the surfacer compares and never prints: summaries whose notifiers all name the same destinations go out as one
+   * digest, across workspaces. `undefined`, or no method, means it depends on the workspace: one digest per workspace.
+   */
+  destination?(route: "policy" | "technical", workspace: string): string | undefined;
 }
 
 /** What one {@link Refresher} pass did, for the log. */

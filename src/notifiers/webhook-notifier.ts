@@ -28,7 +28,7 @@ export function webhookPayload(request: Omit<NotifyRequest, "signal" | "timeoutM
     summary: request.summary ?? null,
     // A digest carries every summary; links are lifted out so a receiver can render them without reading either,
     // once per URL (eight skills stopped by one expired login carry the same re-login link).
-    ...(request.members ? { summaries: request.members.map((m) => ({ delivery_id: m.deliveryId, summary: m.summary })) } : {}),
+    ...(request.members ? { summaries: request.members.map((m) => ({ delivery_id: m.deliveryId, workspace: m.workspace, summary: m.summary })) } : {}),
     links: uniqueByUrl((request.members?.map((m) => m.summary) ?? (request.summary ? [request.summary] : [])).flatMap((s) => s.links ?? [])),
   };
 }
@@ -46,6 +46,7 @@ export function createWebhookNotifier(name: string, settings: WebhookSettings): 
   const where = new URL(settings.url).origin;
   return {
     name,
+    destination: () => JSON.stringify(["webhook", settings.url]),
     async send(request) {
       const body = JSON.stringify(webhookPayload(request));
       const headers: Record<string, string> = { ...settings.headers, [DELIVERY_HEADER]: request.deliveryId };

@@ -4,7 +4,9 @@ import { loadConfigFile, type LoadedConfig } from "../config/load.js";
 import type { Logger } from "../log/logger.js";
 import { DEFAULT_SETTINGS, resolveLeaseMs, type SurfaceSettings } from "./settings.js";
 import type { Refresher } from "../notifiers/types.js";
-import type { Deliver } from "./types.js";
+import type { Deliver, DeliveryRequest } from "./types.js";
+
+type Route = "policy" | "technical";
 
 export interface SetupOptions {
   readonly configFile?: string | undefined;
@@ -38,7 +40,7 @@ export interface SurfaceSetup {
 export async function setUpSurfacer(options: SetupOptions): Promise<SurfaceSetup> {
   const config = await loadConfigFile({ flag: options.configFile, cwd: options.cwd });
   const settings = config.data.surface === undefined ? DEFAULT_SETTINGS : (await import("./config.js")).parseSurfaceSection(config);
-  let loading: Promise<{ deliver: Deliver; leaseMs: number; names: string[]; refreshers: Refresher[] }> | undefined;
+  let loading: Promise<{ deliver: Deliver; destinationOf: (route: Route, workspace: string) => string | undefined; leaseMs: number; names: string[]; refreshers: Refresher[] }> | undefined;
   let loaded: Awaited<NonNullable<typeof loading>> | undefined;
 
   const load = async () => {
@@ -52,7 +54,19 @@ export async function setUpSurfacer(options: SetupOptions): Promise<SurfaceSetup
         if (routes[request.route].length === 0 && l.routes[request.route].length > 0) return { ok: true, results: [] };
         return deliver(request, { notifiers: l.notifiers, routes, signal, stop, log: options.log, ...l.delivery });
       };
-      return { deliver: bound, leaseMs, names: l.notifiers.map((n) => n.name), refreshers: l.refreshers };
+      // The route's notifiers together: when every one names where it sends, summaries of any workspace with
+      // the same answer share a digest; one that depends on the workspace keeps the digests per workspace.
+      const byName = new Map(l.notifiers.map((n) => [n.name, n]));
+      const destinationOf = (route: Route, workspace: string): string | undefined => {
+        const keys: string[] = [];
+        for (const name of new Set(l.routes[route])) {
+          const key = byName.get(name)?.destination?.(route, workspace);
+          if (key === undefined) return undefined;
+          keys.push(`${name}\0${key}`);
+        }
+        return keys.length === 0 ? undefined : keys.sort().join("\0\0");
+      };
+      return { deliver: bound, destinationOf, leaseMs, names: l.notifiers.map((n) => n.name), refreshers: l.refreshers };
     })();
     loaded = await loading;
   };
@@ -60,10 +74,18 @@ export async function setUpSurfacer(options: SetupOptions): Promise<SurfaceSetup
     config,
     settings,
     load,
-    deliver: async (request, opts) => {
-      await load();
-      return loaded!.deliver(request, opts);
-    },
+    deliver: Object.assign(
+      async (request: DeliveryRequest, opts: Parameters<Deliver>[1]) => {
+        await load();
+        return loaded!.deliver(request, opts);
+      },
+      {
+        destinationOf: async (route: Route, workspace: string) => {
+          await load();
+          return loaded!.destinationOf(route, workspace);
+        },
+      },
+    ),
     leaseMs: () => {
       if (!loaded) throw new Error("leaseMs() before load()");
       return loaded.leaseMs;

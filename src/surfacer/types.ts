@@ -63,7 +63,13 @@ export interface SurfaceReport {
  * for this delivery id in an earlier, partial attempt). Built from `src/notifiers` by the CLI and the runner.
  */
 /** `signal` cuts attempts in flight short; `stop` (the first SIGTERM) only means no new attempt starts. */
-export type Deliver = (
+export type Deliver = ((
   request: DeliveryRequest,
   options: { readonly exclude: ReadonlySet<string>; readonly signal: AbortSignal; readonly stop?: AbortSignal | undefined },
-) => Promise<DeliveryReport>;
+) => Promise<DeliveryReport>) & {
+  /**
+   * Where `route`'s notices from `workspace` go, as one opaque key for all the route's notifiers (never printed):
+   * grouping sends one digest per key, across workspaces. `undefined` (or no method) means one digest per workspace.
+   */
+  readonly destinationOf?: (route: "policy" | "technical", workspace: string) => Promise<string | undefined>;
+};

@@ -33,7 +33,7 @@ export interface WatchOptions {
   readonly owner?: ClaimOwner;
   /**
    * Silences, repeat policy, quiet hours, the ledger, and `groupWaitMs`: how long to collect before one digest per
-   * workspace and route goes out. @default DEFAULT_NOTICE_SETTINGS with groupWaitMs 0 (each notice at once)
+   * route and destination goes out (across workspaces; see `Deliver.destinationOf`). @default DEFAULT_NOTICE_SETTINGS with groupWaitMs 0 (each notice at once)
    */
   readonly notices?: NoticeSettings;
   /** Called with every outcome (tests and the CLI's counters). */
@@ -66,7 +66,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
   const accountant = createAccountant({ settings: notices, deliver: options.deliver, now, log, signal: controller.signal, stop: stopController.signal, collect: notices.groupWaitMs > 0 });
   const ctx: CycleContext = { owner, now, deliver: options.deliver, log, signal: controller.signal, stop: stopController.signal, accountant };
   // Grouping: the first notice kept starts a window of groupWaitMs; when it closes, everything kept goes out as
-  // one digest per workspace and route, so a destination gets at most one message per window.
+  // one digest per route and destination (across workspaces), so a destination gets at most one message per window.
   // The flush runs inside the drain loop, never beside it: a scan of a folder of thousands racing the digest's
   // renames (each of which rings the bell) would starve both.
   let groupTimer: NodeJS.Timeout | undefined;

@@ -220,6 +220,30 @@ describe("watch mode's journal", () => {
     expect(am.requests).toHaveLength(2);
   });
 
+  it("a digest that spans workspaces posts each alert with its own workspace label and records it in its own workspace", async () => {
+    const am = await startServer(() => ({ status: 200 }));
+    const loaded = await loadNotifiers({
+      config: { path: undefined, data: { notify: { notifiers: { am: { type: "alertmanager", host: "h1", urls: [am.url], window_ms: 60_000, repost_interval_ms: 1000 } } } } },
+      env: {},
+      cwd: dir,
+      stdout: { write: () => undefined },
+      repost: true,
+    });
+    const [one, two] = [join(dir, "team-a"), join(dir, "team-b")];
+    const { mkdir } = await import("node:fs/promises");
+    await mkdir(one);
+    await mkdir(two);
+    const base = notifyRequest();
+    const summary = { ...base.summary!, occurred_at: new Date().toISOString() };
+    const members = [one, two].map((workspace, i) => ({ summary, workspace, message: base.message, deliveryId: `d-member-${i}` }));
+    expect(loaded.notifiers[0]!.destination?.("policy", one)).toBe(loaded.notifiers[0]!.destination?.("policy", two));
+    expect((await loaded.notifiers[0]!.send({ ...base, workspace: one, summary: undefined, members })).ok).toBe(true);
+    const alerts = JSON.parse(am.requests[0]!.body) as Array<{ labels: Record<string, string> }>;
+    expect(alerts.map((a) => a.labels.workspace)).toEqual([`h1:${one}`, `h1:${two}`]);
+    expect(await readdir(join(one, REPOST_DIR_NAME))).toEqual(["am~d-member-0.json"]);
+    expect(await readdir(join(two, REPOST_DIR_NAME))).toEqual(["am~d-member-1.json"]);
+  });
+
   it("once mode records nothing: it posts once", async () => {
     const am = await startServer(() => ({ status: 200 }));
     const loaded = await load({ urls: [am.url] });

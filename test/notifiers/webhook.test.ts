@@ -49,17 +49,17 @@ describe("webhook notifier", () => {
     const link = { title: "Log in again", url: "https://example.com/login" };
     const summary = { ...request.summary!, links: [link] };
     expect(webhookPayload({ ...request, summary })).toMatchObject({ summary, links: [link] });
-    const members = [summary, { ...summary, skill: "tessl__b", links: [] }].map((s, i) => ({ summary: s, message: request.message, deliveryId: `id${i}` }));
+    const members = [summary, { ...summary, skill: "tessl__b", links: [] }].map((s, i) => ({ summary: s, workspace: `/ws/${i}`, message: request.message, deliveryId: `id${i}` }));
     const digest = webhookPayload({ ...request, summary: undefined, members });
     expect(digest).toMatchObject({ summary: null, links: [link] });
-    expect(digest.summaries).toEqual([{ delivery_id: "id0", summary }, { delivery_id: "id1", summary: members[1]!.summary }]);
+    expect(digest.summaries).toEqual([{ delivery_id: "id0", workspace: "/ws/0", summary }, { delivery_id: "id1", workspace: "/ws/1", summary: members[1]!.summary }]);
   });
 
   it("lifts a digest's links once per URL: eight skills stopped by one login carry one re-login link", () => {
     const request = deliveryRequest();
     const relogin = { title: "Log in again", url: "https://example.com/login" };
     const status = { title: "Status", url: "https://status.example.com" };
-    const members = Array.from({ length: 8 }, (_, i) => ({ summary: { ...request.summary!, skill: `tessl__s${i}`, links: i === 3 ? [relogin, status] : [relogin] }, message: request.message, deliveryId: `id${i}` }));
+    const members = Array.from({ length: 8 }, (_, i) => ({ summary: { ...request.summary!, skill: `tessl__s${i}`, links: i === 3 ? [relogin, status] : [relogin] }, workspace: "/ws", message: request.message, deliveryId: `id${i}` }));
     expect(webhookPayload({ ...request, summary: undefined, members }).links).toEqual([relogin, status]);
   });
 

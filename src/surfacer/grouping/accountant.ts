@@ -48,7 +48,10 @@ export interface Accountant {
   /** A dead surfacer's `.sent` record: its notice went out; count it (once) before the delete. */
   journaled(c: Claimed): Promise<void>;
   pending(): number;
-  /** Sends what was kept, one message per workspace and route; `onOutcome` sees each summary's outcome. */
+  /**
+   * Sends what was kept, one message per route and destination (workspaces whose notifiers all send to the same
+   * places share it; see `Deliver.destinationOf`); `onOutcome` sees each summary's outcome.
+   */
   flush(onOutcome?: (c: Claimed, outcome: SurfaceOutcome) => void): Promise<SurfaceOutcome[]>;
 }
 
@@ -56,6 +59,7 @@ export function createAccountant(o: AccountantOptions): Accountant {
   const kept: { c: Claimed; route: Route }[] = [];
   const tz = o.settings.timeZone;
   const ledgerWrite = () => ({ now: o.now(), maxAgeMs: o.settings.ledgerMaxAgeMs });
+  const destinationKey = (route: Route, workspace: string) => destinationKeyOf(o.deliver, route, workspace);
 
   async function count(c: Claimed, occurrence: ReturnType<typeof occurrenceOf>): Promise<void> {
     await updateSkillLedger(c.workspace, c.summary.skill, (l) => applyOccurrence(l, occurrence, o.now(), tz), ledgerWrite());
@@ -121,12 +125,12 @@ export function createAccountant(o: AccountantOptions): Accountant {
     const first = prepared[0]!;
     const single = prepared.length === 1;
     const deliveryId = single ? first.c.deliveryId : deliveryIdOf("digest", prepared.map((p) => p.c.deliveryId).sort().join(","));
-    const message = single ? renderSummary(first.c.summary, [...first.notes, ...heldNote]) : renderDigest(route, prepared.map((p) => ({ summary: p.c.summary, notes: p.notes })), heldNote);
+    const message = single ? renderSummary(first.c.summary, [...first.notes, ...heldNote]) : renderDigest(route, prepared.map((p) => ({ summary: p.c.summary, notes: p.notes, workspace: p.c.workspace })), heldNote);
     const workspace = first.c.workspace;
     const summaryName = first.c.path.slice(first.c.path.lastIndexOf("/") + 1);
     const already = single ? await readPartial(workspace, summaryName, deliveryId) : new Set<string>();
     const result = await o.deliver(
-      { message, summary: single ? first.c.summary : undefined, skill: first.c.summary.skill, route, workspace, deliveryId, ...(single ? {} : { members: prepared.map((p) => ({ summary: p.c.summary, message: renderSummary(p.c.summary, p.notes), deliveryId: p.c.deliveryId })) }) },
+      { message, summary: single ? first.c.summary : undefined, skill: first.c.summary.skill, route, workspace, deliveryId, ...(single ? {} : { members: prepared.map((p) => ({ summary: p.c.summary, workspace: p.c.workspace, message: renderSummary(p.c.summary, p.notes), deliveryId: p.c.deliveryId })) }) },
       { exclude: already, signal: o.signal, stop: o.stop },
     );
     if (!result.ok) {
@@ -138,10 +142,10 @@ export function createAccountant(o: AccountantOptions): Accountant {
         return outcome(c, { kind: "failed", code: "send-failed", deliveryId, detail: single ? words : `the digest of ${members.length} could not be sent, so all stay: ${words}`, notifiers: result.results, ...(back.returned ? {} : { nowAt: back.at }) });
       }));
     }
-    // Journal every member (one folder fsync for all), then count each, then delete each.
+    // Journal every member (one fsync per workspace folder the digest spans), then count each, then delete each.
     const { rename } = await import("node:fs/promises");
     for (const { c } of prepared) await rename(c.claimPath, sentName(c.claimPath));
-    await fsyncDirectory(workspace);
+    for (const ws of new Set(prepared.map((p) => p.c.workspace))) await fsyncDirectory(ws);
     // Each skill's ledger is its own file: a digest's members are counted side by side (the fsyncs overlap).
     const out = await runInOrder(prepared, FINISH_CONCURRENCY, async ({ c, reported }) => {
       const sentPath = sentName(c.claimPath);
@@ -166,8 +170,11 @@ export function createAccountant(o: AccountantOptions): Accountant {
     async flush(onOutcome) {
       const batch = kept.splice(0, kept.length);
       const groups = new Map<string, { route: Route; members: Claimed[] }>();
+      const destinations = new Map<string, string>();
       for (const { c, route } of batch) {
-        const key = `${route}\0${c.workspace}`;
+        const asked = `${route}\0${c.workspace}`;
+        if (!destinations.has(asked)) destinations.set(asked, await destinationKey(route, c.workspace));
+        const key = `${route}\0${destinations.get(asked)!}`;
         const g = groups.get(key) ?? { route, members: [] };
         g.members.push(c);
         groups.set(key, g);
@@ -182,6 +189,12 @@ export function createAccountant(o: AccountantOptions): Accountant {
       return all;
     },
   };
+}
+
+// One key per place a notice ends up; a deliver that cannot say (or fails to) keeps today's digest per workspace.
+async function destinationKeyOf(deliver: Deliver, route: Route, workspace: string): Promise<string> {
+  const key = await deliver.destinationOf?.(route, workspace).catch(() => undefined);
+  return key === undefined ? `workspace\0${workspace}` : `destination\0${key}`;
 }
 
 function failureWords(results: readonly { notifier: string; ok: boolean; error?: string }[]): string {

@@ -2,7 +2,7 @@
 // real renderer produced in the scenario below (library surfacer with a fake clock, the built CLI for `history`),
 // so the docs cannot drift from the code. To rewrite the blocks after a deliberate change of wording:
 //   UPDATE_DOCS_EXAMPLES=1 npx vitest run test/surfacer/notices/docs-examples.test.ts
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { surfaceOnce } from "../../../src/surfacer/index.js";
@@ -78,6 +78,21 @@ async function produceExamples(): Promise<Map<string, string>> {
     }
     await surfaceOnce({ workspaces: [ws], deliver, leaseMs: LEASE, notices: settings(), now: () => new Date("2026-11-22T03:01:00Z") });
     examples.set("digest", (await lastText(out)).text);
+  }
+
+  // Two NanoClaw groups, one chat: check-cfps skipped in both, one digest naming each skill's group.
+  {
+    const root = await tempDir();
+    const out = join(await tempDir(), "delivered.jsonl");
+    const deliver = Object.assign(deliverTo([fileNotifier(out)]), { destinationOf: async () => "one chat" });
+    const [a, b] = [join(root, "team-a"), join(root, "team-b")];
+    await mkdir(a);
+    await mkdir(b);
+    await putSummary(a, "tessl__check-cfps", { reason: "nightly budget spent", items: ["cfp-103"], occurred_at: "2026-11-22T03:00:00.000Z" });
+    await putSummary(a, "tessl__post-digest", { reason: "no new posts since Friday", items: [], occurred_at: "2026-11-22T03:00:00.000Z" });
+    await putSummary(b, "tessl__check-cfps", { reason: "calendar API answered 503", items: [], occurred_at: "2026-11-22T03:02:00.000Z" });
+    await surfaceOnce({ workspaces: [a, b], deliver, leaseMs: LEASE, notices: settings(), now: () => new Date("2026-11-22T03:05:00Z") });
+    examples.set("digest-workspaces", (await lastText(out)).text);
   }
 
   // Quiet hours 22:00–07:00 Europe/Berlin: two skips found at night go out as one digest at 07:00.
