@@ -2,7 +2,7 @@
 // all send to the same places sends one digest for all of them; a notifier that sends each workspace elsewhere
 // keeps one per workspace. Real folders, the real config loader and notifiers (a webhook to a real HTTP server on
 // 127.0.0.1, the file-backed module notifier), the CLI run in process.
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { silentLogger } from "../../../src/log/logger.js";
@@ -45,9 +45,12 @@ async function snapshot(dirs: readonly string[]): Promise<Map<string, string>> {
   return files;
 }
 
+/** What the workspace's ledger counted as sent, per skill, as `skip-summary history --json` reports it. */
 async function ledgerSkills(ws: string): Promise<string[]> {
-  const names = await readdir(join(ws, ".skip-summary-ledger")).catch(() => []);
-  return names.filter((n) => n.endsWith(".json") && !n.startsWith("_")).map((n) => n.slice(0, -".json".length)).sort();
+  const r = await runCliInProcess(["history", "--workspace", ws, "--json"]);
+  expect(r.code, r.stderr).toBe(0);
+  const report = JSON.parse(r.stdout) as { rows: { skill: string; sent: number }[] };
+  return report.rows.filter((row) => row.sent > 0).map((row) => row.skill).sort();
 }
 
 let handle: WatchHandle | undefined;
