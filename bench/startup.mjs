@@ -1,12 +1,12 @@
 // Issue 12: start-up of the three commands that run after every skill, against `node -e 0` in the same run (target
 // at most 1.5x in both environments): `emit`, `surface` on an empty workspace, `surface --hook-input` with a Stop
 // event. Wall time (median of interleaved runs) always; instruction counts with BENCH_INSTRUCTIONS=1 and valgrind,
-// which are noise-free and show what a change did when the machine is busy.
+// which vary far less than wall time and show what a change did when the machine is busy.
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CLI, ENVIRONMENTS, compareCommands, report } from "./lib.mjs";
+import { CLI, ENVIRONMENTS, compareCommands, median, report } from "./lib.mjs";
 
 const ws = mkdtempSync(join(tmpdir(), "bench-startup-"));
 const empty = join(ws, "empty");
@@ -39,12 +39,15 @@ for (const { label, env } of ENVIRONMENTS) {
 
 if (process.env.BENCH_INSTRUCTIONS === "1") {
   const clean = { PATH: process.env.PATH, HOME: process.env.HOME };
-  const count = ([command, args]) => {
+  const countOnce = ([command, args]) => {
     const r = spawnSync("valgrind", ["--tool=callgrind", "--trace-children=yes", "--callgrind-out-file=/dev/null", command, ...args], { env: clean, encoding: "utf8" });
     // Under sh, the exec'd node is the same traced process: the last count is the whole run.
     const all = [...(r.stderr ?? "").matchAll(/Collected : (\d+)/g)];
     return all.length ? Number(all.at(-1)[1]) : NaN;
   };
+  // Counts vary by a few M from run to run (Node's helper threads; emit's file work goes through libuv's thread
+  // pool), most on a busy machine: the median of a few runs.
+  const count = (c) => median(Array.from({ length: Number(process.env.BENCH_INSTRUCTION_RUNS ?? 5) }, () => countOnce(c)));
   const rows = commands(clean);
   const counts = rows.map(([, c]) => count(c));
   report("instructions in a clean environment (valgrind --tool=callgrind)", rows.map(([name], i) => [name, `${(counts[i] / 1e6).toFixed(0)} M (${(counts[i] / counts[i === 3 ? 4 : 0]).toFixed(2)}x)`]));
