@@ -154,6 +154,17 @@ describe("--events json", () => {
     ]);
     expect(events.every((e) => e.skill === "tessl__plan-test" && typeof e.time === "string")).toBe(true);
     expect(events.at(-1)).toMatchObject({ exit_code: 2, skipped: ["soft", "last"] });
+    // The wire format (docs/plans.md, "Events"): each event's fields, in this order, and no others.
+    const common = "event,time,skill";
+    expect([...new Set(events.map((e) => Object.keys(e).join(",")))]).toEqual([
+      `${common},step,attempt`,
+      `${common},step,attempt,exit_code,stderr_tail,strategy`,
+      `${common},step,attempt,delay_ms,exit_code`,
+      `${common},step,attempt,duration_ms`,
+      `${common},step,attempt,exit_code,strategy`,
+      `${common},step,exit_code,reason`,
+      `${common},step,exit_code,reason,skipped`,
+    ]);
   });
 
   it("step_healed and skill_succeeded", async () => {
@@ -162,6 +173,9 @@ describe("--events json", () => {
     const r = await s.run(["--plan", "plan.yaml", "--events", "json"]);
     const names = r.stderr.trim().split("\n").map((l) => JSON.parse(l).event);
     expect(names).toEqual(["step_started", "step_failed", "step_healed", "step_started", "step_succeeded", "skill_succeeded"]);
+    const [healed, succeeded] = r.stderr.trim().split("\n").map((l) => JSON.parse(l)).filter((e) => e.event === "step_healed" || e.event === "skill_succeeded");
+    expect(Object.keys(healed)).toEqual(["event", "time", "skill", "step", "attempt"]);
+    expect(Object.keys(succeeded)).toEqual(["event", "time", "skill", "exit_code", "skipped"]);
   });
 });
 

@@ -1,6 +1,6 @@
 // What one plan run accumulates (skips, items, retries, heals) and the one place failures get their disposition.
 import type { ChildOutcome } from "../../process/run-child.js";
-import type { PlanEvent, PlanEventListener } from "./events.js";
+import type { PlanEventFields, PlanEventListener } from "./events.js";
 import { describeFailure, type AttemptRecord, type Failure, type StepFailure } from "./failure.js";
 import type { FailureDisposition, FailuresLog } from "./failures-log.js";
 
@@ -45,7 +45,7 @@ export interface RunState {
   readonly healed: Map<string, number>;
   /** Heal commands that failed, by step: the step then failed as abort. */
   readonly healFailed: Map<string, string>;
-  emit(event: Omit<PlanEvent, "time" | "skill">): void;
+  emit(event: PlanEventFields): void;
   nextItemsFile(): string;
 }
 
@@ -57,7 +57,8 @@ export interface Scope {
 }
 
 export function createEmitter(skill: string, now: () => Date, listener: PlanEventListener | undefined): RunState["emit"] {
-  return ({ event, ...fields }) => listener?.({ event, time: now().toISOString(), skill, ...fields });
+  // `event` is set first so every line starts `{"event":…,"time":…,"skill":…` (assigning it again keeps its place).
+  return (fields) => listener?.(Object.assign({ event: fields.event, time: now().toISOString(), skill }, fields));
 }
 
 /** Writes a settled failure's attempts to the failures log; `recovered` says whether the plan carried on past it. */

@@ -7,6 +7,7 @@ import type { ChildOutcome } from "../../process/run-child.js";
 import { isRetriable } from "../retry-policy.js";
 import { abortedFailure, facts, single, stepFailure, type AttemptRecord, type Failure } from "./failure.js";
 import { recordSkip, settleAttempts, type RunState, type Scope } from "./state.js";
+import type { StepFailedEvent } from "./events.js";
 import { substituteArgv } from "./template.js";
 import type { HealPolicy, StepNode } from "./types.js";
 
@@ -122,7 +123,7 @@ function attemptRecord(state: RunState, step: StepNode, attempt: number, outcome
   };
 }
 
-function eventFacts(outcome: ChildOutcome): { signal?: string; timed_out?: boolean; stderr_tail?: string } {
+function eventFacts(outcome: ChildOutcome): Pick<StepFailedEvent, "signal" | "timed_out" | "stderr_tail"> {
   return {
     ...(outcome.signal ? { signal: outcome.signal } : {}),
     ...(outcome.timedOut ? { timed_out: true } : {}),
