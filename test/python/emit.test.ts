@@ -1,5 +1,6 @@
 // The Python helper writes what the Node side writes, byte for byte, and refuses what it refuses: checked by
-// running both on the same inputs, and by handing the Python helper's files to the JSON Schema and the built CLI.
+// running both on the same inputs, and by handing the Python helper's files to the JSON Schema and the CLI (in
+// process; the built CLI where a Node process waits on the lock a Python process holds).
 import { execFileSync } from "node:child_process";
 import { lstat, mkdir, readdir, readFile, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
@@ -10,6 +11,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { MAX_SUMMARY_BYTES } from "../../src/contract/index.js";
 import { emitSkip, type SkipInput } from "../../src/owner/index.js";
 import { ROOT, runCli, tempDir } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 import { PY_DIR, PY_HELPER, PYTHON, assertPython, runPython } from "./helpers.js";
 
 beforeAll(assertPython);
@@ -104,7 +106,7 @@ describe("python emit_skip: the file it writes", () => {
     const validate = ajv.compile(JSON.parse(await readFile(join(ROOT, "schemas", "skip-summary.v1.schema.json"), "utf8")));
     expect(validate(summary), JSON.stringify(validate.errors)).toBe(true);
     expect(summary.occurred_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-    const surfaced = await runCli(["surface", "--workspace", ws, "--notify", "stdout"]);
+    const surfaced = await runCliInProcess(["surface", "--workspace", ws, "--notify", "stdout"]);
     expect(surfaced.code, surfaced.stderr).toBe(0);
     expect(surfaced.stdout).toContain("py-check: technical failure");
     expect(surfaced.stdout).toContain("• post-2");
@@ -147,7 +149,7 @@ except ss.SummaryValidationError as e:
     const exists = await stat("/workspace/group").then(() => true, () => false);
     expect(exists, "this test needs a machine without /workspace/group").toBe(false);
     const py = await runPython(`import skip_summary as ss\nss.skip_and_exit("tessl__ws", 1, "r")`);
-    const cli = await runCli(["emit", "--skill", "tessl__ws", "--step", "1", "--reason", "r"]);
+    const cli = await runCliInProcess(["emit", "--skill", "tessl__ws", "--step", "1", "--reason", "r"]);
     expect(cli.code).toBe(64);
     expect(py.code).toBe(64);
     expect(py.stderr.replace(/^skip-summary: /, "")).toBe(cli.stderr.replace(/^skip-summary emit: /, ""));
@@ -313,10 +315,10 @@ function createNodeCollectorResult() {
 
 describe("shipping the helper", () => {
   it("skip-summary helper python prints the file itself; an unknown language is a usage error", async () => {
-    const r = await runCli(["helper", "python"]);
+    const r = await runCliInProcess(["helper", "python"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(await readFile(PY_HELPER, "utf8"));
-    const bad = await runCli(["helper", "ruby"]);
+    const bad = await runCliInProcess(["helper", "ruby"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('no helper for "ruby"; choose one of: python');
   });
