@@ -3,7 +3,8 @@
 import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, tempDir } from "../helpers/cli.js";
+import { tempDir } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 
 const summary = { schema_version: 1, skill: "tessl__a", step: 1, reason: "budget spent", items: [], technical_failure: false, occurred_at: "2026-11-22T18:04:05Z" };
 const NAME = ".skip-summary-tessl__a.json";
@@ -14,13 +15,13 @@ async function surfaceWith(config: string) {
   await writeFile(join(ws, NAME), JSON.stringify(summary));
   await writeFile(join(dir, "skip-summary.config.json"), config);
   // --notify is not given: the config's routes decide, and a dropped section would fall back to the default notifier.
-  const r = await runCli(["surface", "--workspace", ws], { cwd: dir, env: { TERM: "xterm" } });
+  const r = await runCliInProcess(["surface", "--workspace", ws], { cwd: dir, env: { TERM: "xterm" } });
   return { r, ws, dir };
 }
 
 const unused = '{ "notifiers": { "ops": { "type": "command", "argv": ["false"] } }, "routes": { "policy": ["ops"], "technical": ["ops"] } }';
 
-describe("the config's top level (built CLI)", () => {
+describe("the config's top level", () => {
   it.each([
     ["notfy", `{ "notfy": ${unused} }`, 'notfy: is not a section of the config (did you mean "notify"?); allowed: notify, surface, lint'],
     ["Notify", `{ "Notify": ${unused} }`, 'Notify: is not a section of the config (did you mean "notify"?); allowed: notify, surface, lint'],
@@ -50,7 +51,7 @@ describe("the config's top level (built CLI)", () => {
   it("the lint reads the same rule: a null lint section is a config error", async () => {
     const dir = await tempDir();
     await writeFile(join(dir, "skip-summary.config.json"), '{ "lint": null }');
-    const r = await runCli(["lint", "."], { cwd: dir });
+    const r = await runCliInProcess(["lint", "."], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("lint: is null");
   });

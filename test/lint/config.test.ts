@@ -1,8 +1,9 @@
-// The lint section's newer keys through the built CLI: a shared rule file, and intentional skips with reasons.
+// The lint section's newer keys through the CLI (in process): a shared rule file, and intentional skips with reasons.
 import { cp, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROOT, runCli, tempDir } from "../helpers/cli.js";
+import { ROOT, tempDir } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 import { RULE_MD } from "./rule-tester.js";
 
 const FIXTURES = join(ROOT, "test", "fixtures", "lint");
@@ -13,10 +14,10 @@ describe("skip-summary lint: lint.rule and lint.intentionalSkips in the config",
     await cp(join(FIXTURES, "defer-without-summary"), join(cwd, "tile"), { recursive: true });
     await rm(join(cwd, "tile", "rules"), { recursive: true });
     await writeFile(join(cwd, "shared.md"), RULE_MD);
-    const before = await runCli(["lint", "tile", "--format", "json"], { cwd });
+    const before = await runCliInProcess(["lint", "tile", "--format", "json"], { cwd });
     expect(JSON.parse(before.stdout).files.flatMap((f: { findings: { ruleId: string }[] }) => f.findings.map((x) => x.ruleId)).sort()).toEqual(["defer-without-summary", "rule-file-missing"]);
     await writeFile(join(cwd, "skip-summary.config.json"), JSON.stringify({ lint: { rule: "shared.md", intentionalSkips: { tessl__a: { "instructed-skip": "the archive job retries on its own and pages on a third failure" } } } }));
-    const after = await runCli(["lint", "tile", "--max-warnings", "0"], { cwd });
+    const after = await runCliInProcess(["lint", "tile", "--max-warnings", "0"], { cwd });
     expect(after.stdout).toBe("✔ no problems in 1 tile\n");
     expect(after.code).toBe(0);
   });
@@ -26,7 +27,7 @@ describe("skip-summary lint: lint.rule and lint.intentionalSkips in the config",
     await cp(join(FIXTURES, "defer-without-summary"), join(cwd, "tile"), { recursive: true });
     await rm(join(cwd, "tile", "rules"), { recursive: true });
     await writeFile(join(cwd, "skip-summary.config.json"), JSON.stringify({ lint: { rules: { "rule-file-missing": "off" } } }));
-    const r = await runCli(["lint", "tile", "--format", "json"], { cwd });
+    const r = await runCliInProcess(["lint", "tile", "--format", "json"], { cwd });
     expect(JSON.parse(r.stdout).files.flatMap((f: { findings: { ruleId: string }[] }) => f.findings.map((x) => x.ruleId))).toEqual(["defer-without-summary"]);
   });
 
@@ -34,7 +35,7 @@ describe("skip-summary lint: lint.rule and lint.intentionalSkips in the config",
     const cwd = await tempDir();
     await cp(join(FIXTURES, "defer-without-summary"), cwd, { recursive: true });
     await writeFile(join(cwd, "skip-summary.config.json"), JSON.stringify({ lint: { intentionalSkips: { tessl__a: { "skipped-stuff": "why" } } } }));
-    const r = await runCli(["lint", "."], { cwd });
+    const r = await runCliInProcess(["lint", "."], { cwd });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("skipped-stuff");
     expect(r.stderr).toContain("is not a mechanism; use one of instructed-skip");

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAX_SUMMARY_BYTES, classifySummaryText, fitSummary, mergeSummaries, summaryText, type SkipSummary } from "../../src/contract/index.js";
 import { renderSummary } from "../../src/surfacer/render.js";
-import { runCli, tempDir } from "../helpers/cli.js";
+import { tempDir } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 
 const base: SkipSummary = {
   schema_version: 1,
@@ -63,7 +64,7 @@ describe("fitSummary", () => {
   });
 });
 
-describe("two large emits merged (built CLI)", () => {
+describe("two large emits merged", () => {
   it("stay within 64 KiB, are surfaced (not quarantined), and the notice counts every item", async () => {
     const ws = await tempDir();
     const aux = await tempDir();
@@ -71,7 +72,7 @@ describe("two large emits merged (built CLI)", () => {
     const second = ids("second", 1_200);
     await writeFile(join(aux, "a.txt"), first.join("\n"));
     await writeFile(join(aux, "b.txt"), second.join("\n"));
-    const emit = (file: string) => runCli(["emit", "--skill", "tessl__big", "--step", "s", "--reason", "budget", "--items-from", file, "--workspace", ws, "--json"]);
+    const emit = (file: string) => runCliInProcess(["emit", "--skill", "tessl__big", "--step", "s", "--reason", "budget", "--items-from", file, "--workspace", ws, "--json"]);
     const one = await emit(join(aux, "a.txt"));
     expect(one.code, one.stderr).toBe(0);
     const two = await emit(join(aux, "b.txt"));
@@ -82,7 +83,7 @@ describe("two large emits merged (built CLI)", () => {
     expect(onDisk.items.length + (onDisk.items_omitted ?? 0)).toBe(2_400);
     expect(onDisk.items).toEqual([...first, ...second].slice(0, onDisk.items.length));
     expect(JSON.parse(two.stdout).summary.items_omitted).toBe(onDisk.items_omitted);
-    const surfaced = await runCli(["surface", "--workspace", ws, "--notify", "stdout"]);
+    const surfaced = await runCliInProcess(["surface", "--workspace", ws, "--notify", "stdout"]);
     expect(surfaced.code, surfaced.stderr).toBe(0);
     expect(surfaced.stdout).toContain("Items (2400):");
     expect(surfaced.stdout).toMatch(/…and \d+ more/);

@@ -3,7 +3,8 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, tempDir } from "../helpers/cli.js";
+import { tempDir } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 import { emitSummary, processFixture, writeConfig } from "./helpers.js";
 
 const TELEGRAM_ENV_TOKEN = "5550001111:AAEnvTokenEnvTokenEnvTokenEnvToken01";
@@ -27,7 +28,7 @@ describe("a command notifier's environment", () => {
     const config = await writeConfig(dir, {
       notifiers: { c: { type: "command", argv: [processFixture("print-env.sh")], env: { OUT_ENV: outEnv }, pass_env: ["PASSED"] } },
     });
-    const r = await runCli(["surface", "--workspace", ws, "--config", config], {
+    const r = await runCliInProcess(["surface", "--workspace", ws, "--config", config], {
       env: { SKIP_SUMMARY_TELEGRAM_TOKEN: TELEGRAM_ENV_TOKEN, OTHER_SERVICE_SECRET: OTHER_SECRET, UNRELATED: "x", PASSED: "yes", LANG: "C.UTF-8", TZ: "UTC" },
     });
     expect(r.code).toBe(0);
@@ -47,7 +48,7 @@ describe("a command notifier's environment", () => {
     await mkdir(ws);
     await emitSummary(ws);
     const config = await writeConfig(dir, { notifiers: { c: { type: "command", argv: ["true"], pass_env: ["NOT_SET_ANYWHERE"] } } });
-    const r = await runCli(["surface", "--workspace", ws, "--config", config]);
+    const r = await runCliInProcess(["surface", "--workspace", ws, "--config", config]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("notify.notifiers.c.pass_env[0]: names NOT_SET_ANYWHERE, which is not set");
     expect((await readdir(ws)).length).toBe(1);
@@ -71,7 +72,7 @@ describe("redaction", () => {
       retries: 0,
     });
     for (const format of ["json", "pretty"]) {
-      const r = await runCli(["surface", "--workspace", ws, "--config", config, "--notify", "c", "--log-format", format], {
+      const r = await runCliInProcess(["surface", "--workspace", ws, "--config", config, "--notify", "c", "--log-format", format], {
         env: { SKIP_SUMMARY_TELEGRAM_TOKEN: TELEGRAM_ENV_TOKEN, OTHER_SERVICE_SECRET: OTHER_SECRET },
       });
       expect(r.code).not.toBe(0);
@@ -87,7 +88,7 @@ describe("redaction", () => {
     const env = { SKIP_SUMMARY_TELEGRAM_TOKEN: TELEGRAM_ENV_TOKEN, OTHER_SERVICE_SECRET: OTHER_SECRET, NOTE: SHAPED };
     const printed: string[] = [];
     for (const json of [false, true]) {
-      const r = await runCli(["run", "--skill", "tessl__a", "--workspace", dir, ...(json ? ["--json"] : []), "--", "sh", "-c", script], { env });
+      const r = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", dir, ...(json ? ["--json"] : []), "--", "sh", "-c", script], { env });
       expect(r.code).toBe(2);
       expect(r.stdout + r.stderr).toContain("[redacted]");
       printed.push(r.stdout, r.stderr);

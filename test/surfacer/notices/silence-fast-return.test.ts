@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { surfaceOnce } from "../../../src/surfacer/index.js";
 import { addSilence } from "../../../src/surfacer/ledger/silences.js";
-import { runCli, tempDir } from "../../helpers/cli.js";
+import { tempDir } from "../../helpers/cli.js";
+import { runCliInProcess } from "../../helpers/in-process.js";
 import { deliverTo, fileNotifier, fileNotifierConfig, readDelivered } from "../helpers.js";
 import { fakeClock, settings } from "./helpers.js";
 
@@ -33,7 +34,7 @@ describe("once mode with a silences file and nothing waiting (library)", () => {
   });
 });
 
-describe("skip-summary surface with a silences file and an empty workspace (built CLI)", () => {
+describe("skip-summary surface with a silences file and an empty workspace", () => {
   const at = (iso: string) => ({ NODE_ENV: "test", SKIP_SUMMARY_NOW: iso });
 
   it("builds no notifier while the silence is on, and exactly one message when it has ended", async () => {
@@ -42,12 +43,12 @@ describe("skip-summary surface with a silences file and an empty workspace (buil
     const out = join(aux, "delivered.jsonl");
     const built = join(aux, "built.log");
     const config = await fileNotifierConfig(aux, { path: out, builtFile: built });
-    const add = await runCli(["silence", "add", "--workspace", ws, "--skill", "check-cfps", "--for", "1d", "--comment", "known"], { env: at("2026-11-20T09:00:00Z") });
+    const add = await runCliInProcess(["silence", "add", "--workspace", ws, "--skill", "check-cfps", "--for", "1d", "--comment", "known"], { env: at("2026-11-20T09:00:00Z") });
     expect(add.code, add.stderr).toBe(0);
-    const on = await runCli(["surface", "--workspace", ws, "--config", config], { env: at("2026-11-20T12:00:00Z") });
+    const on = await runCliInProcess(["surface", "--workspace", ws, "--config", config], { env: at("2026-11-20T12:00:00Z") });
     expect(on.code, on.stderr).toBe(0);
     expect(await readFile(built, "utf8").catch(() => "")).toBe("");
-    const ended = await runCli(["surface", "--workspace", ws, "--config", config], { env: at("2026-11-21T09:00:01Z") });
+    const ended = await runCliInProcess(["surface", "--workspace", ws, "--config", config], { env: at("2026-11-21T09:00:01Z") });
     expect(ended.code, ended.stderr).toBe(0);
     expect((await readFile(built, "utf8")).trim().split("\n")).toHaveLength(1);
     const delivered = await readDelivered(out);
