@@ -33,6 +33,10 @@ for (const project of projects) {
       ["load average (1, 5, 15 min) before", before.load],
       ["load average after", after.load],
     ]);
+    for (const file of result.testResults) {
+      for (const t of file.assertionResults) if (t.status !== "passed") console.log(`FAILED ${file.name.slice(ROOT.length)} > ${t.fullName}\n${(t.failureMessages ?? []).join("\n").slice(0, 2000)}`);
+      if (file.status !== "passed" && file.assertionResults.every((t) => t.status === "passed")) console.log(`FAILED ${file.name.slice(ROOT.length)}: ${file.message}`);
+    }
     if (r.status !== 0) process.exitCode = 1;
   } finally {
     rmSync(dir, { recursive: true, force: true });
