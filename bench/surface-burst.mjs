@@ -1,12 +1,14 @@
 // Issue 4: a burst of 10,000 summaries landing in a watched workspace, delivered to a file-backed notifier:
 // none lost, none doubled, at least 1,000 per second, memory flat. Also once mode over the same burst.
+// BENCH_BASELINE_DIST=<another build's dist/> runs the same bursts through that build too, in the same run
+// (baseline, this build, baseline again), e.g. the ledger before and after a change (see docs/surfacer.md).
 import { mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, report } from "./lib.mjs";
 
-const { setUpSurfacer, startWatch, surfaceOnce } = await import(join(ROOT, "dist", "lib", "index.js"));
 const COUNT = Number(process.env.BENCH_BURST ?? 10_000);
+const BASELINE = process.env.BENCH_BASELINE_DIST;
 
 function land(ws, skills) {
   for (const skill of skills) {
@@ -22,7 +24,9 @@ function check(out, skills) {
   return { lost: skills.filter((s) => !unique.has(s)).length, doubled: lines.length - unique.size };
 }
 
-async function run(mode) {
+async function run(mode, dist, label) {
+  const { setUpSurfacer, startWatch, surfaceOnce, compactLedger } = await import(join(dist, "lib", "index.js"));
+  const extra = [];
   const root = mkdtempSync(join(tmpdir(), "bench-burst-"));
   const ws = join(root, "ws");
   const out = join(root, "delivered.jsonl");
@@ -51,6 +55,12 @@ async function run(mode) {
     }
     seconds = (performance.now() - t0) / 1000;
     await handle.stop();
+    if (compactLedger) {
+      // The ledger journal is folded into the per-skill files after the burst, off the delivery path: timed here.
+      const c0 = performance.now();
+      const c = await compactLedger(ws, { now: new Date(), force: true });
+      extra.push(["then the ledger journal folded in", `${((performance.now() - c0) / 1000).toFixed(2)} s (${c.records} counts, ${c.skills} skill files)`]);
+    }
   } else {
     land(ws, skills);
     const t0 = performance.now();
@@ -59,16 +69,27 @@ async function run(mode) {
   }
   clearInterval(sampler);
   const { lost, doubled } = check(out, skills);
-  report(`burst of ${COUNT} summaries, ${mode} mode, file-backed module notifier`, [
+  report(`burst of ${COUNT} summaries, ${mode} mode, file-backed module notifier${label ? ` (${label})` : ""}`, [
     ["lost / doubled", `${lost} / ${doubled}`],
     [mode === "watch" ? "first rename -> last delivery" : "surface once", `${seconds.toFixed(2)} s`],
     ["summaries per second", `${(COUNT / seconds).toFixed(0)} (target >= 1000)`],
     ["heap before / peak / after", `${mb(heapBefore)} / ${mb(Math.max(...heap, heapBefore))} / ${mb(process.memoryUsage().heapUsed)} MB`],
+    ...extra,
   ]);
   rmSync(root, { recursive: true, force: true });
   if (lost || doubled) process.exitCode = 1;
+  return COUNT / seconds;
 }
 
 const mb = (b) => (b / 1048576).toFixed(0);
-await run("watch");
-await run("once");
+const THIS = join(ROOT, "dist");
+for (const mode of ["watch", "once"]) {
+  if (!BASELINE) {
+    await run(mode, THIS);
+    continue;
+  }
+  const base1 = await run(mode, BASELINE, `baseline ${BASELINE}`);
+  const ours = await run(mode, THIS, "this build");
+  const base2 = await run(mode, BASELINE, "baseline again");
+  report(`${mode} mode: this build vs baseline (same run)`, [["summaries per second, this / baseline (first, again)", `${ours.toFixed(0)} / ${base1.toFixed(0)}, ${base2.toFixed(0)} (x${(ours / Math.max(base1, base2)).toFixed(2)} of the better baseline)`]]);
+}

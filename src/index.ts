@@ -33,6 +33,7 @@ export { surfaceAfterRun, type SurfaceAfterRunOptions } from "./surfacer/after-r
 export { surfaceExitCode } from "./surfacer/exit-code.js";
 export { setUpSurfacer, type SurfaceSetup, type SetupOptions } from "./surfacer/setup.js";
 export { renderSummary } from "./surfacer/render.js";
+export { compactLedger, type CompactOptions, type CompactResult } from "./surfacer/ledger/compaction.js";
 export type { SurfaceReport, SurfaceOutcome, OutcomeKind, OutcomeCode } from "./surfacer/types.js";
 
 // The notifiers

@@ -106,6 +106,9 @@ export async function surfaceOnce(options: SurfaceOnceOptions): Promise<SurfaceR
     const { reportEndedSilences } = await import("./grouping/silence-ended.js");
     for (const ws of silenced) outcomes.push(...(await reportEndedSilences(ws, { deliver: options.deliver, now, log, signal, timeZone: notices.timeZone })));
   }
+  // The ledger's upkeep, after everything was sent: the journal folded in when due, old entries pruned once a day.
+  const { maintainLedger } = await import("./ledger/maintain.js");
+  for (const scan of scans) if (scan.exists) await maintainLedger(scan.workspace, { now: now(), maxAgeMs: notices.ledgerMaxAgeMs, log });
   return finish(options.workspaces, outcomes, false);
 }
 

@@ -107,6 +107,11 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
   const { surfaceEntry } = await import("./cycle.js");
   const { sweepPartials } = await import("./journal.js");
   const { createDoorbell } = await import("./doorbell.js");
+  const { maintainLedger } = await import("./ledger/maintain.js");
+  // The ledger's upkeep (journal compaction when due, pruning once a day) between drains, never beside a send.
+  async function upkeep(dirs: Iterable<string>): Promise<void> {
+    for (const dir of dirs) if (!stopping) await maintainLedger(dir, { now: now(), maxAgeMs: notices.ledgerMaxAgeMs, log, stop: () => stopping });
+  }
   // Each workspace folder is watched, never the files in it; an event naming a summary or its owner lock (or
   // naming nothing) rings the bell. A watch that dies is added again on the next rescan.
   const doorbell = createDoorbell({
@@ -137,6 +142,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
       if (flushDue) {
         flushDue = false;
         await flushKept();
+        await upkeep(liveWorkspaces());
         continue;
       }
       const dirs = [...dirty];
@@ -166,6 +172,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
         if (outcome) afterOutcome(entry.path, entry.signature, outcome);
       }, () => stopping);
       scheduleFlush();
+      if (ready.length > 0) await upkeep(new Set(ready.map((e) => e.workspace)));
     }
   }
 
@@ -243,6 +250,12 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
     }
     if (missing.length > 0 && identity.size === missing.length) log({ level: "debug", event: "no_workspace_yet", missing });
     for (const [dir, id] of identity) if (id !== undefined) markDirty(dir);
+    // A journal left by a quiet spell (or a dead surfacer) is folded in, and old entries pruned, even with nothing new.
+    if (loop === undefined) await upkeep(liveWorkspaces());
+  }
+
+  function liveWorkspaces(): string[] {
+    return [...identity].filter(([, id]) => id !== undefined).map(([dir]) => dir);
   }
 
   await rescan();

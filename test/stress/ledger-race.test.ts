@@ -1,20 +1,23 @@
 // The ledger under four racing surfacers: one workspace, skips arriving while four `surface` processes run in a
 // loop. Each skip is counted once, in the right skill, and nothing is left behind.
-import { readdir, readFile, rename, writeFile, access } from "node:fs/promises";
+import { readdir, rename, writeFile, access } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readWorkspace, runCli, tempDir } from "../helpers/cli.js";
 import { fileNotifierConfig, readDelivered, summary } from "../surfacer/helpers.js";
+import { readAllLedgers } from "../../src/surfacer/ledger/store.js";
+import { compactLedger } from "../../src/surfacer/ledger/compaction.js";
 
 const SKILLS = 6;
 const ROUNDS = 12;
 
 describe("the ledger under four racing surfacers", () => {
-  it("counts every skip once while four surfacers race over the same skills", async () => {
+  // group: false counts each skip in its skill file; group: true counts each run's digest in one journal batch.
+  it.each([false, true])("group %s: counts every skip once while four surfacers race over the same skills", async (group) => {
     const ws = await tempDir();
     const aux = await tempDir();
     const out = join(aux, "d.jsonl");
-    const config = await fileNotifierConfig(aux, { path: out }, { surface: { group: false } });
+    const config = await fileNotifierConfig(aux, { path: out }, { surface: { group } });
     const written = new Map<string, number>();
     let emitting = true;
     const emitter = (async () => {
@@ -45,16 +48,25 @@ describe("the ledger under four racing surfacers", () => {
     const final = await runCli(["surface", "--workspace", ws, "--config", config]);
     expect(final.code, final.stderr).toBe(0);
     expect(await readWorkspace(ws)).toEqual([]);
-    const counts = new Map<string, { count: number; sent: number; streak: number }>();
-    const dir = join(ws, ".skip-summary-ledger");
-    for (const name of (await readdir(dir)).filter((n) => n.endsWith(".json") && !n.startsWith("_"))) {
-      const ledger = JSON.parse(await readFile(join(dir, name), "utf8")) as { skill: string; entries: Record<string, { count: number; sent: number; streak: number }> };
-      const e = Object.values(ledger.entries)[0]!;
-      counts.set(ledger.skill, { count: e.count, sent: e.sent, streak: e.streak });
-    }
-    for (const [skill, n] of written) expect(counts.get(skill), skill).toEqual({ count: n, sent: n, streak: ROUNDS });
+    // As read (skill files plus the journal), then after every journal batch was folded into the files.
+    const counts = async () => {
+      const out = new Map<string, { count: number; sent: number; streak: number }>();
+      for (const ledger of (await readAllLedgers(ws)).ledgers) {
+        const e = Object.values(ledger.entries)[0]!;
+        out.set(ledger.skill, { count: e.count, sent: e.sent, streak: e.streak });
+      }
+      return out;
+    };
+    const view = await counts();
+    for (const [skill, n] of written) expect(view.get(skill), skill).toEqual({ count: n, sent: n, streak: ROUNDS });
+    await compactLedger(ws, { now: new Date(), force: true });
+    // Every batch was folded in and deleted.
+    expect((await readdir(join(ws, ".skip-summary-ledger", "_journal")).catch(() => [] as string[])).filter((n) => !n.includes(".jsonl.tmp-"))).toEqual([]);
+    const files = await counts();
+    for (const [skill, n] of written) expect(files.get(skill), skill).toEqual({ count: n, sent: n, streak: ROUNDS });
     // Each delivered once (duplicates would need a crash, and nobody was killed).
-    const ids = (await readDelivered(out)).map((d) => d.deliveryId);
+    // A skip is its skill and time (a digest's lines share the digest's delivery id).
+    const ids = (await readDelivered(out)).map((d) => `${d.skill}@${String((d.summary as { occurred_at?: string } | undefined)?.occurred_at)}`);
     expect(ids).toHaveLength(SKILLS * ROUNDS);
     expect(new Set(ids).size).toBe(SKILLS * ROUNDS);
   }, 240_000);

@@ -3,8 +3,10 @@
 //   muted / folded: counted in the ledger (durably), then the file is deleted;
 //   held:           put back under its own name, untouched, until the quiet hours end;
 //   sent:           delivered (alone or in a digest), journaled (.sent), counted in the ledger, then deleted.
-// A crash anywhere leaves the file (as a summary, a claim or a .sent record). The ledger remembers the delivery ids
-// it counted, so the surfacer that finds such a file deletes it without counting it twice.
+// "Counted in the ledger" is one durable write to the ledger's journal (ledger/batches.ts): a digest's members go in
+// one batch, and concurrent sends share one. A crash anywhere leaves the file (as a summary, a claim or a .sent
+// record). The ledger remembers the delivery ids it counted, so the surfacer that finds such a file deletes it
+// without counting it twice.
 import { unlink } from "node:fs/promises";
 import { reasonKeyOf } from "../../contract/index.js";
 import type { Logger } from "../../log/logger.js";
@@ -12,7 +14,10 @@ import { fsyncDirectory } from "../../owner/atomic-write.js";
 import { returnClaim } from "../claim.js";
 import { deliveryIdOf, readPartial, removePartial, writePartial } from "../journal.js";
 import { applyOccurrence, isApplied } from "../ledger/entry.js";
+import { journalRecords, readBatches, type JournalRecord } from "../ledger/batches.js";
 import { updateSkillLedger } from "../ledger/store.js";
+import { compactLedger } from "../ledger/compaction.js";
+import { currentOwner, type ClaimOwner } from "../claim-name.js";
 import { listSilences, matchingSilence } from "../ledger/silences.js";
 import { inQuietHours, quietEndsAt, quietWords } from "../policy/quiet-hours.js";
 import { repeatWords, shouldFold } from "../policy/repeat.js";
@@ -40,6 +45,8 @@ export interface AccountantOptions {
   readonly stop?: AbortSignal | undefined;
   /** Keep sends for {@link Accountant.flush} (grouping); otherwise each goes out at once. */
   readonly collect: boolean;
+  /** Names the ledger journal's batches. @default currentOwner() */
+  readonly owner?: ClaimOwner;
 }
 
 export interface Accountant {
@@ -58,11 +65,25 @@ export interface Accountant {
 export function createAccountant(o: AccountantOptions): Accountant {
   const kept: { c: Claimed; route: Route }[] = [];
   const tz = o.settings.timeZone;
-  const ledgerWrite = () => ({ now: o.now(), maxAgeMs: o.settings.ledgerMaxAgeMs });
   const destinationKey = (route: Route, workspace: string) => destinationKeyOf(o.deliver, route, workspace);
+  const owner = o.owner ?? currentOwner();
 
-  async function count(c: Claimed, occurrence: ReturnType<typeof occurrenceOf>): Promise<void> {
-    await updateSkillLedger(c.workspace, c.summary.skill, (l) => applyOccurrence(l, occurrence, o.now(), tz), ledgerWrite());
+  /**
+   * Counts these skips of one workspace durably; nothing is deleted before this returns. One skip is one transaction
+   * on its skill's file; several (a digest's members) are one journal batch, folded into the files later.
+   */
+  async function count(workspace: string, items: readonly { c: Claimed; occurrence: ReturnType<typeof occurrenceOf> }[]): Promise<void> {
+    const now = o.now();
+    const records = items.map(({ c, occurrence }) => ({ skill: c.summary.skill, occurrence, now, timeZone: tz }));
+    if (records.length === 1) return writeOne(workspace, records[0]!);
+    await journalRecords(workspace, records, owner, o.now);
+    // A long run of sends fills the journal: it is folded in beside the sends (not awaited: the counts are durable
+    // already), so every read of it stays short. A compaction that fails is logged and tried again later.
+    void compactLedger(workspace, { now: o.now(), maxAgeMs: o.settings.ledgerMaxAgeMs, onlyWhenFull: true }).catch((error: Error) => o.log({ level: "warn", event: "ledger_upkeep_failed", workspace, error: error.message }));
+  }
+
+  async function writeOne(workspace: string, r: JournalRecord): Promise<void> {
+    await updateSkillLedger(workspace, r.skill, (l) => applyOccurrence(l, r.occurrence, r.now, r.timeZone), { now: r.now, maxAgeMs: o.settings.ledgerMaxAgeMs });
   }
 
   function outcome(c: Claimed, rest: Omit<SurfaceOutcome, "workspace" | "file" | "skill">): SurfaceOutcome {
@@ -84,12 +105,12 @@ export function createAccountant(o: AccountantOptions): Accountant {
     const key = reasonKeyOf(c.summary);
     const silence = matchingSilence(await listSilences(c.workspace), c.summary.skill, key, now);
     if (silence) {
-      await count(c, occurrenceOf(c, "muted", { silenceId: silence.id }));
+      await count(c.workspace, [{ c, occurrence: occurrenceOf(c, "muted", { silenceId: silence.id }) }]);
       await unlink(c.claimPath);
       return outcome(c, { kind: "muted", code: "muted", deliveryId: c.deliveryId, detail: `silence ${silence.id} until ${silence.ends_at}; counted in the ledger, reported when it ends` });
     }
     if (shouldFold(rs.repeat, ledger, { reasonKey: key, step: c.summary.step, items: c.summary.items }, now)) {
-      await count(c, occurrenceOf(c, "folded"));
+      await count(c.workspace, [{ c, occurrence: occurrenceOf(c, "folded") }]);
       await unlink(c.claimPath);
       return outcome(c, { kind: "folded", code: "folded", deliveryId: c.deliveryId, detail: `a repeat (repeat: ${repeatWords(rs.repeat)}); counted in the ledger and reported in the next message` });
     }
@@ -107,19 +128,34 @@ export function createAccountant(o: AccountantOptions): Accountant {
 
   // One message for the group: the notice itself when alone, else a digest. Nothing is deleted unless it was sent;
   // anything thrown before the send (a bug of ours) puts every claim back first, then goes on up.
+  // A summary that some notifiers took already (its `.partial` record, from an earlier send that partly failed,
+  // alone or in a digest) goes only to the others: members are grouped by who took them, one message per group.
   async function send(route: Route, members: readonly Claimed[]): Promise<SurfaceOutcome[]> {
     try {
-      return await sendClaimed(route, members);
+      const groups = new Map<string, { already: Set<string>; members: Claimed[] }>();
+      for (const c of members) {
+        const already = await readPartial(c.workspace, nameOf(c), c.deliveryId);
+        const key = [...already].sort().join("\0");
+        const g = groups.get(key) ?? { already, members: [] };
+        g.members.push(c);
+        groups.set(key, g);
+      }
+      const out: SurfaceOutcome[] = [];
+      for (const g of groups.values()) out.push(...(await sendClaimed(route, g.members, g.already)));
+      return out;
     } catch (error) {
       await Promise.all(members.map((c) => returnClaim(c.claimPath, c.path, c.summary).catch(() => undefined)));
       throw error;
     }
   }
 
-  async function sendClaimed(route: Route, members: readonly Claimed[]): Promise<SurfaceOutcome[]> {
+  async function sendClaimed(route: Route, members: readonly Claimed[], already: ReadonlySet<string>): Promise<SurfaceOutcome[]> {
     const now = o.now();
     const rs = o.settings.routes[route];
-    const prepared = await Promise.all(members.map(async (c) => ({ c, ...notesFor(c, await ledgerFor(c), now, tz) })));
+    // Each workspace's journal is listed once for the whole digest (before any skill file is read, as a lone read does).
+    const listed = new Map<string, Awaited<ReturnType<typeof readBatches>> | undefined>();
+    if (members.length > 1) for (const ws of new Set(members.map((c) => c.workspace))) listed.set(ws, await readBatches(ws).catch(() => undefined));
+    const prepared = await Promise.all(members.map(async (c) => ({ c, ...notesFor(c, await ledgerFor(c, listed.get(c.workspace)), now, tz) })));
     const held = rs.quietHours ? members.some((c) => inQuietHours(rs.quietHours!, new Date(c.summary.occurred_at))) : false;
     const heldNote = held && rs.quietHours ? [`held for quiet hours (${quietWords(rs.quietHours)})`] : [];
     const first = prepared[0]!;
@@ -127,44 +163,52 @@ export function createAccountant(o: AccountantOptions): Accountant {
     const deliveryId = single ? first.c.deliveryId : deliveryIdOf("digest", prepared.map((p) => p.c.deliveryId).sort().join(","));
     const message = single ? renderSummary(first.c.summary, [...first.notes, ...heldNote]) : renderDigest(route, prepared.map((p) => ({ summary: p.c.summary, notes: p.notes, workspace: p.c.workspace })), heldNote);
     const workspace = first.c.workspace;
-    const summaryName = first.c.path.slice(first.c.path.lastIndexOf("/") + 1);
-    const already = single ? await readPartial(workspace, summaryName, deliveryId) : new Set<string>();
     const result = await o.deliver(
       { message, summary: single ? first.c.summary : undefined, skill: first.c.summary.skill, route, workspace, deliveryId, ...(single ? {} : { members: prepared.map((p) => ({ summary: p.c.summary, workspace: p.c.workspace, message: renderSummary(p.c.summary, p.notes), deliveryId: p.c.deliveryId })) }) },
       { exclude: already, signal: o.signal, stop: o.stop },
     );
     if (!result.ok) {
+      // Who took it is recorded per summary (its own name and delivery id), so the retry skips them whether the
+      // summary then goes alone or in another digest.
       const succeeded = new Set([...already, ...result.results.filter((r) => r.ok).map((r) => r.notifier)]);
-      if (single && succeeded.size > already.size) await writePartial(workspace, summaryName, deliveryId, succeeded, now);
+      if (succeeded.size > already.size) for (const { c } of prepared) await writePartial(c.workspace, nameOf(c), c.deliveryId, succeeded, now);
       const words = failureWords(result.results);
       return Promise.all(prepared.map(async ({ c }) => {
         const back = await returnClaim(c.claimPath, c.path, c.summary).catch(() => ({ returned: false as const, at: c.claimPath }));
         return outcome(c, { kind: "failed", code: "send-failed", deliveryId, detail: single ? words : `the digest of ${members.length} could not be sent, so all stay: ${words}`, notifiers: result.results, ...(back.returned ? {} : { nowAt: back.at }) });
       }));
     }
-    // Journal every member (one fsync per workspace folder the digest spans), then count each, then delete each.
+    // Journal every member (one fsync per workspace folder the digest spans), then count them (one ledger batch
+    // per workspace), then delete each.
     const { rename } = await import("node:fs/promises");
-    for (const { c } of prepared) await rename(c.claimPath, sentName(c.claimPath));
-    for (const ws of new Set(prepared.map((p) => p.c.workspace))) await fsyncDirectory(ws);
-    // Each skill's ledger is its own file: a digest's members are counted side by side (the fsyncs overlap).
-    const out = await runInOrder(prepared, FINISH_CONCURRENCY, async ({ c, reported }) => {
-      const sentPath = sentName(c.claimPath);
+    await runInOrder(prepared, FINISH_CONCURRENCY, ({ c }) => rename(c.claimPath, sentName(c.claimPath)));
+    const byWorkspace = new Map<string, typeof prepared>();
+    for (const p of prepared) byWorkspace.set(p.c.workspace, [...(byWorkspace.get(p.c.workspace) ?? []), p]);
+    for (const ws of byWorkspace.keys()) await fsyncDirectory(ws);
+    const uncounted = new Map<string, string>();
+    for (const [ws, members] of byWorkspace) {
       try {
-        await count(c, occurrenceOf(c, "sent", { messageId: deliveryId, reported }));
+        await count(ws, members.map(({ c, reported }) => ({ c, occurrence: occurrenceOf(c, "sent", { messageId: deliveryId, reported }) })));
       } catch (error) {
-        return outcome(c, { kind: "sent", code: "delivered", deliveryId, notifiers: result.results, nowAt: sentPath, detail: `sent, but not yet counted in the ledger (${(error as Error).message}); kept as a journal record until the next run counts it` });
+        uncounted.set(ws, (error as Error).message);
       }
-      await unlink(sentPath);
+    }
+    const out = await runInOrder(prepared, FINISH_CONCURRENCY, async ({ c }) => {
+      const why = uncounted.get(c.workspace);
+      if (why !== undefined) return outcome(c, { kind: "sent", code: "delivered", deliveryId, notifiers: result.results, nowAt: sentName(c.claimPath), detail: `sent, but not yet counted in the ledger (${why}); kept as a journal record until the next run counts it` });
+      await unlink(sentName(c.claimPath));
       return outcome(c, { kind: "sent", code: "delivered", deliveryId, notifiers: result.results });
     });
-    if (single && already.size > 0) await removePartial(workspace, summaryName, deliveryId);
+    if (already.size > 0) for (const { c } of prepared) await removePartial(c.workspace, nameOf(c), c.deliveryId);
     return out;
   }
 
   return {
     take,
     async journaled(c) {
-      await count(c, occurrenceOf(c, "sent"));
+      // Counted already when the dead surfacer's journal batch landed before it died; only the delete was left.
+      if (isApplied(await ledgerFor(c), c.deliveryId)) return;
+      await count(c.workspace, [{ c, occurrence: occurrenceOf(c, "sent") }]);
     },
     pending: () => kept.length,
     async flush(onOutcome) {
@@ -195,6 +239,10 @@ export function createAccountant(o: AccountantOptions): Accountant {
 async function destinationKeyOf(deliver: Deliver, route: Route, workspace: string): Promise<string> {
   const key = await deliver.destinationOf?.(route, workspace).catch(() => undefined);
   return key === undefined ? `workspace\0${workspace}` : `destination\0${key}`;
+}
+
+function nameOf(c: Claimed): string {
+  return c.path.slice(c.path.lastIndexOf("/") + 1);
 }
 
 function failureWords(results: readonly { notifier: string; ok: boolean; error?: string }[]): string {

@@ -4,6 +4,7 @@ import { reasonKeyOf, type SkipSummary } from "../../contract/index.js";
 import { applyOccurrence, emptyLedger, unreportedFolds, type Disposition, type Occurrence, type SkillLedger } from "../ledger/entry.js";
 import { foldedWords, historyWords } from "../ledger/words.js";
 import { readSkillLedger } from "../ledger/store.js";
+import type { Batch } from "../ledger/batches.js";
 
 export interface Claimed {
   readonly workspace: string;
@@ -27,8 +28,8 @@ export function occurrenceOf(c: Claimed, disposition: Disposition, extra: Partia
 }
 
 /** The skill's ledger, or an empty one when it cannot be read (the write that follows sets it aside). */
-export async function ledgerFor(c: Claimed): Promise<SkillLedger> {
-  return readSkillLedger(c.workspace, c.summary.skill).catch(() => emptyLedger(c.summary.skill));
+export async function ledgerFor(c: Claimed, batches?: readonly Batch[]): Promise<SkillLedger> {
+  return readSkillLedger(c.workspace, c.summary.skill, batches).catch(() => emptyLedger(c.summary.skill));
 }
 
 export interface NoticeNotes {

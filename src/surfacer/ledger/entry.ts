@@ -64,6 +64,12 @@ export interface SkillLedger {
   last_sent?: SentShape;
   /** Skips muted by each silence, for the message when it ends. */
   muted_by: Record<string, MutedTally>;
+  /**
+   * Journal batches (`_journal/<name>.jsonl`) already folded into this file, with when: a batch folded in twice (a
+   * crash before its delete, two surfacers compacting at once) changes nothing the second time. Kept a while after
+   * the batch is deleted, for readers that listed it just before.
+   */
+  folded_batches?: Record<string, string>;
 }
 
 export interface Occurrence {

@@ -1,24 +1,21 @@
 // The ledger on disk: one small file per skill in `<workspace>/.skip-summary-ledger/`, so that a burst of many
 // skills never rewrites one big file, and two surfacers only wait for each other on the same skill. Every change
 // is read-modify-write under the skill's lock file and lands by an fsynced rename: a reader sees the old file or
-// the new one, and a change is durable before the caller deletes anything it accounts for.
+// the new one. New counts reach these files through the journal (batches.ts, compaction.ts); what a skill's
+// ledger holds is its file plus the journal batches not yet folded into it, and that is what the readers here return.
 import { readdir, rename } from "node:fs/promises";
+import { createExclusively } from "../../fs/index.js";
 import { join } from "node:path";
 import { isValidSkillId } from "../../contract/ids.js";
 import { withSafeDir, replaceAtomically } from "../../fs/index.js";
 import { readRegularFile } from "../../owner/atomic-write.js";
 import { withFileLock } from "../../owner/lock.js";
 import { DEFAULT_LEDGER_MAX_AGE_MS } from "../policy/settings.js";
-import { emptyLedger, LEDGER_VERSION, pruneLedger, type SkillLedger } from "./entry.js";
+import { applyOccurrence, emptyLedger, LEDGER_VERSION, pruneLedger, type SkillLedger } from "./entry.js";
+import { readBatches, type Batch } from "./batches.js";
+import { LEDGER_DIR, SILENCES_FILE, ledgerDir } from "./paths.js";
 
-/** The folder beside the summaries. Its name has no `.json` suffix, so no reader mistakes it for a summary. */
-export const LEDGER_DIR = ".skip-summary-ledger";
-/** Names in the folder that are not skills start with `_`, which a skill id never does. */
-export const SILENCES_FILE = "_silences.json";
-
-export function ledgerDir(workspace: string): string {
-  return join(workspace, LEDGER_DIR);
-}
+export { LEDGER_DIR, SILENCES_FILE, ledgerDir };
 
 /**
  * Runs `fn` with the ledger folder created (one level, in an existing workspace) and opened through the safe-path
@@ -33,9 +30,27 @@ function skillFile(workspace: string, skill: string): string {
   return join(ledgerDir(workspace), `${skill}.json`);
 }
 
-/** The skill's ledger as it is on disk (empty when there is none yet); never throws for a missing folder. */
-export async function readSkillLedger(workspace: string, skill: string): Promise<SkillLedger> {
-  return (await readLedgerFile(skillFile(workspace, skill), skill)) ?? emptyLedger(skill);
+/**
+ * The skill's ledger: its file (empty when there is none yet) plus the journal batches not folded into it yet.
+ * The batches are listed first and the file read after: a batch deleted in between was folded into the file
+ * before its delete, so nothing is missed, and the file's marks keep a batch from counting twice.
+ */
+export async function readSkillLedger(workspace: string, skill: string, listed?: readonly Batch[]): Promise<SkillLedger> {
+  // `listed`: the batches, listed by the caller before this call (a digest lists them once for all its members).
+  const batches = listed ?? (await readBatches(workspace));
+  const ledger = (await readLedgerFile(skillFile(workspace, skill), skill)) ?? emptyLedger(skill);
+  return withBatches(ledger, batches);
+}
+
+/** Applies what the batches hold for this skill and the file does not mark as folded in; returns the same object. */
+export function withBatches(ledger: SkillLedger, batches: readonly Batch[], mark?: Date): SkillLedger {
+  for (const batch of batches) {
+    const records = batch.bySkill.get(ledger.skill);
+    if (!records || ledger.folded_batches?.[batch.name] !== undefined) continue;
+    for (const r of records) applyOccurrence(ledger, r.occurrence, r.now, r.timeZone);
+    if (mark) (ledger.folded_batches ??= {})[batch.name] = mark.toISOString();
+  }
+  return ledger;
 }
 
 async function readLedgerFile(path: string, skill: string): Promise<SkillLedger | undefined> {
@@ -57,6 +72,11 @@ export interface LedgerWriteOptions {
   readonly now: Date;
   /** Entries not seen for this long are dropped on write. @default 90 days */
   readonly maxAgeMs?: number;
+  /**
+   * Fsync the ledger folder after the rename. Compaction passes false and fsyncs the folder once for all the skills
+   * it wrote, before it deletes the batches they came from. @default true
+   */
+  readonly syncFolder?: boolean;
 }
 
 /**
@@ -77,13 +97,24 @@ export async function updateSkillLedger<T>(workspace: string, skill: string, cha
     }
     const result = change(ledger);
     pruneLedger(ledger, options.now, options.maxAgeMs ?? DEFAULT_LEDGER_MAX_AGE_MS);
-    await write(`${skill}.json`, `${JSON.stringify(ledger)}\n`);
+    if (options.syncFolder === false) {
+      // The file's data is fsynced before the rename; the rename itself is made durable by the caller's folder fsync.
+      const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+      try {
+        await createExclusively(tmp, `${JSON.stringify(ledger)}\n`, { mode: 0o600, sync: true });
+        await rename(tmp, path);
+      } catch (error) {
+        await unlinkQuietly(tmp);
+        throw error;
+      }
+    } else await write(`${skill}.json`, `${JSON.stringify(ledger)}\n`);
     return { result, ledger };
   }));
 }
 
 /** Every skill's ledger in the workspace (for `history`); unreadable files are reported, not fatal. */
 export async function readAllLedgers(workspace: string): Promise<{ ledgers: SkillLedger[]; problems: string[] }> {
+  const batches = await readBatches(workspace);
   let names: string[];
   try {
     names = await readdir(ledgerDir(workspace));
@@ -99,10 +130,19 @@ export async function readAllLedgers(workspace: string): Promise<{ ledgers: Skil
     if (!isValidSkillId(skill)) continue;
     try {
       const ledger = await readLedgerFile(join(ledgerDir(workspace), name), skill);
-      if (ledger) ledgers.push(ledger);
+      if (ledger) ledgers.push(withBatches(ledger, batches));
     } catch (error) {
       problems.push(`${join(ledgerDir(workspace), name)}: ${(error as Error).message}`);
     }
   }
+  // Skills counted so far only in the journal.
+  const seen = new Set(ledgers.map((l) => l.skill));
+  const journalOnly = new Set(batches.flatMap((b) => [...b.bySkill.keys()]).filter((s) => !seen.has(s)));
+  for (const skill of [...journalOnly].sort()) ledgers.push(withBatches(emptyLedger(skill), batches));
   return { ledgers, problems };
+}
+
+async function unlinkQuietly(path: string): Promise<void> {
+  const { unlink } = await import("node:fs/promises");
+  await unlink(path).catch(() => undefined);
 }
