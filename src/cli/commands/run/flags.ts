@@ -54,26 +54,22 @@ export function parseRunFlags(flags: RunFlags): ParsedRunFlags {
   if (flags.heal !== undefined && flags.healArg !== undefined) throw usageError("use either --heal CMD or --heal-arg (repeatable), not both");
   const retries = flags.retry === undefined ? 0 : Number(flags.retry);
   if (!/^\d+$/.test(flags.retry ?? "0") || retries > 100) throw usageError(`--retry must be a whole number from 0 to 100, got ${JSON.stringify(flags.retry)}`);
-  const parsed: Record<string, unknown> = {
-    skill: flags.skill,
-    step: flags.step === undefined ? "exit" : /^\d+$/.test(flags.step) ? Number(flags.step) : flags.step,
-    retries,
-    jitter: flags.jitter !== false,
-    logFormat: wrap("--log-format", () => parseLogFormat(flags.logFormat ?? "pretty")),
-  };
-  if (flags.retryOn !== undefined) parsed.retryOn = wrap("", () => parseRetryOn(flags.retryOn!));
-  if (flags.backoff !== undefined) parsed.backoff = wrap("--backoff", () => parseBackoff(flags.backoff!));
-  if (flags.initialDelay !== undefined) parsed.initialDelayMs = wrap("--initial-delay", () => parseDuration(flags.initialDelay!));
-  if (flags.maxDelay !== undefined) parsed.maxDelayMs = wrap("--max-delay", () => parseDuration(flags.maxDelay!));
-  if (flags.timeout !== undefined) parsed.timeoutMs = wrap("--timeout", () => parseDuration(flags.timeout!));
-  if (parsed.timeoutMs === 0) throw usageError(`--timeout ${JSON.stringify(flags.timeout)} would end every attempt at once; give a duration above zero, such as "30s"`);
-  if (flags.killGrace !== undefined) parsed.killGraceMs = wrap("--kill-grace", () => parseDuration(flags.killGrace!));
-  if (flags.heal !== undefined) parsed.heal = wrap("--heal", () => splitShellWords(flags.heal!));
+  const step = flags.step === undefined ? "exit" : /^\d+$/.test(flags.step) ? Number(flags.step) : flags.step;
+  const logFormat = wrap("--log-format", () => parseLogFormat(flags.logFormat ?? "pretty"));
+  // Each value is checked in the order the flags are documented, so the first bad one is the one named.
+  const retryOn = flags.retryOn === undefined ? undefined : wrap("", () => parseRetryOn(flags.retryOn!));
+  const backoff = flags.backoff === undefined ? undefined : wrap("--backoff", () => parseBackoff(flags.backoff!));
+  const initialDelayMs = flags.initialDelay === undefined ? undefined : wrap("--initial-delay", () => parseDuration(flags.initialDelay!));
+  const maxDelayMs = flags.maxDelay === undefined ? undefined : wrap("--max-delay", () => parseDuration(flags.maxDelay!));
+  const timeoutMs = flags.timeout === undefined ? undefined : wrap("--timeout", () => parseDuration(flags.timeout!));
+  if (timeoutMs === 0) throw usageError(`--timeout ${JSON.stringify(flags.timeout)} would end every attempt at once; give a duration above zero, such as "30s"`);
+  const killGraceMs = flags.killGrace === undefined ? undefined : wrap("--kill-grace", () => parseDuration(flags.killGrace!));
+  let heal = flags.heal === undefined ? undefined : wrap("--heal", () => splitShellWords(flags.heal!));
   if (flags.healArg !== undefined) {
     if (flags.healArg[0]!.trim() === "") throw usageError("--heal-arg: the first --heal-arg is the program to run, and it is empty");
-    parsed.heal = [...flags.healArg];
+    heal = [...flags.healArg];
   }
-  if (parsed.retries === 0) {
+  if (retries === 0) {
     const given = [
       [flags.heal ?? flags.healArg, "--heal"],
       [flags.retryOn, "--retry-on"],
@@ -87,7 +83,21 @@ export function parseRunFlags(flags: RunFlags): ParsedRunFlags {
   if ((flags.notify !== undefined || flags.config !== undefined) && !flags.surface) {
     throw usageError(`${flags.notify !== undefined ? "--notify" : "--config"} only applies with --surface`);
   }
-  return parsed as unknown as ParsedRunFlags;
+  // A flag not given stays absent (not `undefined`): runSkill's defaults apply to what is missing.
+  return {
+    skill: flags.skill,
+    step,
+    retries,
+    jitter: flags.jitter !== false,
+    logFormat,
+    ...(retryOn === undefined ? {} : { retryOn }),
+    ...(backoff === undefined ? {} : { backoff }),
+    ...(initialDelayMs === undefined ? {} : { initialDelayMs }),
+    ...(maxDelayMs === undefined ? {} : { maxDelayMs }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(killGraceMs === undefined ? {} : { killGraceMs }),
+    ...(heal === undefined ? {} : { heal }),
+  };
 }
 
 // The parsers' own errors get the flag's name; anything else they throw is a bug and stays one.

@@ -30,7 +30,10 @@ export interface RunCommandFlags {
   workspace?: string;
   logFormat?: string;
   logFile?: string;
-  [flag: string]: unknown;
+  plan?: string;
+  input?: string[];
+  events?: string;
+  failuresLog?: string;
 }
 
 export const runCommand: CommandDefinition = {
@@ -44,7 +47,8 @@ export const runCommand: CommandDefinition = {
       .option("--failures-log <path>", "with --plan: append every failure as JSON Lines here (default: $SKIP_SUMMARY_FAILURES_LOG, then <workspace>/.skip-summary-failures.jsonl)")
       .action(
         action(context, "run", done, async (commandArgs: string[], opts: RunCommandFlags, cmd: Command) => {
-          if (typeof opts.plan === "string") return runPlanFile(commandArgs, opts, context.io);
+          const { plan } = opts;
+          if (plan !== undefined) return runPlanFile(commandArgs, { ...opts, plan }, context.io);
           if (opts.input || opts.events || opts.failuresLog) throw usageError("--input, --events and --failures-log need --plan FILE");
           assertDashDash(commandArgs, cmd);
           return runSingleCommand(commandArgs, opts, context.io);
@@ -58,8 +62,10 @@ export const runCommand: CommandDefinition = {
  * skill flag such as `--json` or `--retry` would silently be taken by the runner.
  */
 function assertDashDash(commandArgs: readonly string[], cmd: Command): void {
-  // rawArgs is commander's copy of the argv it parsed (public on the object, absent from its typings).
-  const raw = (cmd.parent as unknown as { rawArgs?: readonly string[] } | null)?.rawArgs;
+  // rawArgs is commander's copy of the argv it parsed (public on the object, absent from its typings), so it is
+  // looked for rather than assumed.
+  const parent = cmd.parent;
+  const raw: readonly unknown[] | undefined = parent !== null && "rawArgs" in parent && Array.isArray(parent.rawArgs) ? parent.rawArgs : undefined;
   // The command is exactly what follows the first --: a word before it (`run --skill x echo --json -- hi`) would
   // let the runner take the flags between for its own.
   const after = raw === undefined || !raw.includes("--") ? undefined : raw.slice(raw.indexOf("--") + 1);
@@ -75,7 +81,7 @@ export async function runSingleCommand(commandArgs: readonly string[], opts: Run
 }
 
 /** `--plan FILE`: the plan names its skill and its commands, so none is given after --. */
-async function runPlanFile(commandArgs: readonly string[], opts: RunCommandFlags, io: CliIo): Promise<number> {
+async function runPlanFile(commandArgs: readonly string[], opts: RunCommandFlags & { plan: string }, io: CliIo): Promise<number> {
   if (commandArgs.length > 0) throw usageError("--plan runs the plan's own steps: give no command after --");
   if (opts.skill !== undefined) throw usageError("--plan reads the skill id from the plan file's skill field: drop --skill");
   const given = singleCommandFlags(opts);
@@ -86,7 +92,7 @@ async function runPlanFile(commandArgs: readonly string[], opts: RunCommandFlags
   if (logFlags.length > 0) throw usageError(`${list(logFlags)}: a plan logs every failure to --failures-log PATH, and --events json streams its progress`);
   if ((opts.notify || opts.config !== undefined) && !opts.surface) throw usageError("--notify and --config only choose how --surface sends the summary: add --surface, or drop them");
   const { runPlanCli } = await import("./plan.js");
-  return runPlanCli(opts as RunCommandFlags & { plan: string }, io);
+  return runPlanCli(opts, io);
 }
 
 /** The single-command flags given: a plan sets these per step, so passing one with --plan is refused, never ignored. */
