@@ -13,6 +13,7 @@ const PUBLIC = [
   "buildJsonSchema",
   "classifySummary",
   "classifySummaryText",
+  "compactLedger",
   "createSkipCollector",
   "deliver",
   "emitSkip",
