@@ -263,6 +263,18 @@ describe("the closing block and --surface", () => {
     expect(r.stdout).toContain("Reason: skipped 1 step: enrich (continued, exit 1: no data)");
     expect(await s.summary()).toBeUndefined();
   });
+
+  it("--surface --json: the stdout notifier writes to stderr, so the JSON result is all the plan adds to stdout", async () => {
+    const s = await sandbox();
+    await s.write(`${head}  - ${stepYaml("enrich", "step.sh", ["1", "no data"], "on_error: continue")}\n`);
+    const r = await s.run(["--plan", "plan.yaml", "--surface", "--notify", "stdout", "--json"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain("Reason: skipped 1 step");
+    const last = r.stdout.trimEnd().split("\n").at(-1)!;
+    expect(JSON.parse(last)).toMatchObject({ outcome: expect.any(String) });
+    expect(r.stderr).toContain("Reason: skipped 1 step: enrich (continued, exit 1: no data)");
+    expect(await s.summary()).toBeUndefined();
+  });
 });
 
 describe("a workspace that does not exist", () => {

@@ -76,7 +76,8 @@ export async function runPlanCli(flags: PlanCliFlags, io: CliIo): Promise<number
       // The steps write straight to our stdout when it is the process's own; an injected one (the in-process tests)
       // gets their output through it, so nothing bypasses the CliIo.
       ...(io.stdout === process.stdout ? {} : { onStdout: (chunk) => void io.stdout.write(chunk.toString("utf8")) }),
-      ...(flags.surface ? { surface: { ...(flags.config ? { configFile: flags.config } : {}), ...(flags.notify ? { notify: flags.notify } : {}), stdout: io.stdout } } : {}),
+      // As with `run --json`: the stdout notifier writes to stderr, so stdout stays the steps' lines and one JSON result.
+      ...(flags.surface ? { surface: { ...(flags.config ? { configFile: flags.config } : {}), ...(flags.notify ? { notify: flags.notify } : {}), stdout: flags.json ? io.stderr : io.stdout } } : {}),
       signal: interrupt.signal,
       hardSignal: hard.signal,
     });
