@@ -129,6 +129,26 @@ describe("once mode: one digest per destination, across workspaces", () => {
     expect(await ledgerSkills(b)).toEqual([]);
   });
 
+  it("a digest one of two receivers took is sent again only to the other, still as one digest of all 6", async () => {
+    const { root, a, b } = await twoTeams();
+    const took = await startServer(() => ({ status: 204 }));
+    const flaky = await startServer((_, i) => ({ status: i === 0 ? 500 : 204 }));
+    const config = await writeConfig(root, { took: webhook(took), flaky: webhook(flaky) });
+    const first = await runCliInProcess(["surface", "--workspace", a, "--workspace", b, "--config", config]);
+    expect(first.code).toBe(1);
+    expect((await readWorkspace(a)).filter((n) => n.endsWith(".json"))).toHaveLength(3);
+    expect((await readWorkspace(b)).filter((n) => n.endsWith(".json"))).toHaveLength(3);
+    const second = await runCliInProcess(["surface", "--workspace", a, "--workspace", b, "--config", config]);
+    expect(second.code, second.stderr).toBe(0);
+    expect(took.requests).toHaveLength(1);
+    expect(flaky.requests).toHaveLength(2);
+    expect(bodies(flaky)[1]!.summaries).toHaveLength(6);
+    expect(await readWorkspace(a)).toEqual([]);
+    expect(await readWorkspace(b)).toEqual([]);
+    expect(await ledgerSkills(a)).toEqual([...A_SKILLS].sort());
+    expect(await ledgerSkills(b)).toEqual([...B_SKILLS].sort());
+  });
+
   it("two webhooks to two receivers: each gets one digest of all 6", async () => {
     const { root, a, b } = await twoTeams();
     const first = await startServer(() => ({ status: 204 }));
