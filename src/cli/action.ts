@@ -2,7 +2,7 @@
 // Keeping commander out of this module lets the fast path (fast-path.ts) run emit and surface without loading it.
 import type { Command } from "commander";
 import type { CliIo } from "./io.js";
-import type { FlagSpec } from "./flag-spec.js";
+import { parseFlagsFast, type FlagSpec, type FlagValues } from "./flag-spec.js";
 import { errorExitCode } from "./exit-codes.js";
 
 /** What a command's action resolves to: the process exit code. */
@@ -29,10 +29,22 @@ export interface CommandDefinition {
   readonly fast?: FastCommand;
 }
 
-/** A command that well-formed invocations may run without commander: its flags as data, and its action. */
+/**
+ * A command that well-formed invocations may run without commander: it parses `args` with its flag spec and runs
+ * its action on the typed options, or returns `undefined` so commander takes the invocation and words the error.
+ */
 export interface FastCommand {
-  readonly flags: readonly FlagSpec[];
-  run(options: Record<string, unknown>, context: CommandContext): Promise<ExitCode>;
+  prepare(args: readonly string[]): ((context: CommandContext) => Promise<ExitCode>) | undefined;
+}
+
+/** Ties a flag spec (declared `as const`) to the action that reads its options, so the two cannot disagree. */
+export function fastCommand<const Specs extends readonly FlagSpec[]>(flags: Specs, run: (options: FlagValues<Specs>, context: CommandContext) => Promise<ExitCode>): FastCommand {
+  return {
+    prepare(args) {
+      const options = parseFlagsFast(args, flags);
+      return options === undefined ? undefined : (context) => run(options, context);
+    },
+  };
 }
 
 /**

@@ -13,6 +13,23 @@ export interface FlagSpec {
   readonly defaultValue?: string;
 }
 
+/** `--items-from <file>` → `itemsFrom`: the key commander (and the fast path) gives a flag's value. */
+type OptionKey<Flags extends string> = Flags extends `--${infer Long} ${string}` ? Camel<Long> : Flags extends `--${infer Long}` ? Camel<Long> : never;
+type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
+type OptionValue<S extends FlagSpec> = S["flags"] extends `${string} <${string}>` ? (S["repeatable"] extends true ? string[] : string) : boolean;
+/** Always there: required, or given a default. */
+type Present<S extends FlagSpec> = S["required"] extends true ? true : S["defaultValue"] extends string ? true : false;
+
+/**
+ * The options both parsers produce for `specs` (declared `as const`): required flags and flags with a default are
+ * always there, the others only when given; repeatable values are arrays, switches booleans.
+ */
+export type FlagValues<Specs extends readonly FlagSpec[]> = {
+  readonly [S in Specs[number] as Present<S> extends true ? OptionKey<S["flags"]> : never]: OptionValue<S>;
+} & {
+  readonly [S in Specs[number] as Present<S> extends true ? never : OptionKey<S["flags"]>]?: OptionValue<S>;
+};
+
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function declareFlags(command: Command, specs: readonly FlagSpec[]): Command {
@@ -37,7 +54,7 @@ const camel = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => c.to
  * flag, a missing value or required flag, a positional argument, --help): commander then takes the invocation and
  * words the error.
  */
-export function parseFlagsFast(args: readonly string[], specs: readonly FlagSpec[]): Record<string, unknown> | undefined {
+export function parseFlagsFast<const Specs extends readonly FlagSpec[]>(args: readonly string[], specs: Specs): FlagValues<Specs> | undefined {
   const options: Record<string, { type: "string" | "boolean"; multiple?: boolean }> = {};
   for (const spec of specs) {
     const { name, takesValue } = parts(spec);
@@ -57,5 +74,7 @@ export function parseFlagsFast(args: readonly string[], specs: readonly FlagSpec
     if (value !== undefined) result[camel(name)] = value;
     else if (spec.defaultValue !== undefined) result[camel(name)] = spec.defaultValue;
   }
-  return result;
+  // The one cast: `result` is built from `specs` at run time by the same rules FlagValues states at compile time
+  // (camelCase key, string/array/boolean, required or defaulted present), which the compiler cannot follow.
+  return result as FlagValues<Specs>;
 }

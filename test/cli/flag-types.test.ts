@@ -3,6 +3,8 @@
 import { describe, expectTypeOf, it } from "vitest";
 import type { RunCommandFlags } from "../../src/cli/commands/run/index.js";
 import { parseRunFlags, type ParsedRunFlags } from "../../src/cli/commands/run/flags.js";
+import type { EmitFlags } from "../../src/cli/commands/emit/index.js";
+import type { SurfaceFlags } from "../../src/cli/commands/surface/index.js";
 
 describe("the run flags' types", () => {
   it("have no index signature: a flag commander does not declare is not a key", () => {
@@ -17,5 +19,16 @@ describe("the run flags' types", () => {
     expectTypeOf<ParsedRunFlags["skill"]>().toEqualTypeOf<string>();
     expectTypeOf<ParsedRunFlags["retries"]>().toEqualTypeOf<number>();
     expectTypeOf<ParsedRunFlags["timeoutMs"]>().toEqualTypeOf<number | undefined>();
+  });
+
+  it("emit's and surface's options are read off their flag specs (FlagValues)", () => {
+    expectTypeOf<EmitFlags["skill"]>().toEqualTypeOf<string>();
+    expectTypeOf<EmitFlags["reasonKey"]>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<EmitFlags["item"]>().toEqualTypeOf<string[] | undefined>();
+    expectTypeOf<EmitFlags["technical"]>().toEqualTypeOf<boolean | undefined>();
+    expectTypeOf<keyof EmitFlags>().toEqualTypeOf<"skill" | "step" | "reason" | "item" | "itemsFrom" | "reasonKey" | "link" | "technical" | "workspace" | "json">();
+    // A flag with a default is always there.
+    expectTypeOf<SurfaceFlags["logFormat"]>().toEqualTypeOf<string>();
+    expectTypeOf<SurfaceFlags["dryRun"]>().toEqualTypeOf<boolean | undefined>();
   });
 });

@@ -1,14 +1,14 @@
 // `skip-summary emit`: the owner side for skills written in bash or Python. Exit codes follow BSD sysexits.
 import { EX_SOFTWARE } from "../../../contract/exit-codes.js";
-import { action, type CommandContext, type CommandDefinition } from "../../action.js";
+import { action, fastCommand, type CommandContext, type CommandDefinition } from "../../action.js";
 import { isSkipSummaryError, SkipSummaryError } from "../../../contract/errors.js";
 import { errorExitCode } from "../../exit-codes.js";
-import { declareFlags, type FlagSpec } from "../../flag-spec.js";
+import { declareFlags, type FlagSpec, type FlagValues } from "../../flag-spec.js";
 import type { CliIo } from "../../io.js";
 import { usageError } from "../../usage-error.js";
 import { checkLinkUrls, parseLinkFlag } from "./links.js";
 
-const EMIT_FLAGS: readonly FlagSpec[] = [
+const EMIT_FLAGS = [
   { flags: "--skill <id>", description: "the full skill id, e.g. tessl__check-cfps", required: true },
   { flags: "--step <step>", description: "the step that skipped (digits are written as an integer)", required: true },
   { flags: "--reason <text>", description: "one line for the owner, at most 500 characters", required: true },
@@ -19,12 +19,15 @@ const EMIT_FLAGS: readonly FlagSpec[] = [
   { flags: "--technical", description: "a transient failure: a retry would likely succeed (default: a policy skip)" },
   { flags: "--workspace <dir>", description: "the group workspace (default: $SKIP_SUMMARY_WORKSPACE, then /workspace/group)" },
   { flags: "--json", description: "print one JSON result instead of the path" },
-];
+] as const satisfies readonly FlagSpec[];
+
+/** What both parsers hand runEmit, read off EMIT_FLAGS. */
+export type EmitFlags = FlagValues<typeof EMIT_FLAGS>;
 
 export const emitCommand: CommandDefinition = {
   name: "emit",
   summary: "write (or merge into) the skill's skip summary, atomically",
-  fast: { flags: EMIT_FLAGS, run: (opts, context) => runEmit(opts as unknown as EmitFlags, context) },
+  fast: fastCommand(EMIT_FLAGS, runEmit),
   register(command, context, done) {
     declareFlags(command, EMIT_FLAGS)
       .addHelpText(
@@ -91,19 +94,6 @@ async function runEmit(opts: EmitFlags, context: CommandContext): Promise<number
   // Outside the try: the summary is written, so a reader that went away (EPIPE) is not a failed write (bin.ts).
   io.stdout.write(opts.json ? `${JSON.stringify({ ok: true, path: result.path, merged: result.merged, summary: result.summary })}\n` : `${result.path}\n`);
   return 0;
-}
-
-interface EmitFlags {
-  skill: string;
-  step: string;
-  reason: string;
-  item?: string[];
-  itemsFrom?: string;
-  reasonKey?: string;
-  link?: string[];
-  technical?: boolean;
-  workspace?: string;
-  json?: boolean;
 }
 
 // At most a summary's worth of bytes is read (/dev/zero, a sparse file or an endless pipe must not fill memory):

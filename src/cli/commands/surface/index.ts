@@ -1,20 +1,8 @@
 // `skip-summary surface`: the surfacer. Flags only here; the work (and the notifiers) loads on use.
-import { action, type CommandContext, type CommandDefinition } from "../../action.js";
-import { declareFlags, type FlagSpec } from "../../flag-spec.js";
+import { action, fastCommand, type CommandContext, type CommandDefinition } from "../../action.js";
+import { declareFlags, type FlagSpec, type FlagValues } from "../../flag-spec.js";
 
-export interface SurfaceFlags {
-  workspace?: string[];
-  skill?: string;
-  notify?: string[];
-  config?: string;
-  json?: boolean;
-  dryRun?: boolean;
-  hookInput?: boolean;
-  watch?: boolean;
-  logFormat?: string;
-}
-
-const SURFACE_FLAGS: readonly FlagSpec[] = [
+const SURFACE_FLAGS = [
   { flags: "--workspace <dir>", description: "a workspace folder or glob, e.g. '/srv/groups/*/' (repeatable; default: config surface.workspaces, $SKIP_SUMMARY_WORKSPACE, /workspace/group)", repeatable: true },
   { flags: "--skill <id>", description: "only this skill's summary (with or without the tessl__ prefix)" },
   { flags: "--notify <name>", description: "send through this notifier instead of the configured routes (repeatable)", repeatable: true },
@@ -24,7 +12,10 @@ const SURFACE_FLAGS: readonly FlagSpec[] = [
   { flags: "--hook-input", description: "run as a Claude Code hook: read a Stop, SubagentStop or PostToolUse event on stdin, print the hook's JSON (install with: skip-summary hooks install)" },
   { flags: "--watch", description: "keep running: surface what waits now, then every new summary (SIGINT/SIGTERM to stop)" },
   { flags: "--log-format <format>", description: "structured log lines on stderr: pretty or json", defaultValue: "pretty" },
-];
+] as const satisfies readonly FlagSpec[];
+
+/** What both parsers hand the surface command, read off SURFACE_FLAGS. */
+export type SurfaceFlags = FlagValues<typeof SURFACE_FLAGS>;
 
 const runSurface = async (flags: SurfaceFlags, context: CommandContext) => {
   const { runSurfaceCommand } = await import("./run.js");
@@ -34,7 +25,7 @@ const runSurface = async (flags: SurfaceFlags, context: CommandContext) => {
 export const surfaceCommand: CommandDefinition = {
   name: "surface",
   summary: "send waiting skip summaries to the owner, then delete them (once, as a hook, or --watch)",
-  fast: { flags: SURFACE_FLAGS, run: (opts, context) => runSurface(opts as SurfaceFlags, context) },
+  fast: fastCommand(SURFACE_FLAGS, runSurface),
   register(command, context, done) {
     declareFlags(command, SURFACE_FLAGS)
       .addHelpText(
