@@ -52,6 +52,7 @@ function start(): { child: ChildProcess; ok: boolean } {
   child.stdin!.on("error", () => (state.ok = false));
   // Neither the watchdog nor its pipe may keep our event loop alive: it exists only to outlive us.
   child.unref();
+  // The cast is the honest answer: a piped stdin is a net.Socket at run time (it has unref), typed only as Writable.
   (child.stdin as unknown as { unref?: () => void }).unref?.();
   return state;
 }

@@ -72,6 +72,14 @@ describe("parsePlan", () => {
     expect(found).toHaveLength(5);
   });
 
+  it("words every bad duration itself, whatever its YAML type (not zod's \"expected string\")", () => {
+    const found = problems('skill: tessl__x\nsteps:\n  - { name: a, run: ["./a.sh"], timeout: soon }\n  - { name: b, run: ["./b.sh"], timeout: true }\n');
+    expect(found.map((p) => [p.path, p.message])).toEqual([
+      ["steps[0].timeout", expect.stringMatching(/^must be a duration: /)],
+      ["steps[1].timeout", expect.stringMatching(/^must be a duration: /)],
+    ]);
+  });
+
   it("rejects an unknown input, a template that is not an input, and a bad skill id", () => {
     const found = problems('skill: "../evil"\ninputs:\n  since: {}\nsteps:\n  - { name: a, run: ["./a.sh", "{{ inputs.sinse }}", "{{ env.HOME }}"] }\n');
     expect(found.map((p) => p.path)).toEqual(["skill", "steps[0].run[1]", "steps[0].run[2]"]);

@@ -10,14 +10,14 @@ export const BACKOFF_KINDS = ["exponential", "linear", "fixed"] as const;
 export const INPUT_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 export const STEP_NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
 
-const duration = z.unknown().check(
-  z.refine((value) => durationProblem(value) === undefined, {
-    error: (issue) =>
-      typeof issue.input === "number"
-        ? `must be a duration with a unit: add one, "${issue.input}s" for seconds or "${issue.input}ms" for milliseconds`
-        : `must be a duration: ${durationProblem(issue.input)}`,
-  }),
-) as unknown as z.ZodMiniType<string>;
+// z.custom<string>: only a string can be a duration (a bare number has no unit), so the check that accepts a value
+// is the one that makes it a string; every other input gets this message rather than zod's "expected string".
+const duration = z.custom<string>((value) => durationProblem(value) === undefined, {
+  error: (issue) =>
+    typeof issue.input === "number"
+      ? `must be a duration with a unit: add one, "${issue.input}s" for seconds or "${issue.input}ms" for milliseconds`
+      : `must be a duration: ${durationProblem(issue.input)}`,
+});
 
 const exitCode = z.int({ error: "must be an integer exit code (0-255)" }).check(z.gte(0, "must be 0-255"), z.lte(255, "must be 0-255"));
 const exitCodes = z.array(exitCode, { error: "must be a list of exit codes, for example [1, 75]" });
