@@ -11,6 +11,7 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { withSafeDir, replaceAtomically } from "../../fs/index.js";
 import { readRegularFile } from "../../owner/atomic-write.js";
+import * as z from "zod/mini";
 import { isValidSkillId } from "../../contract/ids.js";
 import type { Occurrence } from "./entry.js";
 import { ledgerDir } from "./paths.js";
@@ -44,16 +45,49 @@ function serialise(r: JournalRecord): string {
   return JSON.stringify({ skill: r.skill, now: r.now.toISOString(), tz: r.timeZone, o: { ...r.occurrence, occurredAt: r.occurrence.occurredAt.toISOString() } });
 }
 
+// A journal line is read back by any surfacer, perhaps of another version: it is checked, never trusted by a cast.
+const isoTime = z.string().check(z.refine((t) => !Number.isNaN(Date.parse(t))));
+const JournalLine = z.object({
+  skill: z.string().check(z.refine(isValidSkillId)),
+  now: isoTime,
+  tz: z.string(),
+  o: z.object({
+    reasonKey: z.string(),
+    reason: z.string(),
+    step: z.union([z.string(), z.number()]),
+    items: z.array(z.string()),
+    occurredAt: isoTime,
+    deliveryId: z.string(),
+    disposition: z.enum(["sent", "folded", "muted"]),
+    messageId: z.optional(z.string()),
+    reported: z.optional(z.record(z.string(), z.number())),
+    silenceId: z.optional(z.string()),
+  }),
+});
+
 function parse(line: string): JournalRecord | undefined {
-  let d;
+  let raw: unknown;
   try {
-    d = JSON.parse(line) as { skill?: unknown; now?: unknown; tz?: unknown; o?: Record<string, unknown> };
+    raw = JSON.parse(line);
   } catch {
     return undefined; // a batch lands whole (temp file, fsync, rename), so only a hand edit gets here
   }
-  if (typeof d.skill !== "string" || !isValidSkillId(d.skill) || typeof d.now !== "string" || typeof d.tz !== "string" || typeof d.o !== "object" || d.o === null) return undefined;
-  const o = d.o as unknown as Occurrence & { occurredAt: string };
-  return { skill: d.skill, now: new Date(d.now), timeZone: d.tz, occurrence: { ...o, occurredAt: new Date(o.occurredAt) } };
+  const d = JournalLine.safeParse(raw);
+  if (!d.success) return undefined;
+  const { o } = d.data;
+  const occurrence: Occurrence = {
+    reasonKey: o.reasonKey,
+    reason: o.reason,
+    step: o.step,
+    items: o.items,
+    occurredAt: new Date(o.occurredAt),
+    deliveryId: o.deliveryId,
+    disposition: o.disposition,
+    ...(o.messageId !== undefined ? { messageId: o.messageId } : {}),
+    ...(o.reported !== undefined ? { reported: o.reported } : {}),
+    ...(o.silenceId !== undefined ? { silenceId: o.silenceId } : {}),
+  };
+  return { skill: d.data.skill, now: new Date(d.data.now), timeZone: d.data.tz, occurrence };
 }
 
 /** Writes one batch durably; when this returns, what it counts survives a crash or a power cut. */

@@ -1,7 +1,7 @@
 // The ledger's journal and upkeep, on real folders with a fake clock: counts land in journal batches first, every
 // reader sees file + journal, compaction folds batches in exactly once (even one left behind by a crash), and
 // pruning drops a skill never seen again, at most once a day.
-import { copyFile, mkdir, readdir, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../helpers/cli.js";
@@ -53,6 +53,21 @@ describe("the ledger journal", () => {
     await compactLedger(ws, { now: new Date(at.getTime() + 60_000), force: true });
     expect(await batchNames(ws)).toEqual([]);
     expect((await readAllLedgers(ws)).ledgers.map((l) => [l.skill, total(l)])).toEqual([["tessl__a", 70], ["tessl__b", 1]]);
+  });
+
+  it("a journal line of the wrong shape (another version, a hand edit) is skipped, never counted as a skip", async () => {
+    const ws = await tempDir();
+    const at = new Date("2026-11-20T03:00:00Z");
+    await journalRecords(ws, [record("tessl__a", 0, at)], OWNER, () => at);
+    const [batch] = await batchNames(ws);
+    const good = JSON.parse((await readFile(join(journalDir(ws), batch!), "utf8")).trim()) as { o: Record<string, unknown> };
+    const bad = [
+      { ...good, o: { ...good.o, deliveryId: "x1", items: "not-a-list" } },
+      { ...good, o: { ...good.o, deliveryId: "x2", disposition: "lost" } },
+      { ...good, o: { ...good.o, deliveryId: "x3", occurredAt: "yesterday" } },
+    ];
+    await writeFile(join(journalDir(ws), batch!), [good, ...bad].map((l) => `${JSON.stringify(l)}\n`).join(""));
+    expect(total(await readSkillLedger(ws, "tessl__a"))).toBe(1);
   });
 
   it("a digest's members are counted in one batch", async () => {
