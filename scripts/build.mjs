@@ -93,6 +93,8 @@ await build({
   banner: { js: esmRequire },
 });
 await build({ ...common, entryPoints: { index: "src/index.ts" }, outdir: join(stage, "lib"), packages: "external" });
+// The lint's parser worker (src/lint/tile/facts-pool.ts): self-contained, so it runs from a copy of dist/ without node_modules.
+await build({ ...common, entryPoints: { "facts-worker": "src/lint/tile/facts-worker.ts" }, outdir: join(stage, "lint"), outExtension: { ".js": ".mjs" }, minify: true, banner: { js: esmRequire } });
 
 // The package is "type": "module"; these mark which folders of dist/ hold which kind of module.
 const scopes = { ".": "commonjs", lib: "module", types: "module" };
@@ -107,6 +109,8 @@ for (const name of readdirSync(join(stage, "hot")).sort((a, b) => Number(b.endsW
 for (const name of readdirSync(join(stage, "chunks"))) renameSync(join(stage, "chunks", name), join(dist, "chunks", name));
 renameSync(join(stage, "full.mjs"), join(dist, "full.mjs"));
 renameSync(join(stage, "lib", "index.js"), join(dist, "lib", "index.js"));
+mkdirSync(join(dist, "lint"), { recursive: true });
+renameSync(join(stage, "lint", "facts-worker.mjs"), join(dist, "lint", "facts-worker.mjs"));
 renameSync(join(stage, "cli.js"), join(dist, "cli.js"));
 rmSync(stage, { recursive: true, force: true });
 rmSync(join(dist, "esm"), { recursive: true, force: true }); // an earlier layout

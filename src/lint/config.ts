@@ -14,13 +14,16 @@ export const LintConfigSection = z.strictObject(
     ),
     ignore: z.optional(z.array(z.string({ error: "must be a string: a glob relative to the tile, such as \"vendor/**\"" }), { error: "must be an array of globs" })),
     rule: z.optional(z.string({ error: "must be a string: the path of the no-silent-defer rule file your tiles share" })),
+    concurrency: z.optional(
+      z.union([z.literal("auto"), z.literal("off"), z.int().check(z.gte(1), z.lte(64))], { error: 'must be "auto", "off" or a number of worker threads from 1 to 64' }),
+    ),
     intentionalSkips: z.optional(
       z.record(z.string(), z.record(z.string(), z.string({ error: "must be a string: why the owner need not hear of it" }), { error: "must map a mechanism to a reason" }), {
         error: "must map a skill id or name to { mechanism: reason }",
       }),
     ),
   },
-  { error: "must be an object with \"rules\", \"ignore\", \"rule\" and/or \"intentionalSkips\"" },
+  { error: "must be an object with \"rules\", \"ignore\", \"rule\", \"concurrency\" and/or \"intentionalSkips\"" },
 );
 
 export interface LintConfig {
@@ -30,6 +33,8 @@ export interface LintConfig {
   /** `lint.rule`, resolved against the config file's folder. */
   readonly rule?: string;
   readonly intentionalSkips?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** `lint.concurrency`: parser worker threads, as `--concurrency` (the flag wins). */
+  readonly concurrency?: number | "auto" | "off";
 }
 
 /** Applies the config's `lint` section to the rules' defaults; unknown rule ids are config errors. */
@@ -39,7 +44,7 @@ export function resolveLintConfig(loaded: LoadedConfig, defaults: ReadonlyMap<st
   if (section === undefined) return { severities: defaults, ignore: [] };
   const result = LintConfigSection.safeParse(section);
   if (!result.success) {
-    throw configProblems(path, "lint", result.error.issues.map((i) => ({ path: i.path, message: i.code === "unrecognized_keys" ? `has unknown keys (${(i as { keys: string[] }).keys.join(", ")}); allowed: rules, ignore, rule, intentionalSkips` : i.message })));
+    throw configProblems(path, "lint", result.error.issues.map((i) => ({ path: i.path, message: i.code === "unrecognized_keys" ? `has unknown keys (${(i as { keys: string[] }).keys.join(", ")}); allowed: rules, ignore, rule, concurrency, intentionalSkips` : i.message })));
   }
   const severities = new Map(defaults);
   const unknown: { path: PropertyKey[]; message: string }[] = [];
@@ -62,5 +67,6 @@ export function resolveLintConfig(loaded: LoadedConfig, defaults: ReadonlyMap<st
     ignore: result.data.ignore ?? [],
     ...(result.data.rule === undefined ? {} : { rule: resolve(dirname(resolve(path)), result.data.rule) }),
     ...(result.data.intentionalSkips === undefined ? {} : { intentionalSkips: result.data.intentionalSkips }),
+    ...(result.data.concurrency === undefined ? {} : { concurrency: result.data.concurrency }),
   };
 }

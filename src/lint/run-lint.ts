@@ -5,6 +5,7 @@ import { isSuppressed, parseSuppressions, type Suppression } from "./suppression
 import { BUILTIN_RULE_PATH } from "./builtin-rule.js";
 import { loadTile, readRuleText } from "./tile/load-tile.js";
 import type { FactsCache } from "./tile/facts-cache.js";
+import type { Concurrency } from "./tile/facts-pool.js";
 import { fillMessage, type FileResult, type Finding, type LintSettings, type LintSummary, type Report, type Severity } from "./types.js";
 
 export interface LintOptions {
@@ -22,6 +23,8 @@ export interface LintOptions {
   readonly settings?: LintSettings;
   /** `--cache`: what the parsers found, kept by content between runs (FactsCache.load; the caller saves it). */
   readonly cache?: FactsCache;
+  /** `--concurrency`: parser worker threads (default "auto": only for a tile with enough to parse, on more than one core). */
+  readonly concurrency?: Concurrency;
 }
 
 export function defaultSeverities(): Map<string, Severity> {
@@ -36,7 +39,7 @@ export async function lintTiles(dirs: readonly string[], options: LintOptions): 
   const knownRuleIds = new Set(RULES.map((r) => r.meta.id));
   const findings: Finding[] = [];
   for (const dir of dirs) {
-    const tile = await loadTile(dir, options.cwd, { ignore: options.ignore ?? [], fallbackRule, ...(options.cache ? { cache: options.cache } : {}) });
+    const tile = await loadTile(dir, options.cwd, { ignore: options.ignore ?? [], fallbackRule, ...(options.cache ? { cache: options.cache } : {}), ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }) });
     const suppressionCache = new Map<string, Suppression[]>();
     const texts = new Map(tile.files.map((f) => [f.path, f.text]));
     const suppressionsOf = (file: string) => {

@@ -17,6 +17,7 @@ interface LintFlags {
   writeBaseline?: string;
   cache?: boolean;
   cacheLocation?: string;
+  concurrency?: string;
   help?: boolean;
 }
 
@@ -45,6 +46,7 @@ export const lintCommand: CommandDefinition = {
       .option("--write-baseline <file>", "record today's findings in FILE and exit 0; later runs pass it to --baseline")
       .option("--cache", "keep what the parsers found, by file content, so the next run parses only changed files")
       .option("--cache-location <file>", "the cache file (default: .skipsummary-lintcache.json; implies --cache)")
+      .option("--concurrency <n>", 'parser worker threads: a number, "auto" (only for a tile with enough to parse, on more than one core) or "off" (default: auto)')
       // The rule list comes from the rules' own meta, which is loaded only when help is asked for.
       .helpOption(false)
       .option("-h, --help", "print this help, with every rule")
@@ -70,6 +72,13 @@ export const lintCommand: CommandDefinition = {
             if (!/^-?\d+$/.test(opts.maxWarnings.trim())) throw usageError(`--max-warnings: expected an integer, got ${JSON.stringify(opts.maxWarnings)}`);
             maxWarnings = Number(opts.maxWarnings);
           }
+          let concurrency: number | "auto" | "off" | undefined;
+          if (opts.concurrency !== undefined) {
+            const c = opts.concurrency.trim();
+            if (c === "auto" || c === "off") concurrency = c;
+            else if (/^\d+$/.test(c) && Number(c) >= 1 && Number(c) <= 64) concurrency = Number(c);
+            else throw usageError(`--concurrency: expected a number of worker threads from 1 to 64, "auto" or "off", got ${JSON.stringify(opts.concurrency)}`);
+          }
           const { loadConfigFile } = await import("../../config/load.js");
           const { useColor } = await import("../io.js");
           const { VERSION } = await import("../version.js");
@@ -89,6 +98,7 @@ export const lintCommand: CommandDefinition = {
               ...(config.rule === undefined ? {} : { configuredRuleFile: config.rule }),
               ...(config.intentionalSkips === undefined ? {} : { settings: { intentionalSkips: config.intentionalSkips } }),
               ...(cache ? { cache } : {}),
+              ...((concurrency ?? config.concurrency) === undefined ? {} : { concurrency: (concurrency ?? config.concurrency)! }),
             });
           } catch (error) {
             // Each is a usage error (2) in lint's words; the part's error stays as the cause.

@@ -3,19 +3,19 @@ import { readFile, stat } from "node:fs/promises";
 import { SkipSummaryError } from "../../contract/errors.js";
 import { isSystemError } from "../../fs/errors.js";
 import { resolve } from "node:path";
-import { grammarOf, needsParse, RELEVANT, type CodeLanguage } from "../source/analyse.js";
-import { Parsers, type Grammar } from "../source/tree-sitter.js";
+import { Parsers } from "../source/tree-sitter.js";
+import { grammarsFor } from "./analyse-file.js";
+import { parseAll, workerCount, type Concurrency, type PoolJob } from "./facts-pool.js";
 import { baseName } from "./classify-path.js";
 import fg from "fast-glob";
 import { DEFAULT_IGNORE, listTileFiles, type TileFile } from "./files.js";
 import { LEGACY_MANIFEST, PLUGIN_MANIFEST, parseManifest, type Manifest } from "./manifest.js";
 import { parseRuleFile } from "./rule-file.js";
 import { isTestFile } from "./classify-path.js";
-import { FactsCache } from "./facts-cache.js";
+import { FactsCache, type CachedFacts } from "./facts-cache.js";
 import { buildTile, type RuleSource, type Tile } from "./tile.js";
 
 export const RULE_FILE_NAME = "no-silent-defer.md";
-const BLOCK = /^\s*(?:```+|~~~+)\s*(js|javascript|mjs|ts|typescript|jsx|tsx|py|python|python3|sh|bash|shell|zsh|console|shell-session)\b/gm;
 
 /** `lint.tile_unreadable`: the tile folder `path` cannot be read at all (exit 2). */
 export function tileUnreadable(path: string, reason: string): SkipSummaryError<"lint.tile_unreadable"> {
@@ -28,6 +28,8 @@ export interface LoadTileOptions {
   readonly fallbackRule: { readonly path: string; readonly origin: "config" | "flag" | "builtin"; readonly text: string };
   /** `lint --cache`: facts kept from an earlier run, by content. */
   readonly cache?: FactsCache;
+  /** `--concurrency`: parser workers beside this thread ("auto": only for a tile with enough to parse). */
+  readonly concurrency?: Concurrency;
 }
 
 
@@ -83,15 +85,29 @@ export async function loadTile(dirArg: string, cwd: string, options: LoadTileOpt
   // The grammars are loaded once, and only those a file of this tile will be parsed with (and is not in the cache).
   const cache = options.cache;
   const cacheKeys = new Map<string, string>();
+  const jobs: PoolJob[] = [];
   const grammars = files.flatMap((f) => {
-    const needed = grammarsFor(f);
-    if (!cache || needed.length === 0) return needed;
-    const key = FactsCache.key({ language: f.language, test: isTestFile(f.path, f.language), path: f.path, text: f.text! });
-    cacheKeys.set(f.path, key);
-    return cache.has(key) ? [] : needed;
+    const test = isTestFile(f.path, f.language);
+    const needed = grammarsFor(f, test);
+    if (needed.length === 0) return needed;
+    if (cache) {
+      const key = FactsCache.key({ language: f.language, test, path: f.path, text: f.text! });
+      cacheKeys.set(f.path, key);
+      if (cache.has(key)) return [];
+    }
+    jobs.push({ file: f, test });
+    return needed;
   });
-  const parsers = await Parsers.load(grammars);
-  return buildTile({ dir, files, unreadable, manifest, rule, parsers, ...(cache ? { factsCache: cache, cacheKeys } : {}) });
+  const bytes = jobs.reduce((n, j) => n + j.file.text!.length, 0);
+  const workers = workerCount(options.concurrency ?? "auto", bytes);
+  const parsers = workers > 0 ? undefined : await Parsers.load(grammars);
+  let parsed: Map<string, CachedFacts> | undefined;
+  let shared: Parsers | undefined = parsers;
+  if (workers > 0) {
+    const unique = [...new Set(grammars)];
+    parsed = await parseAll(jobs, workers, unique, async () => (shared = await Parsers.load(unique)));
+  }
+  return buildTile({ dir, files, unreadable, manifest, rule, parsers: shared!, ...(cache ? { factsCache: cache, cacheKeys } : {}), ...(parsed ? { parsed } : {}) });
 }
 
 /**
@@ -143,16 +159,4 @@ function expandManifest(manifest: Manifest, paths: readonly string[], dir: strin
     return found.length === 0 ? [{ path, field }] : found.map((p) => ({ path: p, field }));
   });
   return { ...manifest, skillDirs, ruleFiles };
-}
-
-function grammarsFor(f: TileFile): Grammar[] {
-  if (f.text === undefined) return [];
-  if (f.language === "markdown") {
-    if (baseName(f.path) !== "SKILL.md" || !RELEVANT.test(f.text)) return [];
-    // Inline `skip-summary ...` spans are read as shell, so bash is always needed.
-    return ["bash", ...f.text.matchAll(BLOCK)].map((m) => (typeof m === "string" ? (m as Grammar) : /^(py|python|python3)$/.test(m[1]!) ? "python" : /^(js|javascript|mjs)$/.test(m[1]!) ? "javascript" : /^(ts|typescript)$/.test(m[1]!) ? "typescript" : /^(jsx|tsx)$/.test(m[1]!) ? "tsx" : "bash"));
-  }
-  if (f.language !== "python" && f.language !== "js" && f.language !== "shell" && f.language !== "bats") return [];
-  const language = f.language as CodeLanguage;
-  return needsParse(language, f.text, !isTestFile(f.path, f.language)) ? [grammarOf(language, f.path)] : [];
 }

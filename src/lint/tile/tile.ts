@@ -1,8 +1,7 @@
 // Turns a tile folder into the model every rule reads: files, skills with their scripts and tests, the rule file.
 import { toFullSkillId } from "../../contract/ids.js";
-import { analyseCode } from "../source/analyse.js";
-import { EMPTY_FACTS, type CodeFacts } from "../source/facts.js";
-import { analyseMarkdown } from "../source/markdown.js";
+import type { CodeFacts } from "../source/facts.js";
+import { analyseFile } from "./analyse-file.js";
 import type { Parsers } from "../source/tree-sitter.js";
 import type { CachedFacts, FactsCache } from "./facts-cache.js";
 import { baseName, isCode, isTestFile } from "./classify-path.js";
@@ -64,6 +63,8 @@ export function buildTile(input: {
   /** `lint --cache`: facts of the files a parser reads, by content key (cacheKeys). */
   factsCache?: FactsCache;
   cacheKeys?: ReadonlyMap<string, string>;
+  /** Facts already found by parser workers (`--concurrency`), by path. */
+  parsed?: ReadonlyMap<string, CachedFacts>;
 }): Tile {
   const { files, manifest } = input;
   const cache = new Map<string, CodeFacts>();
@@ -72,11 +73,8 @@ export function buildTile(input: {
   const facts = (file: TileFile): CodeFacts => {
     let f = cache.get(file.path);
     if (f) return f;
-    const compute = (): CachedFacts => {
-      let error: string | undefined;
-      const facts = analyse(file, tests.has(file.path), input.parsers, (detail) => (error = detail));
-      return error === undefined ? { facts } : { facts, error };
-    };
+    // Facts a parser worker found (facts-pool.ts) are the ones this thread would have found.
+    const compute = (): CachedFacts => input.parsed?.get(file.path) ?? analyseFile(file, tests.has(file.path), input.parsers);
     const key = input.cacheKeys?.get(file.path);
     const got = key !== undefined && input.factsCache ? input.factsCache.get(key, compute) : compute();
     if (got.error !== undefined) unreadable.push({ path: file.path, reason: "unreadable", detail: got.error });
@@ -129,31 +127,6 @@ export function buildTile(input: {
   attachTileTests(tileTests, skillsByDir, facts);
   const skills = [...skillsByDir.values()].sort((a, b) => (a.dir < b.dir ? -1 : 1));
   return { dir: input.dir, files, unreadable, manifest, missingSkills, skills, rule: input.rule, scripts, facts };
-}
-
-function analyse(file: TileFile, test: boolean, parsers: Parsers, fail: (detail: string) => void): CodeFacts {
-  if (file.text === undefined) return EMPTY_FACTS;
-  try {
-    switch (file.language) {
-      case "shell": {
-        const f = analyseCode(parsers, "shell", file.path, file.text, { script: !test });
-        // In a shell test every quoted string is the test's own output, so each may name a pattern.
-        return test ? { ...f, testNames: f.strings } : f;
-      }
-      case "bats":
-        return analyseCode(parsers, "bats", file.path, file.text, { script: false });
-      case "python":
-      case "js":
-        return analyseCode(parsers, file.language, file.path, file.text, { script: !test });
-      case "markdown":
-        return baseName(file.path) === "SKILL.md" ? analyseMarkdown(file.text, parsers) : EMPTY_FACTS;
-      default:
-        return EMPTY_FACTS;
-    }
-  } catch (error) {
-    fail(`could not be analysed (${(error as Error).message})`);
-    return EMPTY_FACTS;
-  }
 }
 
 function ownerOf(path: string, skills: Map<string, Skill>): Skill | undefined {
