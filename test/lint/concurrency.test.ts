@@ -1,0 +1,124 @@
+// `lint --concurrency`: parser worker threads change the speed, never the findings. The built CLI is run with workers
+// and without, on a tile with every language and mechanism, and with a worker made to crash or a file made to throw
+// inside one (SKIP_SUMMARY_TEST_LINT_WORKER, read by dist/lint/facts-worker.mjs only).
+import { cp, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { AUTO_MIN_BYTES, workerCount } from "../../src/lint/tile/facts-pool.js";
+import { ROOT, runCli, tempDir } from "../helpers/cli.js";
+import { RULE_MD, writeTile } from "./rule-tester.js";
+
+const PY_LOG_ONLY = (i: number) =>
+  `import sys\n\n\ndef run_${i}(urls):\n    """Fetch every url; a comment that says skip is no evidence."""\n    for url in urls:\n        try:\n            fetch(url)\n        except Exception as exc:\n            print(f"skipped {url}: {exc}", file=sys.stderr)\n            continue\n`;
+const SH_BUDGET = `#!/usr/bin/env bash\nfor item in "$@"; do\n  if (( SECONDS > 600 )); then break; fi\n  process "$item"\ndone\nexit 0\n`;
+const JS_CATCH = `try {\n  main();\n} catch (e) {\n  console.error("failed", e);\n  process.exit(0);\n}\n`;
+const SH_EMIT = `#!/usr/bin/env bash\nleft=()\nfor item in "$@"; do left+=(--item "$item"); done\nskip-summary emit --skill tessl__s0 --step 1 --reason "budget spent" "\${left[@]}"\nexit 2\n`;
+
+/** A tile of `n` skills, Python, shell, JS, bats and SKILL.md code blocks, enough text for several batches. */
+function bigTile(n: number): Record<string, string> {
+  const files: Record<string, string> = { "rules/no-silent-defer.md": RULE_MD };
+  for (let i = 0; i < n; i++) {
+    const s = `skills/s${i}`;
+    files[`${s}/SKILL.md`] = `---\nname: s${i}\ndescription: skill ${i}\n---\n# S${i}\n\nRun \`scripts/run.py\`. When the budget is spent, skip the rest silently.\n\n\`\`\`bash\nskip-summary emit --skill tessl__s${i} --step 1 --reason "budget spent"\n\`\`\`\n`;
+    files[`${s}/scripts/run.py`] = PY_LOG_ONLY(i).repeat(1 + (i % 7));
+    files[`${s}/scripts/loop.sh`] = i % 2 === 0 ? SH_BUDGET : SH_EMIT;
+    if (i % 3 === 0) files[`${s}/scripts/main.mjs`] = JS_CATCH;
+    if (i % 4 === 0) files[`${s}/tests/run.bats`] = `@test "no-silent-defer/log-only-defer" {\n  run bash scripts/loop.sh a\n  [ "$status" -eq 2 ]\n}\n`;
+  }
+  return files;
+}
+
+async function lint(dir: string, args: readonly string[], env: Record<string, string> = {}) {
+  const r = await runCli(["lint", ".", ...args], { cwd: dir, env, timeoutMs: 60_000 });
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe("lint --concurrency", () => {
+  it("reports byte for byte the same findings with workers and without, in every format", async () => {
+    const dir = await writeTile(bigTile(60));
+    for (const format of ["json", "sarif", "pretty"]) {
+      const off = await lint(dir, ["--format", format, "--concurrency", "off"]);
+      expect(off.code).toBe(1);
+      expect(off.stdout).toContain("run.py");
+      for (const c of ["1", "3", "auto"]) {
+        const on = await lint(dir, ["--format", format, "--concurrency", c]);
+        expect({ format, c, ...on }).toEqual({ format, c, ...off });
+      }
+    }
+  }, 120_000);
+
+  it("a file that throws inside a worker is the finding it would be in-process, and the rest is unchanged", async () => {
+    const dir = await writeTile(bigTile(12));
+    const off = JSON.parse((await lint(dir, ["--format", "json", "--concurrency", "off"])).stdout) as Report;
+    const env = { SKIP_SUMMARY_TEST_LINT_WORKER: "throw:skills/s5/scripts/run.py" };
+    const on = JSON.parse((await lint(dir, ["--format", "json", "--concurrency", "1"], env)).stdout) as Report;
+    const thrown = on.files.find((f) => f.file === "skills/s5/scripts/run.py")!.findings.map((f) => `${f.ruleId}: ${f.message}`);
+    expect(thrown).toContain("unreadable-file: skills/s5/scripts/run.py cannot be read (could not be analysed (injected fault)); the checks did not read it");
+    // Every other file's findings are the run without workers'.
+    const others = (r: Report) => r.files.filter((f) => !f.file.startsWith("skills/s5/"));
+    expect(others(on)).toEqual(others(off));
+  }, 60_000);
+
+  it("a worker that crashes costs nothing: its files are parsed in-process, same output, same exit code, no hang", async () => {
+    const dir = await writeTile(bigTile(30));
+    const off = await lint(dir, ["--format", "json", "--concurrency", "off"]);
+    for (const victim of ["skills/s0/scripts/run.py", "skills/s29/scripts/loop.sh"]) {
+      const crashed = await lint(dir, ["--format", "json", "--concurrency", "2"], { SKIP_SUMMARY_TEST_LINT_WORKER: `exit:${victim}` });
+      expect(crashed).toEqual(off);
+    }
+  }, 60_000);
+
+  it('"auto" starts no worker for a small tile; a number starts one; the config key does as the flag', async () => {
+    const dir = await writeTile(bigTile(3));
+    const env = { SKIP_SUMMARY_TEST_LINT_WORKER: "throw:skills/s1/scripts/run.py" };
+    const marker = "could not be analysed (injected fault)";
+    expect((await lint(dir, ["--format", "json"], env)).stdout).not.toContain(marker);
+    expect((await lint(dir, ["--format", "json", "--concurrency", "auto"], env)).stdout).not.toContain(marker);
+    expect((await lint(dir, ["--format", "json", "--concurrency", "1"], env)).stdout).toContain(marker);
+    await writeFile(join(dir, "skip-summary.config.json"), JSON.stringify({ lint: { concurrency: 1 } }));
+    expect((await lint(dir, ["--format", "json"], env)).stdout).toContain(marker);
+    // The flag wins over the config.
+    expect((await lint(dir, ["--format", "json", "--concurrency", "off"], env)).stdout).not.toContain(marker);
+  }, 60_000);
+
+  it("rejects a bad --concurrency or lint.concurrency with exit 2 and says what is allowed", async () => {
+    const dir = await writeTile(bigTile(1));
+    for (const bad of ["0", "many", "-1", "65"]) {
+      const r = await lint(dir, ["--concurrency", bad]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('--concurrency: expected a number of worker threads from 1 to 64, "auto" or "off"');
+    }
+    await writeFile(join(dir, "skip-summary.config.json"), JSON.stringify({ lint: { concurrency: "sometimes" } }));
+    const r = await lint(dir, []);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('must be "auto", "off" or a number of worker threads from 1 to 64');
+  }, 60_000);
+
+  it("runs its worker from a copy of the published files with no node_modules in reach", async () => {
+    const pkgDir = await tempDir("skip-summary-dist-copy-");
+    for (const part of ["dist", "rules", "package.json"]) await cp(join(ROOT, part), join(pkgDir, part), { recursive: true });
+    const dir = await writeTile(bigTile(4));
+    const { execFile } = await import("node:child_process");
+    const run = (env: Record<string, string>, c: string) =>
+      new Promise<string>((resolve) => execFile(process.execPath, [join(pkgDir, "dist", "cli.js"), "lint", ".", "--format", "json", "--concurrency", c], { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env } }, (_e, stdout) => resolve(stdout)));
+    const off = await run({}, "off");
+    expect(off).toContain("defer-without-summary");
+    expect(await run({}, "2")).toBe(off);
+    // The worker did run (a fault injected in it shows), from the copy.
+    expect(await run({ SKIP_SUMMARY_TEST_LINT_WORKER: "throw:skills/s2/scripts/run.py" }, "1")).toContain("could not be analysed (injected fault)");
+  }, 60_000);
+
+  it("auto: workers only on more than one core and above the size where one pays", () => {
+    expect(workerCount("auto", AUTO_MIN_BYTES - 1, 8)).toBe(0);
+    expect(workerCount("auto", AUTO_MIN_BYTES, 1)).toBe(0);
+    expect(workerCount("auto", AUTO_MIN_BYTES, 2)).toBe(1);
+    expect(workerCount("auto", 100 * AUTO_MIN_BYTES, 8)).toBe(7);
+    expect(workerCount("off", 100 * AUTO_MIN_BYTES, 8)).toBe(0);
+    expect(workerCount(3, 10, 1)).toBe(3);
+    expect(workerCount(3, 0, 8)).toBe(0);
+  });
+});
+
+interface Report {
+  files: { file: string; findings: { ruleId: string; message: string }[] }[];
+}
