@@ -27,3 +27,9 @@ it("lints Python from a copy of the published files (dist/, rules/, package.json
   const found = out.files.flatMap((f) => f.findings.map((x) => `${x.ruleId} ${x.line} ${x.message.slice(0, 60)}`));
   expect(found.some((f) => f.startsWith("defer-without-summary 5 skill tessl__a drops an item when it fails"))).toBe(true);
 });
+
+it("publishes the lint's parser worker and grammars (npm pack lists them)", async () => {
+  const r = await promisify(execFile)("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, maxBuffer: 1 << 26 });
+  const files = (JSON.parse(r.stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
+  expect(files).toEqual(expect.arrayContaining(["dist/lint/facts-worker.mjs", "dist/wasm/tree-sitter.cjs", "dist/wasm/tree-sitter-python.wasm"]));
+}, 60_000);
