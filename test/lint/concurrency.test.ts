@@ -4,7 +4,7 @@
 import { cp, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { AUTO_MIN_BYTES, workerCount } from "../../src/lint/tile/facts-pool.js";
+import { AUTO_MIN_FILES, workerCount } from "../../src/lint/tile/facts-pool.js";
 import { ROOT, runCli, tempDir } from "../helpers/cli.js";
 import { RULE_MD, writeTile } from "./rule-tester.js";
 
@@ -46,6 +46,15 @@ describe("lint --concurrency", () => {
       }
     }
   }, 120_000);
+
+  it("with --cache: workers parse only the files not in it, and the output is the same", async () => {
+    const dir = await writeTile(bigTile(20));
+    const off = await lint(dir, ["--format", "json", "--concurrency", "off"]);
+    expect(await lint(dir, ["--format", "json", "--concurrency", "2", "--cache-location", "c.json"])).toEqual(off);
+    // The second run reads every file's facts from the cache: a fault injected in a worker cannot show.
+    const warm = await lint(dir, ["--format", "json", "--concurrency", "2", "--cache-location", "c.json"], { SKIP_SUMMARY_TEST_LINT_WORKER: "throw:skills/s1/scripts/run.py" });
+    expect(warm).toEqual(off);
+  }, 60_000);
 
   it("a file that throws inside a worker is the finding it would be in-process, and the rest is unchanged", async () => {
     const dir = await writeTile(bigTile(12));
@@ -109,11 +118,12 @@ describe("lint --concurrency", () => {
   }, 60_000);
 
   it("auto: workers only on more than one core and above the size where one pays", () => {
-    expect(workerCount("auto", AUTO_MIN_BYTES - 1, 8)).toBe(0);
-    expect(workerCount("auto", AUTO_MIN_BYTES, 1)).toBe(0);
-    expect(workerCount("auto", AUTO_MIN_BYTES, 2)).toBe(1);
-    expect(workerCount("auto", 100 * AUTO_MIN_BYTES, 8)).toBe(7);
-    expect(workerCount("off", 100 * AUTO_MIN_BYTES, 8)).toBe(0);
+    expect(workerCount("auto", AUTO_MIN_FILES - 1, 8)).toBe(0);
+    expect(workerCount("auto", AUTO_MIN_FILES, 1)).toBe(0);
+    expect(workerCount("auto", AUTO_MIN_FILES, 2)).toBe(1);
+    expect(workerCount("auto", 100 * AUTO_MIN_FILES, 8)).toBe(7);
+    expect(workerCount("auto", 100 * AUTO_MIN_FILES, 2)).toBe(1);
+    expect(workerCount("off", 100 * AUTO_MIN_FILES, 8)).toBe(0);
     expect(workerCount(3, 10, 1)).toBe(3);
     expect(workerCount(3, 0, 8)).toBe(0);
   });

@@ -46,7 +46,7 @@ export const lintCommand: CommandDefinition = {
       .option("--write-baseline <file>", "record today's findings in FILE and exit 0; later runs pass it to --baseline")
       .option("--cache", "keep what the parsers found, by file content, so the next run parses only changed files")
       .option("--cache-location <file>", "the cache file (default: .skipsummary-lintcache.json; implies --cache)")
-      .option("--concurrency <n>", 'parser worker threads: a number, "auto" (only for a tile with enough to parse, on more than one core) or "off" (default: auto)')
+      .option("--concurrency <n>", 'parser worker threads: a number, "auto" (only for a tile with 1,000+ files to parse, on more than one core) or "off" (default: auto)')
       // The rule list comes from the rules' own meta, which is loaded only when help is asked for.
       .helpOption(false)
       .option("-h, --help", "print this help, with every rule")

@@ -18,21 +18,23 @@ export type Concurrency = number | "auto" | "off";
 export interface PoolJob {
   readonly file: TileFile;
   readonly test: boolean;
+  /** The grammars the file is parsed with (a worker loads each once). */
+  readonly grammars: readonly Grammar[];
 }
 
-/** "auto" starts workers only above this much text to parse: below it, a worker's start-up costs more than it saves. */
-export const AUTO_MIN_BYTES = 512 * 1024;
-/** ...and then one worker per this much text, up to one fewer than the cores (this thread parses too). */
-const AUTO_BYTES_PER_WORKER = 256 * 1024;
+/** "auto" starts workers only for a tile with at least this many files a parser may read (code files and SKILL.md). */
+export const AUTO_MIN_FILES = 1000;
+/** ...and then one worker per this many, up to one fewer than the cores (this thread parses too). */
+const AUTO_FILES_PER_WORKER = 500;
 /** The most workers a number may ask for. */
 export const MAX_WORKERS = 64;
 
-/** How many workers to start for `bytes` of text to parse on a machine with `cores` cores. */
-export function workerCount(concurrency: Concurrency, bytes: number, cores: number = availableParallelism()): number {
-  if (bytes === 0 || concurrency === "off") return 0;
+/** How many workers to start for `files` files a parser may read, on a machine with `cores` cores. */
+export function workerCount(concurrency: Concurrency, files: number, cores: number = availableParallelism()): number {
+  if (files === 0 || concurrency === "off") return 0;
   if (concurrency !== "auto") return Math.min(concurrency, MAX_WORKERS);
-  if (cores < 2 || bytes < AUTO_MIN_BYTES) return 0;
-  return Math.max(1, Math.min(cores - 1, Math.floor(bytes / AUTO_BYTES_PER_WORKER)));
+  if (cores < 2 || files < AUTO_MIN_FILES) return 0;
+  return Math.max(1, Math.min(cores - 1, Math.floor(files / AUTO_FILES_PER_WORKER)));
 }
 
 /** The built worker (dist/lint/facts-worker.mjs) next to this chunk, the library or the CLI; undefined when running from source. */
@@ -51,95 +53,108 @@ interface Slot {
 }
 
 /**
- * Finds the facts of every job, on `workers` worker threads and this one (which already has `parsers` loaded).
- * Returns them by path; the order of the jobs does not matter to the result.
+ * Workers started as soon as the tile is listed (their start-up overlaps reading the files), then handed the files a
+ * parser reads. `run` finds the facts of every job on them and on this thread; `close` ends them.
  */
-export async function parseAll(jobs: readonly PoolJob[], workers: number, grammars: readonly Grammar[], parsers: () => Promise<Parsers>): Promise<Map<string, CachedFacts>> {
-  const results = new Map<string, CachedFacts>();
-  const file = workers > 0 ? workerFile() : undefined;
-  if (file === undefined) {
-    const p = await parsers();
-    for (const job of jobs) results.set(job.file.path, analyseFile(job.file, job.test, p));
-    return results;
-  }
-  const total = jobs.reduce((n, j) => n + (j.file.text?.length ?? 0), 0);
-  // Small batches keep every thread busy to the end; large ones keep the messages few.
-  const batchBytes = Math.min(256 * 1024, Math.max(16 * 1024, Math.floor(total / ((workers + 1) * 8))));
-  const queue: (readonly PoolJob[])[] = [];
-  let batch: PoolJob[] = [];
-  let bytes = 0;
-  for (const job of jobs) {
-    batch.push(job);
-    bytes += job.file.text?.length ?? 0;
-    if (bytes >= batchBytes) {
-      queue.push(batch);
-      batch = [];
-      bytes = 0;
-    }
-  }
-  if (batch.length > 0) queue.push(batch);
+export class FactsPool {
+  private readonly slots: Slot[] = [];
+  private readonly results = new Map<string, CachedFacts>();
+  private queue: (readonly PoolJob[])[] = [];
+  private nextId = 0;
+  private wake: (() => void) | undefined;
 
-  let nextId = 0;
-  let wake: (() => void) | undefined;
-  const notify = () => {
-    const w = wake;
-    wake = undefined;
-    w?.();
-  };
-  const slots: Slot[] = [];
-  const send = (slot: Slot) => {
-    // Two batches in flight, so a worker never waits on this thread while it parses a batch of its own.
-    while (!slot.dead && slot.inFlight.size < 2 && queue.length > 0) {
-      const jobsOut = queue.shift()!;
-      const id = nextId++;
-      slot.inFlight.set(id, jobsOut);
-      slot.worker.postMessage({ id, jobs: jobsOut });
+  private constructor(file: string, workers: number, grammars: readonly Grammar[]) {
+    for (let i = 0; i < workers; i++) {
+      const slot: Slot = { worker: new Worker(file, { workerData: { grammars } }), inFlight: new Map(), dead: false };
+      slot.worker.on("message", (msg: { id: number; results: CachedFacts[] }) => {
+        const done = slot.inFlight.get(msg.id);
+        if (!done) return;
+        slot.inFlight.delete(msg.id);
+        done.forEach((job, k) => this.results.set(job.file.path, msg.results[k]!));
+        this.send(slot);
+        this.notify();
+      });
+      slot.worker.on("error", () => this.fail(slot));
+      slot.worker.on("exit", () => this.fail(slot));
+      slot.worker.on("messageerror", () => this.fail(slot));
+      this.slots.push(slot);
     }
-  };
-  const fail = (slot: Slot) => {
-    if (slot.dead) return;
-    slot.dead = true;
-    // Its unfinished files go back to the queue; this thread parses them as it would have without workers.
-    for (const jobsBack of slot.inFlight.values()) queue.push(jobsBack);
-    slot.inFlight.clear();
-    void slot.worker.terminate();
-    notify();
-  };
-  for (let i = 0; i < workers; i++) {
-    const slot: Slot = { worker: new Worker(file, { workerData: { grammars } }), inFlight: new Map(), dead: false };
-    slot.worker.on("message", (msg: { id: number; results: CachedFacts[] }) => {
-      const done = slot.inFlight.get(msg.id);
-      if (!done) return;
-      slot.inFlight.delete(msg.id);
-      done.forEach((job, k) => results.set(job.file.path, msg.results[k]!));
-      send(slot);
-      notify();
-    });
-    slot.worker.on("error", () => fail(slot));
-    slot.worker.on("exit", () => fail(slot));
-    slot.worker.on("messageerror", () => fail(slot));
-    slots.push(slot);
-    send(slot);
   }
-  try {
-    const p = await parsers();
-    for (;;) {
-      const mine = queue.shift();
-      if (mine) {
-        for (const job of mine) results.set(job.file.path, analyseFile(job.file, job.test, p));
-        // Let the workers' answers in, and send them more.
-        await new Promise<void>((r) => setImmediate(r));
-        for (const slot of slots) send(slot);
-        continue;
+
+  /** Starts `workers` workers that preload `grammars`; undefined when there are none to start or no built worker file. */
+  static start(workers: number, grammars: readonly Grammar[]): FactsPool | undefined {
+    const file = workers > 0 ? workerFile() : undefined;
+    return file === undefined ? undefined : new FactsPool(file, workers, grammars);
+  }
+
+  /** The facts of every job by path, found on the workers and on this thread (which loads `parsers` for its share). */
+  async run(jobs: readonly PoolJob[], parsers: () => Promise<Parsers>): Promise<Map<string, CachedFacts>> {
+    const total = jobs.reduce((n, j) => n + (j.file.text?.length ?? 0), 0);
+    // Small batches keep every thread busy to the end; large ones keep the messages few.
+    const batchBytes = Math.min(256 * 1024, Math.max(16 * 1024, Math.floor(total / ((this.slots.length + 1) * 8))));
+    let batch: PoolJob[] = [];
+    let bytes = 0;
+    for (const job of jobs) {
+      batch.push(job);
+      bytes += job.file.text?.length ?? 0;
+      if (bytes >= batchBytes) {
+        this.queue.push(batch);
+        batch = [];
+        bytes = 0;
       }
-      if (slots.every((s) => s.dead || s.inFlight.size === 0)) break;
-      await new Promise<void>((r) => (wake = r));
     }
-  } finally {
-    for (const slot of slots) {
+    if (batch.length > 0) this.queue.push(batch);
+    try {
+      for (const slot of this.slots) this.send(slot);
+      const p = await parsers();
+      for (;;) {
+        const mine = this.queue.shift();
+        if (mine) {
+          for (const job of mine) this.results.set(job.file.path, analyseFile(job.file, job.test, p));
+          // Let the workers' answers in, and send them more.
+          await new Promise<void>((r) => setImmediate(r));
+          for (const slot of this.slots) this.send(slot);
+          continue;
+        }
+        if (this.slots.every((s) => s.dead || s.inFlight.size === 0)) break;
+        await new Promise<void>((r) => (this.wake = r));
+      }
+    } finally {
+      this.close();
+    }
+    return this.results;
+  }
+
+  close(): void {
+    for (const slot of this.slots) {
       slot.dead = true;
       void slot.worker.terminate();
     }
   }
-  return results;
+
+  private notify(): void {
+    const w = this.wake;
+    this.wake = undefined;
+    w?.();
+  }
+
+  private send(slot: Slot): void {
+    // Two batches in flight, so a worker never waits on this thread while it parses a batch of its own.
+    while (!slot.dead && slot.inFlight.size < 2 && this.queue.length > 0) {
+      const jobs = this.queue.shift()!;
+      const id = this.nextId++;
+      slot.inFlight.set(id, jobs);
+      slot.worker.postMessage({ id, jobs, grammars: [...new Set(jobs.flatMap((j) => j.grammars))] });
+    }
+  }
+
+  private fail(slot: Slot): void {
+    if (slot.dead) return;
+    slot.dead = true;
+    // Its unfinished files go back to the queue; this thread parses them as it would have without workers.
+    for (const jobs of slot.inFlight.values()) this.queue.push(jobs);
+    slot.inFlight.clear();
+    void slot.worker.terminate();
+    this.notify();
+  }
 }

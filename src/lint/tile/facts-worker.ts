@@ -18,9 +18,13 @@ const fault = /^(exit|throw):(.+)$/.exec(process.env.SKIP_SUMMARY_TEST_LINT_WORK
 
 const port = parentPort;
 if (port) {
-  const ready = Parsers.load((workerData as Start).grammars);
-  port.on("message", (msg: { readonly id: number; readonly jobs: readonly PoolJob[] }) => {
-    void ready.then((parsers) => {
+  // The grammars the tile's file names suggest are loaded while the lint reads the files; any other on first use.
+  const preload = Parsers.load((workerData as Start).grammars);
+  let chain: Promise<unknown> = preload;
+  port.on("message", (msg: { readonly id: number; readonly jobs: readonly PoolJob[]; readonly grammars: readonly Grammar[] }) => {
+    // One batch at a time, in order; an error (a grammar that cannot load) ends the worker and its files go back.
+    chain = chain.then(async () => {
+      const parsers = await Parsers.load(msg.grammars);
       const results: CachedFacts[] = msg.jobs.map((job) => {
         if (fault?.[2] === job.file.path) {
           if (fault[1] === "exit") process.exit(3);

@@ -31,7 +31,8 @@ export interface TileFiles {
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
-export async function listTileFiles(dir: string, ignore: readonly string[]): Promise<TileFiles> {
+/** `onListed` hears the listed paths before any is read (the lint starts its parser workers then: facts-pool.ts). */
+export async function listTileFiles(dir: string, ignore: readonly string[], onListed?: (paths: readonly string[]) => void): Promise<TileFiles> {
   // The synchronous walk: on a local disk it avoids a thread-pool hop per folder, which dominates on small tiles' many folders.
   // "**/*", not "**": a globstar never matches a name with a line break, so "**" would drop such a folder without a
   // trace, while "**/*" still lists it (its last part is matched by "*") and it can be reported below.
@@ -45,6 +46,7 @@ export async function listTileFiles(dir: string, ignore: readonly string[]): Pro
     // A folder that cannot be read must not be skipped in silence: the error reaches the caller (exit 2).
     suppressErrors: false,
   });
+  onListed?.(entries.map((e) => e.path));
   const files: TileFile[] = [];
   const unreadable: UnreadableFile[] = [];
   const buffer = Buffer.allocUnsafe(64 * 1024);

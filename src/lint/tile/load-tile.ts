@@ -3,9 +3,11 @@ import { readFile, stat } from "node:fs/promises";
 import { SkipSummaryError } from "../../contract/errors.js";
 import { isSystemError } from "../../fs/errors.js";
 import { resolve } from "node:path";
-import { Parsers } from "../source/tree-sitter.js";
+import { jsGrammar, Parsers } from "../source/tree-sitter.js";
 import { grammarsFor } from "./analyse-file.js";
-import { parseAll, workerCount, type Concurrency, type PoolJob } from "./facts-pool.js";
+import { FactsPool, workerCount, type Concurrency, type PoolJob } from "./facts-pool.js";
+import { languageOf } from "./classify-path.js";
+import type { Grammar } from "../source/tree-sitter.js";
 import { baseName } from "./classify-path.js";
 import fg from "fast-glob";
 import { DEFAULT_IGNORE, listTileFiles, type TileFile } from "./files.js";
@@ -55,9 +57,24 @@ export async function loadTile(dirArg: string, cwd: string, options: LoadTileOpt
     if (!isSystemError(error)) throw error;
     throw tileUnreadable(dirArg, error.code === "ENOENT" ? "does not exist" : `cannot be read (${error.code})`);
   }
+  // Parser workers start as soon as the files are listed, so their start-up overlaps reading them.
+  let pool: FactsPool | undefined;
+  // With --cache only the files not in it count, and that is known only once they are read.
+  const startPool = (paths: readonly string[]) => {
+    const candidates = options.cache ? paths : paths.filter(mayParse);
+    pool ??= FactsPool.start(workerCount(options.concurrency ?? "auto", candidates.length), [...new Set(candidates.map(likelyGrammar))]);
+  };
+  try {
+    return await readTile(dirArg, dir, options, () => pool, startPool);
+  } finally {
+    pool?.close();
+  }
+}
+
+async function readTile(dirArg: string, dir: string, options: LoadTileOptions, pool: () => FactsPool | undefined, startPool: (paths: readonly string[]) => void): Promise<Tile> {
   let walked: Awaited<ReturnType<typeof listTileFiles>>;
   try {
-    walked = await listTileFiles(dir, options.ignore);
+    walked = await listTileFiles(dir, options.ignore, options.cache ? undefined : startPool);
   } catch (error) {
     if (!isSystemError(error)) throw error;
     const e = error;
@@ -95,19 +112,16 @@ export async function loadTile(dirArg: string, cwd: string, options: LoadTileOpt
       cacheKeys.set(f.path, key);
       if (cache.has(key)) return [];
     }
-    jobs.push({ file: f, test });
+    jobs.push({ file: f, test, grammars: needed });
     return needed;
   });
-  const bytes = jobs.reduce((n, j) => n + j.file.text!.length, 0);
-  const workers = workerCount(options.concurrency ?? "auto", bytes);
-  const parsers = workers > 0 ? undefined : await Parsers.load(grammars);
-  let parsed: Map<string, CachedFacts> | undefined;
-  let shared: Parsers | undefined = parsers;
-  if (workers > 0) {
-    const unique = [...new Set(grammars)];
-    parsed = await parseAll(jobs, workers, unique, async () => (shared = await Parsers.load(unique)));
-  }
-  return buildTile({ dir, files, unreadable, manifest, rule, parsers: shared!, ...(cache ? { factsCache: cache, cacheKeys } : {}), ...(parsed ? { parsed } : {}) });
+  const unique = [...new Set(grammars)];
+  let shared: Parsers | undefined;
+  if (options.cache && jobs.length > 0) startPool(jobs.map((j) => j.file.path));
+  const workers = jobs.length > 0 ? pool() : undefined;
+  const parsed = workers ? await workers.run(jobs, async () => (shared = await Parsers.load(unique))) : undefined;
+  shared ??= await Parsers.load(unique);
+  return buildTile({ dir, files, unreadable, manifest, rule, parsers: shared, ...(cache ? { factsCache: cache, cacheKeys } : {}), ...(parsed ? { parsed } : {}) });
 }
 
 /**
@@ -159,4 +173,15 @@ function expandManifest(manifest: Manifest, paths: readonly string[], dir: strin
     return found.length === 0 ? [{ path, field }] : found.map((p) => ({ path: p, field }));
   });
   return { ...manifest, skillDirs, ruleFiles };
+}
+
+/** A file a parser may read: code, or a SKILL.md (its code blocks); what "auto" counts. */
+function mayParse(path: string): boolean {
+  const language = languageOf(path);
+  return language === "python" || language === "js" || language === "shell" || language === "bats" || language === "shell-or-other" || path === "SKILL.md" || path.endsWith("/SKILL.md");
+}
+
+function likelyGrammar(path: string): Grammar {
+  const language = languageOf(path);
+  return language === "python" ? "python" : language === "js" ? jsGrammar(path) : "bash";
 }
