@@ -26,6 +26,7 @@ export interface PoolJob {
 export const AUTO_MIN_FILES = 1000;
 /** ...and then one worker per this many, up to one fewer than the cores (this thread parses too). */
 const AUTO_FILES_PER_WORKER = 500;
+const WORKERS_FIRST = process.env.SKIP_SUMMARY_TEST_LINT_WORKER !== undefined;
 /** The most workers a number may ask for. */
 export const MAX_WORKERS = 64;
 
@@ -49,6 +50,8 @@ function workerFile(): string | undefined {
 interface Slot {
   readonly worker: Worker;
   readonly inFlight: Map<number, readonly PoolJob[]>;
+  /** It has loaded its grammars: only then is it sent work, so a slow start never holds up this thread. */
+  ready: boolean;
   dead: boolean;
 }
 
@@ -65,8 +68,13 @@ export class FactsPool {
 
   private constructor(file: string, workers: number, grammars: readonly Grammar[]) {
     for (let i = 0; i < workers; i++) {
-      const slot: Slot = { worker: new Worker(file, { workerData: { grammars } }), inFlight: new Map(), dead: false };
-      slot.worker.on("message", (msg: { id: number; results: CachedFacts[] }) => {
+      const slot: Slot = { worker: new Worker(file, { workerData: { grammars } }), inFlight: new Map(), ready: false, dead: false };
+      slot.worker.on("message", (msg: { id: number; results: CachedFacts[] } | "ready") => {
+        if (msg === "ready") {
+          slot.ready = true;
+          this.send(slot);
+          return;
+        }
         const done = slot.inFlight.get(msg.id);
         if (!done) return;
         slot.inFlight.delete(msg.id);
@@ -91,7 +99,7 @@ export class FactsPool {
   async run(jobs: readonly PoolJob[], parsers: () => Promise<Parsers>): Promise<Map<string, CachedFacts>> {
     const total = jobs.reduce((n, j) => n + (j.file.text?.length ?? 0), 0);
     // Small batches keep every thread busy to the end; large ones keep the messages few.
-    const batchBytes = Math.min(256 * 1024, Math.max(16 * 1024, Math.floor(total / ((this.slots.length + 1) * 8))));
+    const batchBytes = Math.min(128 * 1024, Math.max(8 * 1024, Math.floor(total / ((this.slots.length + 1) * 24))));
     let batch: PoolJob[] = [];
     let bytes = 0;
     for (const job of jobs) {
@@ -108,7 +116,7 @@ export class FactsPool {
       for (const slot of this.slots) this.send(slot);
       const p = await parsers();
       for (;;) {
-        const mine = this.queue.shift();
+        const mine = this.parsesHere() ? this.queue.shift() : undefined;
         if (mine) {
           for (const job of mine) this.results.set(job.file.path, analyseFile(job.file, job.test, p));
           // Let the workers' answers in, and send them more.
@@ -116,13 +124,23 @@ export class FactsPool {
           for (const slot of this.slots) this.send(slot);
           continue;
         }
-        if (this.slots.every((s) => s.dead || s.inFlight.size === 0)) break;
+        if (this.queue.length === 0 && this.slots.every((s) => s.dead || s.inFlight.size === 0)) break;
+        // Files a failed worker handed back go to another.
+        for (const slot of this.slots) this.send(slot);
         await new Promise<void>((r) => (this.wake = r));
       }
     } finally {
       this.close();
     }
     return this.results;
+  }
+
+  /**
+   * This thread takes batches too, except under the tests' fault injection (facts-worker.ts), where every file goes to
+   * a worker while one is alive, so a test knows which thread met the fault.
+   */
+  private parsesHere(): boolean {
+    return !WORKERS_FIRST || this.slots.every((s) => s.dead);
   }
 
   close(): void {
@@ -139,8 +157,9 @@ export class FactsPool {
   }
 
   private send(slot: Slot): void {
-    // Two batches in flight, so a worker never waits on this thread while it parses a batch of its own.
-    while (!slot.dead && slot.inFlight.size < 2 && this.queue.length > 0) {
+    // Two batches in flight, so a worker never waits on this thread while it parses a batch of its own; one near the
+    // end, so this thread does not wait on a batch a worker has not begun.
+    while (!slot.dead && slot.ready && slot.inFlight.size < (this.queue.length > 4 ? 2 : 1) && this.queue.length > 0) {
       const jobs = this.queue.shift()!;
       const id = this.nextId++;
       slot.inFlight.set(id, jobs);

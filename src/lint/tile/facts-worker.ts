@@ -20,6 +20,8 @@ const port = parentPort;
 if (port) {
   // The grammars the tile's file names suggest are loaded while the lint reads the files; any other on first use.
   const preload = Parsers.load((workerData as Start).grammars);
+  // Work is sent only once the grammars are in.
+  void preload.then(() => port.postMessage("ready"));
   let chain: Promise<unknown> = preload;
   port.on("message", (msg: { readonly id: number; readonly jobs: readonly PoolJob[]; readonly grammars: readonly Grammar[] }) => {
     // One batch at a time, in order; an error (a grammar that cannot load) ends the worker and its files go back.
