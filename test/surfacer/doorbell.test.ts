@@ -1,0 +1,56 @@
+// The watch-mode doorbell on real folders: it rings with the entry's name, a folder it cannot watch is reported
+// (watch mode logs `watch_error` and retries at the next rescan, docs/surfacer.md "Watch mode"), and a removed watch
+// stays silent.
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createDoorbell, type Doorbell } from "../../src/surfacer/doorbell.js";
+import { tempDir, waitFor } from "../helpers/cli.js";
+
+const bells: Doorbell[] = [];
+afterEach(() => {
+  for (const b of bells.splice(0)) b.close();
+});
+
+function doorbell() {
+  const rings: { dir: string; name: string | undefined }[] = [];
+  const failures: { dir: string; code: string | undefined }[] = [];
+  const bell = createDoorbell({ ring: (dir, name) => rings.push({ dir, name }), failed: (dir, error) => failures.push({ dir, code: error.code }) });
+  bells.push(bell);
+  return { bell, rings, failures };
+}
+
+describe("the watch-mode doorbell", () => {
+  it("rings for an entry that lands in a watched folder, with its name; adding a folder twice watches it once", async () => {
+    const ws = await tempDir();
+    const { bell, rings } = doorbell();
+    expect(bell.add(ws)).toBe(true);
+    expect(bell.add(ws)).toBe(true);
+    await writeFile(join(ws, ".skip-summary-tessl__a.json"), "{}");
+    await waitFor(() => rings.some((r) => r.name === ".skip-summary-tessl__a.json"), 5_000);
+    expect(new Set(rings.map((r) => r.dir))).toEqual(new Set([ws]));
+    // One watch, not two: the same entry rings the same number of times as the events one watch sees.
+    const perName = rings.filter((r) => r.name === ".skip-summary-tessl__a.json").length;
+    expect(perName).toBeLessThanOrEqual(2);
+  });
+
+  it("a folder it cannot watch is reported as failed (ENOENT), and add says so", async () => {
+    const missing = join(await tempDir(), "not-yet");
+    const { bell, failures } = doorbell();
+    expect(bell.add(missing)).toBe(false);
+    expect(failures).toEqual([{ dir: missing, code: "ENOENT" }]);
+    // Once it exists, the next add (the rescan's) watches it.
+    await mkdir(missing);
+    expect(bell.add(missing)).toBe(true);
+  });
+
+  it("a removed folder watch stays silent", async () => {
+    const ws = await tempDir();
+    const { bell, rings } = doorbell();
+    bell.add(ws);
+    bell.remove(ws);
+    await writeFile(join(ws, "x"), "x");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(rings).toEqual([]);
+  });
+});
