@@ -53,3 +53,16 @@ export { finalExitCode, type RunResult } from "./runner/run-result.js";
 export type { RunSkillOptions } from "./runner/run-options.js";
 export { loadPlan, parsePlan, formatPlanProblems, type PlanLoadResult } from "./runner/plan/parse.js";
 export { runPlan, type RunPlanOptions, type PlanResult } from "./runner/plan/run-plan.js";
+export type {
+  PlanEvent,
+  PlanEventName,
+  PlanEventListener,
+  StepStartedEvent,
+  StepSucceededEvent,
+  StepFailedEvent,
+  StepRetriedEvent,
+  StepHealedEvent,
+  StepSkippedEvent,
+  SkillFailedEvent,
+  SkillSucceededEvent,
+} from "./runner/plan/events.js";

@@ -5,35 +5,16 @@ import type { CommandContext, CommandDefinition } from "../../action.js";
 import { action } from "../../action.js";
 import type { CliIo } from "../../io.js";
 import { usageError } from "../../usage-error.js";
+import type { RunFlags } from "./flags.js";
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-/** The run command's flags as commander hands them over; plans add theirs here. */
-export interface RunCommandFlags {
-  skill?: string;
-  step?: string;
-  retry?: string;
-  retryOn?: string;
-  backoff?: string;
-  initialDelay?: string;
-  maxDelay?: string;
-  jitter?: boolean;
-  heal?: string;
-  healArg?: string[];
-  timeout?: string;
-  killGrace?: string;
-  liveStderr?: boolean;
-  json?: boolean;
-  surface?: boolean;
-  notify?: string[];
-  config?: string;
-  workspace?: string;
-  logFormat?: string;
-  logFile?: string;
-  plan?: string;
-  input?: string[];
-  events?: string;
-  failuresLog?: string;
+/** The run command's flags as commander hands them over: the single-command ones plus the plan's. */
+export interface RunCommandFlags extends RunFlags {
+  readonly plan?: string;
+  readonly input?: readonly string[];
+  readonly events?: string;
+  readonly failuresLog?: string;
 }
 
 export const runCommand: CommandDefinition = {
