@@ -1,10 +1,10 @@
 // The Python helper against the shared table of contract cases: the same answers, field paths and words as the
 // Node side (test/contract/shared-cases.test.ts reads the same table).
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.js";
-import { PY_HELPER, assertPython, runPython } from "./helpers.js";
+import { PY_HELPER, PYTHON, PYTHON_COMMAND, assertPython, runPython } from "./helpers.js";
 
 const TABLE = join(ROOT, "test", "fixtures", "contract", "cases.json");
 interface Expected { kind: string; version?: unknown; problems?: { path: string; message?: string; message_prefix?: string }[] }
@@ -59,5 +59,15 @@ for node in ast.walk(tree):
 print(sorted(m for m in mods if m not in sys.stdlib_module_names))`);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe("[]");
+  });
+});
+
+describe("the interpreter the Python tests spawn", () => {
+  it("is the one python3 runs, by its own path (no version manager's shim in between)", async () => {
+    assertPython();
+    expect(isAbsolute(PYTHON), `${PYTHON_COMMAND} resolved to ${PYTHON}`).toBe(true);
+    const r = await runPython("import sys; print(sys.executable)");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe(PYTHON);
   });
 });
