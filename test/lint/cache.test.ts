@@ -1,8 +1,9 @@
-// `lint --cache`: the built CLI keeps what the parsers found by file content, and a changed file is parsed again.
+// `lint --cache`: the CLI (in process) keeps what the parsers found by file content, and a changed file is parsed again.
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, tempDir } from "../helpers/cli.js";
+import { tempDir } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 import { writeTile } from "./rule-tester.js";
 
 const SKILL = "---\nname: a\n---\n# A\n\nRun `scripts/run.py` and report what it prints.\n";
@@ -10,12 +11,12 @@ const CLEAN = "import sys\nfor url in urls:\n    fetch(url)\n    continue\n";
 const LOG_ONLY = "import sys\nfor url in urls:\n    try:\n        fetch(url)\n    except Exception as exc:\n        print(f\"skipped {url}: {exc}\", file=sys.stderr)\n        continue\n";
 
 async function lint(dir: string, ...args: string[]) {
-  const r = await runCli(["lint", ".", "--format", "json", ...args], { cwd: dir });
+  const r = await runCliInProcess(["lint", ".", "--format", "json", ...args], { cwd: dir });
   const out = JSON.parse(r.stdout) as { files: { file: string; findings: { ruleId: string; line: number; message: string }[] }[] };
   return { code: r.code, stderr: r.stderr, findings: out.files.flatMap((f) => f.findings.map((x) => `${x.ruleId} ${f.file}:${x.line}`)) };
 }
 
-describe("lint --cache", () => {
+describe.concurrent("lint --cache", () => {
   it("writes the cache file, answers the same from it, and parses a changed file again", async () => {
     const dir = await writeTile({ "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": CLEAN });
     const first = await lint(dir, "--cache");

@@ -43,7 +43,7 @@ const FAILING: [fixture: string, expected: { ruleId: string; file: string; line:
   ["invalid-suppression", { ruleId: "invalid-suppression", file: "scripts/tidy.sh", line: 1, column: 3, message: /has no reason, so it suppresses nothing/ }],
 ];
 
-describe("skip-summary lint: one fixture tile per rule", () => {
+describe.concurrent("skip-summary lint: one fixture tile per rule", () => {
   it.each(FAILING)("%s fails with exactly its finding", async (fixture, expected) => {
     const { code, flat } = await lintJson(["."], join(FIXTURES, fixture));
     expect(flat).toHaveLength(1);
@@ -81,7 +81,7 @@ describe("skip-summary lint: one fixture tile per rule", () => {
   });
 });
 
-describe("skip-summary lint: suppressions", () => {
+describe.concurrent("skip-summary lint: suppressions", () => {
   it("a suppression with a reason hides the named rules on the next line; without a reason it hides nothing and is an error", async () => {
     const dir = await tempDir();
     await cp(join(FIXTURES, "suppressed"), dir, { recursive: true });
@@ -102,7 +102,7 @@ describe("skip-summary lint: suppressions", () => {
   });
 });
 
-describe("skip-summary lint: formats", () => {
+describe.concurrent("skip-summary lint: formats", () => {
   it("pretty groups by file, has no colour when not a TTY, and ends with a one-line summary", async () => {
     const r = await runCliInProcess(["lint", "."], { cwd: join(FIXTURES, "non-atomic-summary-write") });
     expect(r.stdout).not.toContain("\u001b[");
@@ -205,7 +205,7 @@ describe("skip-summary lint: formats", () => {
   });
 });
 
-describe("skip-summary lint: exit codes and flags", () => {
+describe.concurrent("skip-summary lint: exit codes and flags", () => {
   it("--max-warnings turns warnings into exit 1; --quiet drops them", async () => {
     const cwd = join(FIXTURES, "defer-without-summary");
     expect((await runCliInProcess(["lint", "."], { cwd })).code).toBe(0);
@@ -285,7 +285,7 @@ describe("skip-summary lint: exit codes and flags", () => {
   });
 });
 
-describe("skip-summary lint: robustness (nothing crashes, everything is reported)", () => {
+describe.concurrent("skip-summary lint: robustness (nothing crashes, everything is reported)", () => {
   it("binary files, symlink loops, files over 1 MiB and non-UTF-8 files are each reported", async () => {
     const dir = await tempDir();
     await mkdir(join(dir, "rules"));
@@ -350,7 +350,7 @@ describe("skip-summary lint: robustness (nothing crashes, everything is reported
   });
 });
 
-describe("the project's own rule file", () => {
+describe.concurrent("the project's own rule file", () => {
   it("passes the lint's rule-file checks, with eight unique kebab-case ids", async () => {
     const { parseRuleFile } = await import("../../src/lint/tile/rule-file.js");
     const parsed = parseRuleFile(await readFile(join(ROOT, "rules", "no-silent-defer.md"), "utf8"));

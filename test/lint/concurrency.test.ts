@@ -1,11 +1,16 @@
 // `lint --concurrency`: parser worker threads change the speed, never the findings. The built CLI is run with workers
 // and without, on a tile with every language and mechanism, and with a worker made to crash or a file made to throw
 // inside one (SKIP_SUMMARY_TEST_LINT_WORKER, read by dist/lint/facts-worker.mjs only).
+// Any value of SKIP_SUMMARY_TEST_LINT_WORKER also sends every file to a worker while one is alive (facts-pool.ts), so
+// WORKERS_ONLY (a value that names no fault) makes a small tile prove what a large one would only by the luck of
+// timing: each file's facts were found on a worker thread. The runs of a test are independent processes, so they run
+// side by side.
 import { cp, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AUTO_MIN_FILES, workerCount } from "../../src/lint/tile/facts-pool.js";
 import { ROOT, runCli, tempDir } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 import { RULE_MD, writeTile } from "./rule-tester.js";
 
 const PY_LOG_ONLY = (i: number) =>
@@ -14,7 +19,7 @@ const SH_BUDGET = `#!/usr/bin/env bash\nfor item in "$@"; do\n  if (( SECONDS > 
 const JS_CATCH = `try {\n  main();\n} catch (e) {\n  console.error("failed", e);\n  process.exit(0);\n}\n`;
 const SH_EMIT = `#!/usr/bin/env bash\nleft=()\nfor item in "$@"; do left+=(--item "$item"); done\nskip-summary emit --skill tessl__s0 --step 1 --reason "budget spent" "\${left[@]}"\nexit 2\n`;
 
-/** A tile of `n` skills, Python, shell, JS, bats and SKILL.md code blocks, enough text for several batches. */
+/** A tile of `n` skills, Python, shell, JS, bats and SKILL.md code blocks; 12 skills are ~130 KB, 16 batches of the smallest size. */
 function bigTile(n: number): Record<string, string> {
   const files: Record<string, string> = { "rules/no-silent-defer.md": RULE_MD };
   for (let i = 0; i < n; i++) {
@@ -28,6 +33,9 @@ function bigTile(n: number): Record<string, string> {
   return files;
 }
 
+/** Injects no fault; every file is parsed on a worker while one lives. */
+const WORKERS_ONLY = { SKIP_SUMMARY_TEST_LINT_WORKER: "workers-only" };
+
 async function lint(dir: string, args: readonly string[], env: Record<string, string> = {}) {
   const r = await runCli(["lint", ".", ...args], { cwd: dir, env, timeoutMs: 60_000 });
   return { code: r.code, stdout: r.stdout, stderr: r.stderr };
@@ -35,15 +43,16 @@ async function lint(dir: string, args: readonly string[], env: Record<string, st
 
 describe("lint --concurrency", () => {
   it("reports byte for byte the same findings with workers and without, in every format", async () => {
-    const dir = await writeTile(bigTile(60));
+    const dir = await writeTile(bigTile(12));
+    const runs = ["json", "sarif", "pretty"].flatMap((format) =>
+      ["off", "1", "3", "auto"].map(async (c) => ({ format, c, ...(await lint(dir, ["--format", format, "--concurrency", c], c === "1" || c === "3" ? WORKERS_ONLY : {})) })),
+    );
+    const all = await Promise.all(runs);
     for (const format of ["json", "sarif", "pretty"]) {
-      const off = await lint(dir, ["--format", format, "--concurrency", "off"]);
+      const off = all.find((r) => r.format === format && r.c === "off")!;
       expect(off.code).toBe(1);
       expect(off.stdout).toContain("run.py");
-      for (const c of ["1", "3", "auto"]) {
-        const on = await lint(dir, ["--format", format, "--concurrency", c]);
-        expect({ format, c, ...on }).toEqual({ format, c, ...off });
-      }
+      for (const c of ["1", "3", "auto"]) expect(all.find((r) => r.format === format && r.c === c)).toEqual({ ...off, c });
     }
   }, 120_000);
 
@@ -58,9 +67,8 @@ describe("lint --concurrency", () => {
 
   it("a file that throws inside a worker is the finding it would be in-process, and the rest is unchanged", async () => {
     const dir = await writeTile(bigTile(12));
-    const off = JSON.parse((await lint(dir, ["--format", "json", "--concurrency", "off"])).stdout) as Report;
     const env = { SKIP_SUMMARY_TEST_LINT_WORKER: "throw:skills/s5/scripts/run.py" };
-    const on = JSON.parse((await lint(dir, ["--format", "json", "--concurrency", "1"], env)).stdout) as Report;
+    const [off, on] = (await Promise.all([lint(dir, ["--format", "json", "--concurrency", "off"]), lint(dir, ["--format", "json", "--concurrency", "1"], env)])).map((r) => JSON.parse(r.stdout) as Report) as [Report, Report];
     const thrown = on.files.find((f) => f.file === "skills/s5/scripts/run.py")!.findings.map((f) => `${f.ruleId}: ${f.message}`);
     expect(thrown).toContain("unreadable-file: skills/s5/scripts/run.py cannot be read (could not be analysed (injected fault)); the checks did not read it");
     // Every other file's findings are the run without workers'.
@@ -69,36 +77,41 @@ describe("lint --concurrency", () => {
   }, 60_000);
 
   it("a worker that crashes costs nothing: its files are parsed in-process, same output, same exit code, no hang", async () => {
-    const dir = await writeTile(bigTile(30));
-    const off = await lint(dir, ["--format", "json", "--concurrency", "off"]);
-    for (const victim of ["skills/s0/scripts/run.py", "skills/s29/scripts/loop.sh"]) {
-      const crashed = await lint(dir, ["--format", "json", "--concurrency", "2"], { SKIP_SUMMARY_TEST_LINT_WORKER: `exit:${victim}` });
-      expect(crashed).toEqual(off);
-    }
+    const dir = await writeTile(bigTile(12));
+    const victims = ["skills/s0/scripts/run.py", "skills/s11/scripts/loop.sh"];
+    const [off, ...crashed] = await Promise.all([
+      lint(dir, ["--format", "json", "--concurrency", "off"]),
+      ...victims.map((victim) => lint(dir, ["--format", "json", "--concurrency", "2"], { SKIP_SUMMARY_TEST_LINT_WORKER: `exit:${victim}` })),
+    ]);
+    expect(off!.stdout).toContain(victims[1]);
+    for (const r of crashed) expect(r).toEqual(off);
   }, 60_000);
 
   it('"auto" starts no worker for a small tile; a number starts one; the config key does as the flag', async () => {
     const dir = await writeTile(bigTile(3));
     const env = { SKIP_SUMMARY_TEST_LINT_WORKER: "throw:skills/s1/scripts/run.py" };
     const marker = "could not be analysed (injected fault)";
-    expect((await lint(dir, ["--format", "json"], env)).stdout).not.toContain(marker);
-    expect((await lint(dir, ["--format", "json", "--concurrency", "auto"], env)).stdout).not.toContain(marker);
-    expect((await lint(dir, ["--format", "json", "--concurrency", "1"], env)).stdout).toContain(marker);
+    const [dflt, auto, one] = await Promise.all([[], ["--concurrency", "auto"], ["--concurrency", "1"]].map((c) => lint(dir, ["--format", "json", ...c], env)));
+    expect(dflt!.stdout).not.toContain(marker);
+    expect(auto!.stdout).not.toContain(marker);
+    expect(one!.stdout).toContain(marker);
     await writeFile(join(dir, "skip-summary.config.json"), JSON.stringify({ lint: { concurrency: 1 } }));
-    expect((await lint(dir, ["--format", "json"], env)).stdout).toContain(marker);
+    const [fromConfig, flagOff] = await Promise.all([[], ["--concurrency", "off"]].map((c) => lint(dir, ["--format", "json", ...c], env)));
+    expect(fromConfig!.stdout).toContain(marker);
     // The flag wins over the config.
-    expect((await lint(dir, ["--format", "json", "--concurrency", "off"], env)).stdout).not.toContain(marker);
+    expect(flagOff!.stdout).not.toContain(marker);
   }, 60_000);
 
   it("rejects a bad --concurrency or lint.concurrency with exit 2 and says what is allowed", async () => {
+    // Refused before any file is read: no worker is involved, so the CLI runs in process.
     const dir = await writeTile(bigTile(1));
     for (const bad of ["0", "many", "-1", "65"]) {
-      const r = await lint(dir, ["--concurrency", bad]);
+      const r = await runCliInProcess(["lint", ".", "--concurrency", bad], { cwd: dir });
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('--concurrency: expected a number of worker threads from 1 to 64, "auto" or "off"');
     }
     await writeFile(join(dir, "skip-summary.config.json"), JSON.stringify({ lint: { concurrency: "sometimes" } }));
-    const r = await lint(dir, []);
+    const r = await runCliInProcess(["lint", "."], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('must be "auto", "off" or a number of worker threads from 1 to 64');
   }, 60_000);
@@ -110,11 +123,11 @@ describe("lint --concurrency", () => {
     const { execFile } = await import("node:child_process");
     const run = (env: Record<string, string>, c: string) =>
       new Promise<string>((resolve) => execFile(process.execPath, [join(pkgDir, "dist", "cli.js"), "lint", ".", "--format", "json", "--concurrency", c], { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env } }, (_e, stdout) => resolve(stdout)));
-    const off = await run({}, "off");
+    const [off, two, faulty] = await Promise.all([run({}, "off"), run({}, "2"), run({ SKIP_SUMMARY_TEST_LINT_WORKER: "throw:skills/s2/scripts/run.py" }, "1")]);
     expect(off).toContain("defer-without-summary");
-    expect(await run({}, "2")).toBe(off);
+    expect(two).toBe(off);
     // The worker did run (a fault injected in it shows), from the copy.
-    expect(await run({ SKIP_SUMMARY_TEST_LINT_WORKER: "throw:skills/s2/scripts/run.py" }, "1")).toContain("could not be analysed (injected fault)");
+    expect(faulty).toContain("could not be analysed (injected fault)");
   }, 60_000);
 
   it("auto: workers only on more than one core and above the size where one pays", () => {

@@ -8,13 +8,13 @@ import { expect, it } from "vitest";
 import { ROOT, tempDir } from "../helpers/cli.js";
 import { writeTile } from "./rule-tester.js";
 
-it("keeps TypeScript and the parser package out of the runtime dependencies", async () => {
+it.concurrent("keeps TypeScript and the parser package out of the runtime dependencies", async () => {
   const pkg = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
   for (const name of ["typescript", "@vscode/tree-sitter-wasm", "web-tree-sitter", "@ast-grep/napi"]) expect(Object.keys(pkg.dependencies)).not.toContain(name);
   expect(Object.keys(pkg.devDependencies)).toEqual(expect.arrayContaining(["typescript", "@vscode/tree-sitter-wasm"]));
 });
 
-it("lints Python from a copy of the published files (dist/, rules/, package.json), no node_modules in reach", async () => {
+it.concurrent("lints Python from a copy of the published files (dist/, rules/, package.json), no node_modules in reach", async () => {
   const pkgDir = await tempDir("skip-summary-dist-copy-");
   for (const part of ["dist", "rules", "package.json"]) await cp(join(ROOT, part), join(pkgDir, part), { recursive: true });
   const copy = join(pkgDir, "dist");
@@ -28,7 +28,7 @@ it("lints Python from a copy of the published files (dist/, rules/, package.json
   expect(found.some((f) => f.startsWith("defer-without-summary 5 skill tessl__a drops an item when it fails"))).toBe(true);
 });
 
-it("publishes the lint's parser worker and grammars (npm pack lists them)", async () => {
+it.concurrent("publishes the lint's parser worker and grammars (npm pack lists them)", async () => {
   const r = await promisify(execFile)("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, maxBuffer: 1 << 26 });
   const files = (JSON.parse(r.stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
   expect(files).toEqual(expect.arrayContaining(["dist/lint/facts-worker.mjs", "dist/wasm/tree-sitter.cjs", "dist/wasm/tree-sitter-python.wasm"]));

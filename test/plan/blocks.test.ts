@@ -6,7 +6,7 @@ import { sandbox, step, stepYaml } from "./helpers.js";
 
 const head = "skill: tessl__plan-test\nsteps:\n";
 
-describe("try / catch / finally", () => {
+describe.concurrent("try / catch / finally", () => {
   it("runs finally after success, and skips catch", async () => {
     const s = await sandbox();
     await s.write(`${head}  - try:\n      - ${stepYaml("work", "step.sh")}\n    catch:\n      - ${stepYaml("handle", "step.sh")}\n    finally:\n      - ${stepYaml("cleanup", "step.sh")}\n  - ${stepYaml("after", "step.sh")}\n`);
@@ -90,7 +90,7 @@ describe("try / catch / finally", () => {
   });
 });
 
-describe("finally on SIGTERM and SIGINT", () => {
+describe.concurrent("finally on SIGTERM and SIGINT", () => {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     it(`${signal}: the running step gets the signal, later steps do not run, finally does, exit 128+N`, async () => {
       const s = await sandbox();
@@ -152,7 +152,7 @@ describe("finally on SIGTERM and SIGINT", () => {
   });
 });
 
-describe("step fields", () => {
+describe.concurrent("step fields", () => {
   it("runs a step in its cwd (relative to the plan file) with its env", async () => {
     const s = await sandbox();
     await s.write(`${head}  - name: where\n    run: ["${step("env.sh")}", "where", "PWD", "GREETING"]\n    cwd: ws\n    env: { GREETING: "hello there" }\n`);

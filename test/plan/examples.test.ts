@@ -7,7 +7,7 @@ import { ROOT, runCli, tempDir } from "../helpers/cli.js";
 
 const summaryOf = async (workspace: string, skill: string) => JSON.parse(await readFile(join(workspace, `.skip-summary-${skill}.json`), "utf8"));
 
-describe("examples/plans", () => {
+describe.concurrent("examples/plans", () => {
   it("check-cfps: retries, continues, heals, cleans up and mirrors; one skipped step", async () => {
     const workspace = await tempDir();
     const r = await runCli(["run", "--plan", "examples/plans/check-cfps/plan.yaml", "--workspace", workspace]);

@@ -16,7 +16,7 @@ async function victim(): Promise<{ dir: string; file: string }> {
   return { dir, file };
 }
 
-describe("a planted failures log", () => {
+describe.concurrent("a planted failures log", () => {
   it("a symlink at .skip-summary-failures.jsonl is never appended through; the run says so and keeps its exit code", async () => {
     const s = await sandbox();
     const v = await victim();

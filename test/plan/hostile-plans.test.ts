@@ -28,7 +28,7 @@ async function runPlanText(text: string) {
   return { r, lines: await s.lines() };
 }
 
-describe("hostile plans", () => {
+describe.concurrent("hostile plans", () => {
   it("a YAML bomb is exit 65 at the first alias's line and column, not an internal error", async () => {
     const { r, lines } = await runPlanText(BOMB);
     expect(r.code).toBe(65);

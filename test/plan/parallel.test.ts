@@ -18,7 +18,7 @@ const head = "skill: tessl__plan-test\nsteps:\n";
 const parallel = (policy: string, steps: string[], extra = "") =>
   `  - parallel:\n      on_fail: ${policy}\n${extra}      steps:\n${steps.map((s) => `        - ${s}\n`).join("")}`;
 
-describe("parallel", () => {
+describe.concurrent("parallel", () => {
   it("runs its steps at the same time", async () => {
     const s = await sandbox();
     // Each waits for the other's start marker: only concurrent runs can both finish.
@@ -104,10 +104,12 @@ describe("parallel", () => {
   });
 });
 
-describe("parallel max_concurrency", () => {
+describe.concurrent("parallel max_concurrency", () => {
   it("runs at most max_concurrency steps at a time, in the order of the file", async () => {
     const s = await sandbox();
-    await s.write(`${head}${parallel("fail-fast", [stepYaml("a", "slow.sh", ["1"]), stepYaml("b", "slow.sh", ["1"])], "      max_concurrency: 1\n")}`);
+    // Each step takes 0.2 s, far longer than starting the other: run side by side, b would start before a ends.
+    const timed = (name: string) => `{ name: ${name}, run: ["bash", "-c", "echo ${name}:start >> \\"$TRACE\\"; sleep 0.2; echo ${name}:end >> \\"$TRACE\\""] }`;
+    await s.write(`${head}${parallel("fail-fast", [timed("a"), timed("b")], "      max_concurrency: 1\n")}`);
     const r = await s.run(["--plan", "plan.yaml"]);
     expect(r.code).toBe(0);
     expect(await s.lines()).toEqual(["a:start", "a:end", "b:start", "b:end"]);

@@ -5,7 +5,7 @@ import { sandbox, stepYaml } from "./helpers.js";
 
 const head = "skill: tessl__plan-test\nsteps:\n";
 
-describe("abort (the default)", () => {
+describe.concurrent("abort (the default)", () => {
   it("stops at the failing step, exits with its code and shows its stderr in the closing block", async () => {
     const s = await sandbox();
     await s.write(`${head}  - ${stepYaml("one", "step.sh")}\n  - ${stepYaml("two", "step.sh", ["3", "two broke"])}\n  - ${stepYaml("three", "step.sh")}\n`);
@@ -29,7 +29,7 @@ describe("abort (the default)", () => {
   });
 });
 
-describe("continue", () => {
+describe.concurrent("continue", () => {
   it("logs the failure, carries on, records the step as skipped and exits 0", async () => {
     const s = await sandbox();
     await s.write(`${head}  - ${stepYaml("enrich", "step.sh", ["1", "no data"], "on_error: continue")}\n  - ${stepYaml("publish", "step.sh")}\n`);
@@ -42,7 +42,7 @@ describe("continue", () => {
   });
 });
 
-describe("retry", () => {
+describe.concurrent("retry", () => {
   it("retries a failing step with fresh runs until it succeeds, and says so", async () => {
     const s = await sandbox();
     await s.write(`${head}  - ${stepYaml("fetch", "flaky.sh", ["2", "75"], "on_error: retry, retry: { max_attempts: 3, initial_delay: 10ms, max_delay: 40ms }")}\n`);
@@ -98,7 +98,7 @@ describe("retry", () => {
   });
 });
 
-describe("auto_heal", () => {
+describe.concurrent("auto_heal", () => {
   const heal = (when: string) => `on_error: auto_heal, heal: { when: ${when}, run: ["${process.cwd()}/test/fixtures/plans/steps/login.sh"] }`;
 
   it("runs the heal command when the failure matches, then runs the step again", async () => {
@@ -142,7 +142,7 @@ describe("auto_heal", () => {
   });
 });
 
-describe("timeout", () => {
+describe.concurrent("timeout", () => {
   it("sends SIGTERM to the step's group, counts as a technical failure (75) and can be continued", async () => {
     const s = await sandbox();
     await s.write(`${head}  - ${stepYaml("slow", "slow.sh", ["30"], "timeout: 300ms, on_error: continue")}\n  - ${stepYaml("next", "step.sh")}\n`);

@@ -7,7 +7,7 @@ import { sandbox, step, stepYaml } from "./helpers.js";
 
 const head = "skill: tessl__plan-test\nsteps:\n";
 
-describe("the skip summary", () => {
+describe.concurrent("the skip summary", () => {
   it("three skipped steps leave exactly one valid summary naming all three", async () => {
     const s = await sandbox();
     await s.write(
@@ -77,7 +77,7 @@ describe("the skip summary", () => {
   });
 });
 
-describe("the failures log", () => {
+describe.concurrent("the failures log", () => {
   it("records handled failures too (retried, healed, continued, caught, ignored), at --failures-log PATH", async () => {
     const s = await sandbox();
     const login = step("login.sh");
@@ -131,7 +131,7 @@ describe("the failures log", () => {
   });
 });
 
-describe("--events json", () => {
+describe.concurrent("--events json", () => {
   it("prints one event per line on stderr as the plan runs", async () => {
     const s = await sandbox();
     await s.write(`${head}  - ${stepYaml("flaky", "flaky.sh", ["1", "1"], "on_error: retry, retry: { initial_delay: 10ms }")}\n  - ${stepYaml("soft", "step.sh", ["1"], "on_error: continue")}\n  - ${stepYaml("last", "step.sh", ["2"])}\n`);
@@ -179,7 +179,7 @@ describe("--events json", () => {
   });
 });
 
-describe("inputs", () => {
+describe.concurrent("inputs", () => {
   it("replace {{ inputs.NAME }} inside one argument, verbatim: no shell ever sees them", async () => {
     const s = await sandbox();
     await s.write(`skill: tessl__plan-test\ninputs:\n  evil: {}\n  since: { default: "7d" }\nsteps:\n  - name: show\n    run: ["${step("args.sh")}", "show", "{{ inputs.evil }}", "--since={{inputs.since}}", "{{ inputs.evil }}{{ inputs.since }}"]\n`);
@@ -207,7 +207,7 @@ describe("inputs", () => {
   });
 });
 
-describe("output modes", () => {
+describe.concurrent("output modes", () => {
   it("--json prints one result on stdout instead of the closing block", async () => {
     const s = await sandbox();
     await s.write(`${head}  - ${stepYaml("soft", "step.sh", ["1", "meh"], "on_error: continue")}\n  - ${stepYaml("last", "step.sh", ["75", "busy"])}\n`);
@@ -228,7 +228,7 @@ describe("output modes", () => {
   });
 });
 
-describe("the closing block and --surface", () => {
+describe.concurrent("the closing block and --surface", () => {
   it("lists what was skipped, retried and healed in the runner's layout, then the failing step's stderr", async () => {
     const s = await sandbox();
     await s.write(
@@ -277,7 +277,7 @@ describe("the closing block and --surface", () => {
   });
 });
 
-describe("a workspace that does not exist", () => {
+describe.concurrent("a workspace that does not exist", () => {
   it("is never created: the skip cannot be recorded, which is not a success (exit 73)", async () => {
     const s = await sandbox();
     await s.write(`${head}  - ${stepYaml("soft", "step.sh", ["1"], "on_error: continue")}\n`);

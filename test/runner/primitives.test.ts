@@ -12,7 +12,7 @@ const FIXTURES = join(ROOT, "test", "fixtures", "skills");
 const fixture = (name: string) => join(FIXTURES, name);
 const env = { PATH: process.env.PATH };
 
-describe("interpretExit", () => {
+describe.concurrent("interpretExit", () => {
   it.each([
     [{ exitCode: 0 }, { outcome: "done", exitCode: 0, technical: false }],
     [{ exitCode: 2 }, { outcome: "blocked", exitCode: 2, statusLine: "└─ ✋ blocked by constraints", technical: false }],
@@ -33,7 +33,7 @@ describe("interpretExit", () => {
   });
 });
 
-describe("retry policy", () => {
+describe.concurrent("retry policy", () => {
   const at = (facts: Parameters<typeof interpretExit>[0]) => isRetriable(interpretExit(facts), DEFAULT_RETRY_ON);
   it("retries 1, 75 and timeouts by default, never 0, 2 or other sysexits", () => {
     expect(at({ exitCode: 1, signal: null, timedOut: false })).toBe(true);
@@ -52,7 +52,7 @@ describe("retry policy", () => {
   });
 });
 
-describe("backoff", () => {
+describe.concurrent("backoff", () => {
   it("follows each curve without jitter, capped by maxDelay", () => {
     expect(backoffSchedule(5, { jitter: false, initialDelayMs: 100, maxDelayMs: 1000 })).toEqual([100, 200, 400, 800, 1000]);
     expect(backoffSchedule(4, { jitter: false, backoff: "linear", initialDelayMs: 100 })).toEqual([100, 200, 300, 400]);
@@ -80,7 +80,7 @@ describe("backoff", () => {
   });
 });
 
-describe("render", () => {
+describe.concurrent("render", () => {
   const plain = { color: false };
   it("lays out the status line, a blank line and stderr, under the header printed at the start", () => {
     expect(renderClosingBlock({ skill: "tessl__a", outcome: "blocked", statusLine: "└─ ✋ blocked by constraints", stderr: "no quota\n" }, plain)).toBe(
@@ -99,7 +99,7 @@ describe("render", () => {
   });
 });
 
-describe("runChild (real processes)", () => {
+describe.concurrent("runChild (real processes)", () => {
   it("reports the exit code and the last non-empty stderr line", async () => {
     const out: Buffer[] = [];
     const r = await runChild({ argv: [fixture("exit-with.sh"), "2", "line one\nno quota left\n\n"], cwd: ROOT, env, onStdout: (c) => out.push(c) });
@@ -122,7 +122,7 @@ describe("runChild (real processes)", () => {
 
   it("times out: SIGTERM to the group, then SIGKILL after the grace period", async () => {
     const dir = await tempDir();
-    const r = await runChild({ argv: [fixture("ignore-term.sh"), join(dir, "pid")], cwd: ROOT, env, timeoutMs: 1_500, killGraceMs: 200 });
+    const r = await runChild({ argv: [fixture("ignore-term.sh"), join(dir, "pid")], cwd: ROOT, env, timeoutMs: 300, killGraceMs: 100 });
     expect(r).toMatchObject({ timedOut: true, signal: "SIGKILL" });
   });
 

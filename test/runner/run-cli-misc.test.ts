@@ -19,7 +19,7 @@ function inTerminal(args: string[], env: Record<string, string>): string {
   return r.stdout;
 }
 
-describe("skip-summary run: colour", () => {
+describe.concurrent("skip-summary run: colour", () => {
   it("colours the block on a terminal, never with NO_COLOR, never through a pipe", async () => {
     const ws = await tempDir();
     const args = ["run", "--skill", "tessl__a", "--workspace", ws, "--", fixture("exit-with.sh"), "2", "no quota"];
@@ -36,7 +36,7 @@ describe("skip-summary run: colour", () => {
   });
 });
 
-describe("skip-summary run: logging", () => {
+describe.concurrent("skip-summary run: logging", () => {
   it("keeps the run record off stderr by default; SKIP_SUMMARY_LOG or --log-format asks for it", async () => {
     const dir = await tempDir();
     const plain = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", dir, "--", "true"]);
@@ -77,7 +77,7 @@ describe("skip-summary run: logging", () => {
   });
 });
 
-describe("skip-summary run: usage errors exit 64 and name the flag", () => {
+describe.concurrent("skip-summary run: usage errors exit 64 and name the flag", () => {
   it.each([
     [["run", "--", "true"], "--skill ID is required"],
     [["run", "--skill", "tessl__a"], "give the skill's command after --"],
@@ -102,7 +102,7 @@ describe("skip-summary run: usage errors exit 64 and name the flag", () => {
   });
 });
 
-describe("skip-summary run: the command after --", () => {
+describe.concurrent("skip-summary run: the command after --", () => {
   it("passes flags after -- to the skill, never to the runner", async () => {
     const ws = await tempDir();
     const r = await runCli(["run", "--skill", "tessl__a", "--workspace", ws, "--", "echo", "--json", "--retry", "3"]);
@@ -111,7 +111,7 @@ describe("skip-summary run: the command after --", () => {
   });
 });
 
-describe("skip-summary run --surface", () => {
+describe.concurrent("skip-summary run --surface", () => {
   it("surfaces the summary the blocked run left, through the notifier, and keeps the skill's exit code", async () => {
     const ws = await tempDir();
     const r = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", ws, "--surface", "--notify", "stdout", "--", fixture("exit-with.sh"), "2", "nightly budget spent"], { cwd: ws });

@@ -11,7 +11,7 @@ const run = async (args: string[], command: string[], how: "in process" | "spawn
   return { ...r, shown: withoutLogLines(r.stderr), ws };
 };
 
-describe("skip-summary run: exit codes and the closing block", () => {
+describe.concurrent("skip-summary run: exit codes and the closing block", () => {
   it("exit 0: stdout passes through, the header shows, no status line, exit 0", async () => {
     const r = await run([], [fixture("exit-with.sh"), "0"], "spawned");
     expect(r.code).toBe(0);
@@ -84,9 +84,9 @@ describe("skip-summary run: exit codes and the closing block", () => {
 
   it("a timeout: SIGTERM, then SIGKILL to a skill that ignores it; a temporary failure (75)", async () => {
     const dir = await tempDir();
-    const r = await run(["--timeout", "700ms", "--kill-grace", "200ms"], [fixture("ignore-term.sh"), `${dir}/pid`]);
+    const r = await run(["--timeout", "300ms", "--kill-grace", "100ms"], [fixture("ignore-term.sh"), `${dir}/pid`]);
     expect(r.code).toBe(75);
-    expect(r.shown).toContain("└─ ⏱️ timed out after 700ms");
+    expect(r.shown).toContain("└─ ⏱️ timed out after 300ms");
   });
 
   it("a large stderr (4 MiB) is cut to its newest part, with its last line, and the run still ends", async () => {

@@ -1,4 +1,6 @@
-// Retries, backoff and the heal command through the CLI (in process; stdin through the built CLI), with short real delays (lower bounds only).
+// Retries, backoff and the heal command through the CLI (in process; stdin through the built CLI), with short real delays
+// (lower bounds only). A listed delay is several times the gap between two attempts without one (a bash start, 10-30 ms),
+// so a delay the runner did not wait fails its bound.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -8,40 +10,40 @@ import { fixture, withoutLogLines } from "./helpers.js";
 
 const runs = async (file: string) => (await readFile(file, "utf8")).trim().split("\n").map(Number);
 
-describe("skip-summary run: retries", () => {
+describe.concurrent("skip-summary run: retries", () => {
   it("retries a failing attempt after each listed delay, shows every retry, and ends with the success", async () => {
     const dir = await tempDir();
     const counter = join(dir, "runs");
-    const r = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", dir, "--retry", "3", "--backoff", "150ms,300ms", "--no-jitter", "--", fixture("flaky.sh"), counter, "2", "1"]);
+    const r = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", dir, "--retry", "3", "--backoff", "60ms,120ms", "--no-jitter", "--", fixture("flaky.sh"), counter, "2", "1"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("attempt 3 worked\n");
     const times = await runs(counter);
     expect(times).toHaveLength(3);
-    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(150);
-    expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(300);
+    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(60);
+    expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(120);
     const shown = withoutLogLines(r.stderr);
-    expect(shown).toContain("   └─ 💥 failed with an error: attempt 1 failed\n   └─ 🔁 retry 1/3 in 150ms\n");
-    expect(shown).toContain("   └─ 🔁 retry 2/3 in 300ms\n");
+    expect(shown).toContain("   └─ 💥 failed with an error: attempt 1 failed\n   └─ 🔁 retry 1/3 in 60ms\n");
+    expect(shown).toContain("   └─ 🔁 retry 2/3 in 120ms\n");
     expect(shown).not.toContain("retry 3/3");
   });
 
   it("grows exponential delays from --initial-delay, capped by --max-delay", async () => {
     const dir = await tempDir();
     const counter = join(dir, "runs");
-    const r = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", dir, "--retry", "3", "--initial-delay", "100ms", "--max-delay", "250ms", "--no-jitter", "--", fixture("flaky.sh"), counter, "9", "75"]);
+    const r = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", dir, "--retry", "3", "--initial-delay", "10ms", "--max-delay", "25ms", "--no-jitter", "--", fixture("flaky.sh"), counter, "9", "75"]);
     expect(r.code).toBe(75);
-    expect(r.stderr).toMatch(/retry 1\/3 in 100ms[^]*retry 2\/3 in 200ms[^]*retry 3\/3 in 250ms/);
+    expect(r.stderr).toMatch(/retry 1\/3 in 10ms[^]*retry 2\/3 in 20ms[^]*retry 3\/3 in 25ms/);
     expect(await runs(counter)).toHaveLength(4);
   });
 
   it("with jitter (the default) each delay is between half and all of the curve's", async () => {
     const dir = await tempDir();
     const counter = join(dir, "runs");
-    const r = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", dir, "--retry", "1", "--backoff", "fixed", "--initial-delay", "400ms", "--", fixture("flaky.sh"), counter, "9", "1"]);
+    const r = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", dir, "--retry", "1", "--backoff", "fixed", "--initial-delay", "40ms", "--", fixture("flaky.sh"), counter, "9", "1"]);
     expect(r.code).toBe(1);
     const delay = Number(/retry 1\/1 in (\d+)ms/.exec(r.stderr)?.[1]);
-    expect(delay).toBeGreaterThanOrEqual(200);
-    expect(delay).toBeLessThanOrEqual(400);
+    expect(delay).toBeGreaterThanOrEqual(20);
+    expect(delay).toBeLessThanOrEqual(40);
   });
 
   it("never retries exit 2, nor a sysexits code other than 75, nor a code outside --retry-on", async () => {
@@ -70,7 +72,7 @@ describe("skip-summary run: retries", () => {
   });
 });
 
-describe("skip-summary run: --heal", () => {
+describe.concurrent("skip-summary run: --heal", () => {
   it("runs the heal command before the retry, and the retry succeeds", async () => {
     const dir = await tempDir();
     const token = join(dir, "token");

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { tempDir, waitFor } from "../helpers/cli.js";
 import { fixture, isAlive, startCli, withoutLogLines } from "./helpers.js";
 
-describe("skip-summary run: output order", () => {
+describe.concurrent("skip-summary run: output order", () => {
   it("streams stdout while the skill runs and writes the closing block after it ends", async () => {
     const dir = await tempDir();
     const gate = join(dir, "gate");
@@ -33,7 +33,7 @@ describe("skip-summary run: output order", () => {
   });
 });
 
-describe("skip-summary run: signals", () => {
+describe.concurrent("skip-summary run: signals", () => {
   it.each(["SIGTERM", "SIGINT", "SIGHUP"] as const)("forwards %s to the skill and exits after it, with its code", async (signal) => {
     const dir = await tempDir();
     const pidFile = join(dir, "pid");

@@ -8,7 +8,7 @@ import { fixture } from "./helpers.js";
 
 const env = { PATH: process.env.PATH };
 
-describe("runSkill", () => {
+describe.concurrent("runSkill", () => {
   it("returns a flat result with stdout collected, and writes nothing to the process's streams", async () => {
     const ws = await tempDir();
     const r = await runSkill({ skill: "tessl__a", command: [fixture("exit-with.sh"), "2", "no quota"], workspace: ws, env, stdin: "ignore" });
@@ -79,7 +79,7 @@ describe("runSkill", () => {
   });
 });
 
-describe("splitShellWords", () => {
+describe.concurrent("splitShellWords", () => {
   it("splits like a shell without expanding anything", () => {
     expect(splitShellWords(`./login.sh --user 'a b' "c\\"d" e\\ f ''`)).toEqual(["./login.sh", "--user", "a b", 'c"d', "e f", ""]);
     expect(splitShellWords("  a   b  ")).toEqual(["a", "b"]);

@@ -17,7 +17,7 @@ const read = async (ws: string) => {
 };
 const run = (ws: string, args: string[], command: string[]) => runCliInProcess(["run", "--skill", "tessl__check-cfps", "--workspace", ws, ...args, "--", ...command]);
 
-describe("skip-summary run: the skip summary", () => {
+describe.concurrent("skip-summary run: the skip summary", () => {
   it("exit 2: writes a valid policy summary, reason = the last non-empty stderr line, step = exit", async () => {
     const ws = await tempDir();
     const r = await run(ws, [], [fixture("exit-with.sh"), "2", "first line\nnightly budget spent\n\n"]);
@@ -54,9 +54,9 @@ describe("skip-summary run: the skip summary", () => {
 
   it("a timeout leaves a technical summary", async () => {
     const ws = await tempDir();
-    const r = await run(ws, ["--timeout", "700ms", "--kill-grace", "100ms"], [fixture("wait-for-signal.sh"), join(ws, "pid")]);
+    const r = await run(ws, ["--timeout", "300ms", "--kill-grace", "100ms"], [fixture("wait-for-signal.sh"), join(ws, "pid")]);
     expect(r.code).toBe(75);
-    expect(await read(ws)).toMatchObject({ reason: "timed out after 700ms", technical_failure: true });
+    expect(await read(ws)).toMatchObject({ reason: "timed out after 300ms", technical_failure: true });
   });
 
   it("merges into a summary that is already waiting", async () => {
