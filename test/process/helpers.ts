@@ -2,14 +2,15 @@
 import { readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ROOT, runCli } from "../helpers/cli.js";
+import { ROOT } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 
 export const PROCESS_FIXTURES = join(ROOT, "test", "fixtures", "process");
 export const processFixture = (name: string) => join(PROCESS_FIXTURES, name);
 
-/** Writes one waiting summary for `skill` through the real `emit`. */
+/** Writes one waiting summary for `skill` through the real `emit` (in process: the process boundary is not the point here). */
 export async function emitSummary(workspace: string, skill = "tessl__a", reason = "nightly budget spent"): Promise<void> {
-  const r = await runCli(["emit", "--skill", skill, "--step", "1", "--reason", reason, "--workspace", workspace]);
+  const r = await runCliInProcess(["emit", "--skill", skill, "--step", "1", "--reason", reason, "--workspace", workspace]);
   if (r.code !== 0) throw new Error(`emit failed: ${r.stderr}`);
 }
 

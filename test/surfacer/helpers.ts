@@ -97,7 +97,7 @@ export async function putSummary(workspace: string, skill: string, extra: Record
 export const FILE_NOTIFIER = fileURLToPath(new URL("../fixtures/surfacer/file-notifier.mjs", import.meta.url));
 
 /** A config whose only notifier is the file-backed test module; returns the config path. */
-export async function fileNotifierConfig(dir: string, options: { path: string; downFile?: string; delayMs?: number; builtFile?: string; perWorkspace?: boolean }, extra: Record<string, unknown> = {}): Promise<string> {
+export async function fileNotifierConfig(dir: string, options: { path: string; downFile?: string; delayMs?: number; startedFile?: string; releaseFile?: string; builtFile?: string; perWorkspace?: boolean }, extra: Record<string, unknown> = {}): Promise<string> {
   const config = {
     notify: { notifiers: { file: { type: "module", path: FILE_NOTIFIER, options } }, retries: 0, timeout_ms: 5000, ...((extra.notify as object) ?? {}) },
     ...(extra.surface ? { surface: extra.surface } : {}),

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startWatch, type SurfaceOutcome, type WatchHandle } from "../../src/surfacer/index.js";
@@ -36,13 +36,14 @@ describe("watch mode (a folder watch on a real folder)", () => {
     const ws = join(root, "group");
     await mkdir(ws);
     const out = join(root, "d.jsonl");
-    await watchWith([ws], deliverTo([fileNotifier(out)]), 200);
+    const events: string[] = [];
+    handles.push(await startWatch({ patterns: [ws], cwd: "/", deliver: deliverTo([fileNotifier(out)]), leaseMs: 600_000, rescanMs: 50, log: (e) => void events.push(e.event) }));
     await putSummary(ws, "tessl__a");
     await waitFor(async () => (await readDelivered(out)).length === 1, 10_000);
     // Delivered, then counted in the ledger, then deleted: remove the folder once that is done.
     await waitFor(async () => (await readWorkspace(ws)).length === 0, 10_000);
     await rm(ws, { recursive: true });
-    await new Promise((r) => setTimeout(r, 400));
+    await waitFor(() => events.includes("workspace_missing"), 10_000);
     await mkdir(ws);
     await putSummary(ws, "tessl__b");
     await waitFor(async () => (await readDelivered(out)).length === 2, 10_000);
@@ -66,14 +67,21 @@ describe("watch mode (a folder watch on a real folder)", () => {
     const ws = await tempDir();
     const flaky = flakyNotifier(2);
     const outcomes: SurfaceOutcome[] = [];
-    await watchWith([ws], deliverTo([flaky]), 200, outcomes);
+    // The watcher's clock is ours, so the retry delays (1 s, then 2 s) pass when the test says, not in real time.
+    let clock = Date.parse("2026-11-22T18:00:00.000Z");
+    const h = await startWatch({ patterns: [ws], cwd: "/", deliver: deliverTo([flaky]), leaseMs: 600_000, rescanMs: 50, now: () => new Date(clock), onOutcome: (o) => outcomes.push(o) });
+    handles.push(h);
     await putSummary(ws, "tessl__a");
-    await waitFor(() => outcomes.some((o) => o.kind === "failed"), 10_000);
+    await waitFor(() => outcomes.length === 1, 10_000);
     expect(await readWorkspace(ws)).toContain(".skip-summary-tessl__a.json");
-    await waitFor(() => outcomes.some((o) => o.kind === "sent"), 20_000);
+    clock += 1_001;
+    await waitFor(() => outcomes.length === 2, 10_000);
+    expect(await readWorkspace(ws)).toContain(".skip-summary-tessl__a.json");
+    clock += 2_001;
+    await waitFor(() => outcomes.some((o) => o.kind === "sent"), 10_000);
     expect(flaky.calls).toBe(3);
     expect(outcomes.map((o) => o.kind)).toEqual(["failed", "failed", "sent"]);
-    expect(await readWorkspace(ws)).toEqual([]);
+    await waitFor(async () => (await readWorkspace(ws)).length === 0, 10_000);
   });
 
   it("does not spin on a backlog whose notifier is down: nothing is tried again before its time, then the delay doubles", async () => {
@@ -98,15 +106,20 @@ describe("watch mode (a folder watch on a real folder)", () => {
     await waitFor(() => outcomes.length >= 150, 20_000);
     // Each failed file went back under its name (a doorbell of its own) and many rescans pass: none is sent again.
     const scansBefore = scans;
-    await new Promise((r) => setTimeout(r, 600));
+    await new Promise((r) => setTimeout(r, 300));
     expect(flaky.calls).toBe(150);
-    expect(scans - scansBefore, "rescans every 50 ms, not a scan loop").toBeLessThan(60);
+    expect(scans - scansBefore, "rescans every 50 ms, not a scan loop").toBeLessThan(30);
+    // Each scan that follows looks at every file again; three of them are "a while" in the watcher's own terms.
+    const threeScans = async () => {
+      const from = scans;
+      await waitFor(() => scans >= from + 3, 10_000);
+    };
     clock += 1_001; // past the first delay (1 s): each file is tried once more
     await waitFor(() => flaky.calls >= 300, 10_000);
-    await new Promise((r) => setTimeout(r, 300));
+    await threeScans();
     expect(flaky.calls).toBe(300);
     clock += 1_001; // the delay is now 2 s: not yet
-    await new Promise((r) => setTimeout(r, 300));
+    await threeScans();
     expect(flaky.calls).toBe(300);
     clock += 1_000;
     await waitFor(() => flaky.calls >= 450, 10_000);
@@ -118,9 +131,11 @@ describe("watch mode (a folder watch on a real folder)", () => {
     const ws = await tempDir();
     const outcomes: SurfaceOutcome[] = [];
     await putSummary(ws, "tessl__v2", { schema_version: 2 });
-    await watchWith([ws], deliverTo([]), 100, outcomes);
+    let scans = 0;
+    handles.push(await startWatch({ patterns: [ws], cwd: "/", deliver: deliverTo([]), leaseMs: 600_000, rescanMs: 50, onOutcome: (o) => outcomes.push(o), log: (e) => void (e.event === "scan" && scans++) }));
     await waitFor(() => outcomes.length === 1, 10_000);
-    await new Promise((r) => setTimeout(r, 600)); // several rescans
+    const from = scans;
+    await waitFor(() => scans >= from + 6, 10_000); // several rescans
     expect(outcomes.map((o) => o.code)).toEqual(["unrecognised-version"]);
     expect(await readWorkspace(ws)).toEqual([".skip-summary-tessl__v2.json"]);
   });
@@ -131,16 +146,22 @@ describe("skip-summary surface --watch (built CLI)", () => {
     const ws = await tempDir();
     const aux = await tempDir();
     const out = join(aux, "d.jsonl");
-    const config = await fileNotifierConfig(aux, { path: out, delayMs: 1500 });
+    const started = join(aux, "started");
+    const release = join(aux, "release");
+    // Grouping on, as by default, with a window short enough not to hold the send back.
+    const config = await fileNotifierConfig(aux, { path: out, startedFile: started, releaseFile: release }, { surface: { group_wait_ms: 50 } });
     const child = spawn(process.execPath, [CLI, "surface", "--watch", "--workspace", ws, "--config", config, "--log-format", "json"], { stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH ?? "" } });
     let stderr = "";
     child.stderr.on("data", (d) => (stderr += d));
     const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
     await waitFor(() => stderr.includes("watch_started"), 15_000);
     await putSummary(ws, "tessl__a");
-    // The send is in flight once the file has been claimed (renamed away from its summary name).
-    await waitFor(async () => (await readWorkspace(ws)).some((n) => n.endsWith(".claim")), 10_000);
+    // The send is in flight: the notifier has started it and waits for its release.
+    await waitFor(() => readFile(started, "utf8").catch(() => ""), 10_000);
+    expect(await readWorkspace(ws)).toEqual([expect.stringMatching(/\.claim$/)]);
     child.kill(signal);
+    await waitFor(() => stderr.includes(`"event":"signal","signal":"${signal}"`), 10_000);
+    await writeFile(release, "");
     expect(await exited).toBe(0);
     expect(await readDelivered(out)).toHaveLength(1);
     expect(await readWorkspace(ws)).toEqual([]);
