@@ -124,6 +124,7 @@ describe("nanoclaw2 notifier", () => {
     const result = await notifiers[0]!.send(notifyRequest({}, 600));
     expect(result).toMatchObject({ ok: false, permanent: false });
     expect(!result.ok && result.error).toContain("stayed locked");
+    holder.child.kill("SIGTERM"); // still holding it (2.5 s): the attempt gave up on its own deadline
     await holder.stdout;
     expect(allOutRows(s)).toEqual([]);
   });
