@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SkipSummaryError, summaryInvalid } from "../../src/contract/index.js";
 import { buildSummary, createSkipCollector, emitSkip } from "../../src/owner/index.js";
+import { LOCK_DEAD_HOLDER_MIN_AGE_MS, judgeLock } from "../../src/owner/lock-holder.js";
+import { LOCK_STALE_MS } from "../../src/owner/lock.js";
 import { tempDir } from "../helpers/cli.js";
 
 const fixed = () => new Date("2026-11-22T10:00:00.000Z");
@@ -91,9 +93,16 @@ describe("emitSkip", () => {
     expect(await readFile(join(ws, ".skip-summary-tessl__b.json"), "utf8")).toBe("{broken");
   });
 
-  it("takes over a lock left by a dead process", async () => {
+  it("takes over a lock left by a dead process, once the lock is a second old", async () => {
     const ws = await tempDir();
-    await writeFile(join(ws, ".skip-summary-tessl__a.json.lock"), JSON.stringify({ pid: 2 ** 22 + 12345, at: Date.now() }));
+    const lock = join(ws, ".skip-summary-tessl__a.json.lock");
+    await writeFile(lock, JSON.stringify({ pid: 2 ** 22 + 12345, at: Date.now() }));
+    // Younger than a second, a lock is held whatever its record says (its holder may have just finished and exited).
+    const { mtimeMs } = await lstat(lock);
+    expect(await judgeLock(lock, LOCK_STALE_MS, mtimeMs + LOCK_DEAD_HOLDER_MIN_AGE_MS - 1)).toEqual({ kind: "held" });
+    expect(await judgeLock(lock, LOCK_STALE_MS, mtimeMs + LOCK_DEAD_HOLDER_MIN_AGE_MS + 1)).toMatchObject({ kind: "stale", why: `its holder (pid ${2 ** 22 + 12345}) is gone` });
+    const old = new Date(Date.now() - 2_000);
+    await utimes(lock, old, old);
     const r = await emitSkip({ skill: "tessl__a", step: "s", reason: "r" }, { workspace: ws, lock: { timeoutMs: 2000 } });
     expect(r.merged).toBe(false);
     expect(await readdir(ws)).toEqual([".skip-summary-tessl__a.json"]);
