@@ -1,10 +1,11 @@
 // A digest that some notifiers took and one refused: the retry must not send it again to those that took it.
-// Two real notifiers through the built CLI: the file-backed module notifier, and a webhook posting to a real HTTP
-// server on 127.0.0.1 that answers 500 until the test lets it through.
+// Two real notifiers through the CLI (in process: the process boundary is not the point): the file-backed module
+// notifier, and a webhook posting to a real HTTP server on 127.0.0.1 that answers 500 until the test lets it through.
 import { join } from "node:path";
 import { writeFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { readWorkspace, runCli, tempDir } from "../../helpers/cli.js";
+import { readWorkspace, tempDir } from "../../helpers/cli.js";
+import { runCliInProcess } from "../../helpers/in-process.js";
 import { startServer } from "../../notifiers/helpers.js";
 import { FILE_NOTIFIER, putSummary, readDelivered } from "../helpers.js";
 
@@ -29,7 +30,7 @@ describe("a digest partly accepted", () => {
 
     // Run 1: the file notifier takes the digest of three, the webhook answers 500. All three stay, each with a
     // `.partial` record naming the file notifier.
-    const r1 = await runCli(["surface", "--workspace", ws, "--config", config]);
+    const r1 = await runCliInProcess(["surface", "--workspace", ws, "--config", config]);
     expect(r1.code, r1.stderr).toBe(1);
     expect((await readDelivered(out)).map((d) => d.skill).sort()).toEqual(first);
     expect(server.requests).toHaveLength(1);
@@ -43,7 +44,7 @@ describe("a digest partly accepted", () => {
     // newcomer to both notifiers. The file notifier never sees a, b or c again.
     await putSummary(ws, "tessl__d");
     up = true;
-    const r2 = await runCli(["surface", "--workspace", ws, "--config", config]);
+    const r2 = await runCliInProcess(["surface", "--workspace", ws, "--config", config]);
     expect(r2.code, r2.stderr).toBe(0);
     const fileSkills = (await readDelivered(out)).map((d) => d.skill);
     expect(fileSkills.sort()).toEqual([...first, "tessl__d"].sort());
