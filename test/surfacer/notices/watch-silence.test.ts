@@ -1,6 +1,5 @@
 // Watch mode reports a silence that ended on its next rescan, once, even when no new skip arrives; a skip that
 // arrives while the silence is on is muted (counted, not sent). Real watcher and folders; only the clock is fake.
-import { setTimeout as sleep } from "node:timers/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startWatch, type SurfaceOutcome, type WatchHandle } from "../../../src/surfacer/index.js";
@@ -23,7 +22,8 @@ describe("watch mode and a silence", () => {
     const clock = fakeClock("2026-11-20T09:00:00Z");
     await addSilence(ws, { skill: "tessl__check-cfps", forMs: 86_400_000, comment: "known" }, clock.now());
     const outcomes: SurfaceOutcome[] = [];
-    handle = await startWatch({ patterns: [ws], cwd: "/", deliver: deliverTo([fileNotifier(out)]), leaseMs: 600_000, rescanMs: 200, now: clock.now, notices: settings({ groupWaitMs: 0 }), onOutcome: (o) => outcomes.push(o) });
+    let scans = 0;
+    handle = await startWatch({ patterns: [ws], cwd: "/", deliver: deliverTo([fileNotifier(out)]), leaseMs: 600_000, rescanMs: 50, now: clock.now, notices: settings({ groupWaitMs: 0 }), onOutcome: (o) => outcomes.push(o), log: (e) => void (e.event === "scan" && scans++) });
     clock.set("2026-11-20T12:00:00Z");
     await putSummary(ws, "tessl__check-cfps", { reason: "budget spent", occurred_at: "2026-11-20T11:59:00Z" });
     await waitFor(() => outcomes.some((o) => o.kind === "muted"), 15_000);
@@ -32,7 +32,9 @@ describe("watch mode and a silence", () => {
     expect(await readDelivered(out)).toHaveLength(0);
     clock.set("2026-11-21T09:00:01Z"); // the silence is over; no new skip arrives
     await waitFor(() => outcomes.some((o) => o.code === "silence-ended"), 15_000);
-    await sleep(1_000); // several more rescans
+    // Several more rescans (each ends in a scan of the workspace), none of which may report it again.
+    const from = scans;
+    await waitFor(() => scans >= from + 6, 15_000);
     const delivered = await readDelivered(out);
     expect(delivered).toHaveLength(1);
     expect(delivered[0]!.text).toContain("While muted: 1 skip of check-cfps, last 'budget spent'");
