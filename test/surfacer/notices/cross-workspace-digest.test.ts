@@ -201,7 +201,7 @@ describe("watch mode uses the same key", () => {
     const setup = await setUpSurfacer({ configFile: config, env: {}, cwd: root, log: silentLogger, stdout: { write: () => undefined }, watch: true });
     await setup.load();
     const outcomes: SurfaceOutcome[] = [];
-    handle = await startWatch({ patterns: [`${root}/team-*/`], cwd: root, deliver: setup.deliver, leaseMs: 600_000, rescanMs: 60_000, notices: settings({ groupWaitMs: 1_500 }), onOutcome: (o) => outcomes.push(o) });
+    handle = await startWatch({ patterns: [`${root}/team-*/`], cwd: root, deliver: setup.deliver, leaseMs: 600_000, rescanMs: 60_000, notices: settings({ groupWaitMs: 1_000 }), onOutcome: (o) => outcomes.push(o) });
     await waitFor(() => handle!.workspaces().length === 2, 10_000);
     for (const skill of A_SKILLS) await putSummary(a, skill);
     for (const skill of B_SKILLS) await putSummary(b, skill);

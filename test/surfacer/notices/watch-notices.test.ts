@@ -18,7 +18,7 @@ describe("watch mode grouping", () => {
     const ws = await tempDir();
     const out = join(await tempDir(), "d.jsonl");
     const outcomes: SurfaceOutcome[] = [];
-    handle = await startWatch({ patterns: [ws], cwd: "/", deliver: deliverTo([fileNotifier(out)]), leaseMs: 600_000, rescanMs: 60_000, notices: settings({ groupWaitMs: 1_500 }), onOutcome: (o) => outcomes.push(o) });
+    handle = await startWatch({ patterns: [ws], cwd: "/", deliver: deliverTo([fileNotifier(out)]), leaseMs: 600_000, rescanMs: 60_000, notices: settings({ groupWaitMs: 1_000 }), onOutcome: (o) => outcomes.push(o) });
     for (let i = 0; i < 6; i++) await putSummary(ws, `tessl__w${i}`);
     await waitFor(() => outcomes.filter((o) => o.kind === "sent").length === 6, 15_000);
     const delivered = await readDelivered(out);
