@@ -1,10 +1,10 @@
-// `emit --reason-key KEY` and `--link TITLE=URL` through the CLI (in process; the end-to-end case through the
-// built CLI), on both of its paths: the hot path (parseArgs) and commander (--debug sends an invocation there), which
-// must agree.
+// `emit --reason-key KEY` and `--link TITLE=URL` through the CLI (in process: the hot entries' own process is tested
+// in test/cli/code-cache.test.ts and test/surfacer/hook.test.ts), on both of its paths: the hot path (parseArgs) and
+// commander (--debug sends an invocation there), which must agree.
 import { readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, tempDir } from "../helpers/cli.js";
+import { tempDir } from "../helpers/cli.js";
 import { runCliInProcess } from "../helpers/in-process.js";
 import { fileNotifierConfig, readDelivered } from "../surfacer/helpers.js";
 
@@ -117,21 +117,21 @@ describe("emit with links and a reason key merges into a waiting summary", () =>
   });
 });
 
-describe("emit --reason-key and --link, then surface (built CLI end to end)", () => {
+describe("emit --reason-key and --link, then surface (end to end)", () => {
   it("a silence on the reason key mutes that key only, and the link reaches the owner as a tappable link", async () => {
     const ws = await tempDir();
     const aux = await tempDir();
     const out = join(aux, "delivered.jsonl");
     const config = await fileNotifierConfig(aux, { path: out });
     const env = (iso: string) => ({ NODE_ENV: "test", SKIP_SUMMARY_NOW: iso });
-    const silence = await runCli(["silence", "add", "--workspace", ws, "--skill", "post-news", "--reason-key", "budget", "--for", "7d", "--comment", "known"], { env: env("2026-11-20T09:00:00Z") });
+    const silence = await runCliInProcess(["silence", "add", "--workspace", ws, "--skill", "post-news", "--reason-key", "budget", "--for", "7d", "--comment", "known"], { env: env("2026-11-20T09:00:00Z") });
     expect(silence.code, silence.stderr).toBe(0);
-    await runCli(["emit", "--skill", "tessl__post-news", "--step", "3", "--reason", "daily budget spent", "--reason-key", "budget", "--workspace", ws]);
-    const muted = await runCli(["surface", "--workspace", ws, "--config", config], { env: env("2026-11-21T03:00:00Z") });
+    await runCliInProcess(["emit", "--skill", "tessl__post-news", "--step", "3", "--reason", "daily budget spent", "--reason-key", "budget", "--workspace", ws]);
+    const muted = await runCliInProcess(["surface", "--workspace", ws, "--config", config], { env: env("2026-11-21T03:00:00Z") });
     expect(muted.code, muted.stderr).toBe(0);
     expect(await readDelivered(out)).toHaveLength(0);
-    await runCli(emitArgs(ws, "--technical", "--reason-key", "login-expired", "--link", "Log in again=https://example.com/login?next=/feed&a=b"));
-    const sent = await runCli(["surface", "--workspace", ws, "--config", config], { env: env("2026-11-21T04:00:00Z") });
+    await runCliInProcess(emitArgs(ws, "--technical", "--reason-key", "login-expired", "--link", "Log in again=https://example.com/login?next=/feed&a=b"));
+    const sent = await runCliInProcess(["surface", "--workspace", ws, "--config", config], { env: env("2026-11-21T04:00:00Z") });
     expect(sent.code, sent.stderr).toBe(0);
     const delivered = await readDelivered(out);
     expect(delivered).toHaveLength(1);

@@ -122,10 +122,10 @@ describe("an error with no row is a bug", () => {
   it("exits 70 without a stack trace, and with one under --debug (hooks: a TypeError is not a bad settings file)", async () => {
     const ws = await tempDir();
     const args = ["hooks", "install", "--settings", join(ws, "settings.json")];
-    const plain = await runCli(args, { env: inject("lstat") });
+    // Each run fails before it writes anything: the two start side by side.
+    const [plain, debug] = await Promise.all([runCli(args, { env: inject("lstat") }), runCli(["--debug", ...args], { env: inject("lstat") })]);
     expect(plain.code).toBe(70);
     expect(plain.stderr).toBe("skip-summary: internal error: injected: lstat is not a function of this world\n(run with --debug for the stack trace, and report it)\n");
-    const debug = await runCli(["--debug", ...args], { env: inject("lstat") });
     expect(debug.code).toBe(70);
     expect(debug.stderr).toMatch(/^skip-summary: internal error: injected: lstat is not a function of this world\nTypeError: injected: lstat/);
     expect(debug.stderr).toMatch(/\n {4}at /);
@@ -135,21 +135,19 @@ describe("an error with no row is a bug", () => {
     const ws = await tempDir();
     const plan = join(ws, "plan.yaml");
     await writeFile(plan, "skill: tessl__a\nsteps:\n  - run: [\"true\"]\n");
-    const r = await runCli(["run", "--plan", plan], { env: inject("open") });
+    const [r, missing] = await Promise.all([runCli(["run", "--plan", plan], { env: inject("open") }), runCli(["run", "--plan", join(ws, "nope.yaml")])]);
     expect(r.code, r.stderr).toBe(70);
     expect(r.stderr).toContain("skip-summary: internal error: injected: open is not a function of this world");
-    const missing = await runCli(["run", "--plan", join(ws, "nope.yaml")]);
     expect(missing.code).toBe(65);
     expect(missing.stderr).toContain("cannot read the plan file (ENOENT)");
   });
 
   it("emit: the hot path and the full CLI (--debug) alike", async () => {
-    const ws = await tempDir();
-    const args = ["emit", "--skill", "tessl__a", "--step", "1", "--reason", "r", "--workspace", ws];
-    const hot = await runCli(args, { env: inject("rename") });
+    // Side by side, each in its own workspace (both take the summary's lock).
+    const args = async () => ["emit", "--skill", "tessl__a", "--step", "1", "--reason", "r", "--workspace", await tempDir()];
+    const [hot, full] = await Promise.all([runCli(await args(), { env: inject("rename") }), runCli([...(await args()), "--debug"], { env: inject("rename") })]);
     expect(hot.code).toBe(70);
     expect(hot.stderr).not.toMatch(/\n\s+at /);
-    const full = await runCli([...args, "--debug"], { env: inject("rename") });
     expect(full.code).toBe(70);
     expect(full.stderr).toMatch(/TypeError: injected: rename is not a function of this world\n\s+at /);
   });

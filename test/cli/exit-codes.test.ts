@@ -24,14 +24,17 @@ describe("the exit-code table", () => {
 
   it("commander's parse errors read the same table (built CLI)", async () => {
     const ws = await tempDir();
-    const hook = await runCli(["surface", "--hook-input", "--bogus", "--workspace", ws], { input: "{}" });
+    // Parse errors write nothing: the four processes start side by side.
+    const [hook, plain, emit, none] = await Promise.all([
+      runCli(["surface", "--hook-input", "--bogus", "--workspace", ws], { input: "{}" }),
+      runCli(["surface", "--bogus", "--workspace", ws]),
+      runCli(["emit", "--bogus"]),
+      runCli(["no-such-command"]),
+    ]);
     expect(hook.code).toBe(1);
     expect(hook.stderr).toMatch(/unknown option '--bogus'/);
-    const plain = await runCli(["surface", "--bogus", "--workspace", ws]);
     expect(plain.code).toBe(2);
-    const emit = await runCli(["emit", "--bogus"]);
     expect(emit.code).toBe(64);
-    const none = await runCli(["no-such-command"]);
     expect(none.code).toBe(2);
   });
 

@@ -70,10 +70,9 @@ describe("the CLI shell", () => {
   });
 
   it("exits 2 on an unknown command and with no command", async () => {
-    const unknown = await runCli(["frobnicate"]);
+    const [unknown, none] = await Promise.all([runCli(["frobnicate"]), runCli([])]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("unknown command 'frobnicate'");
-    const none = await runCli([]);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("Usage: skip-summary");
   });
