@@ -10,6 +10,7 @@ import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readFileSync
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { generateSummaryCheck } from "./generate-summary-check.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const dist = join(root, "dist");
@@ -29,6 +30,11 @@ const common = {
 };
 
 rmSync(stage, { recursive: true, force: true });
+// The fast check of a summary (src/contract/fast-validate.ts) is code generated from the committed JSON Schema; a
+// build from a schema it was not generated from would check summaries against stale rules.
+if (generateSummaryCheck() !== readFileSync(join(root, "src", "contract", "generated", "summary-check.ts"), "utf8")) {
+  throw new Error("src/contract/generated/summary-check.ts is not what scripts/generate-summary-check.mjs makes of schemas/skip-summary.v1.schema.json; run `npm run schema:generate`");
+}
 // CommonJS dependencies call require() and read __filename: ESM output gets both from import.meta.url.
 const esmRequire =
   "import{createRequire as __ssRequire}from'node:module';import{fileURLToPath as __ssPath}from'node:url';const require=__ssRequire(import.meta.url);const __filename=__ssPath(import.meta.url);";
@@ -48,6 +54,13 @@ const hotImportFile = {
     b.onResolve({ filter: /\/import-file\.js$/ }, (args) => (args.importer.endsWith(join("src", "notifiers", "module-notifier.ts")) ? { path: join(root, "src", "cli", "hot", "import-file.ts") } : undefined));
   },
 };
+// The hot entries build the contract's zod schema only for a summary the fast check refused (src/cli/hot/zod-schema.ts).
+const hotZodSchema = {
+  name: "hot-zod-schema",
+  setup(b) {
+    b.onResolve({ filter: /\/zod-schema\.js$/ }, (args) => (args.importer.endsWith(join("src", "contract", "classify.ts")) ? { path: join(root, "src", "cli", "hot", "zod-schema.ts") } : undefined));
+  },
+};
 const cjs = {
   format: "cjs",
   minify: true,
@@ -64,7 +77,7 @@ await build({
   // No import(): these load from a V8 code cache, where Node 20 cannot run one (src/cli/hot/code-cache.ts). A
   // builtin's becomes require(); a user's module is imported by the launcher (src/notifiers/import-file.ts).
   supported: { "dynamic-import": false },
-  plugins: [hotImportFile],
+  plugins: [hotImportFile, hotZodSchema],
 });
 for (const name of readdirSync(join(stage, "hot"))) {
   if (/\bimport\(/.test(readFileSync(join(stage, "hot", name), "utf8"))) throw new Error(`dist/hot/${name} holds an import(), which fails when loaded from its code cache on Node 20; route it through src/notifiers/import-file.ts`);

@@ -1,5 +1,8 @@
 // A reader of a summary gets exactly one of three answers: valid v1, a version it must not touch, or invalid.
-import { SCHEMA_VERSION, SkipSummaryV1, type SkipSummary } from "./schema.js";
+import { SCHEMA_VERSION } from "./fields.js";
+import { fastValidSummary } from "./fast-validate.js";
+import type { SkipSummary } from "./schema.js";
+import { skipSummarySchema } from "./zod-schema.js";
 import { formatPath, type Problem } from "./problems.js";
 import { depthProblem } from "./json-depth.js";
 
@@ -29,7 +32,9 @@ export function classifySummary(raw: unknown, options: ClassifyOptions = {}): Cl
   if (Number.isInteger(version) && version !== SCHEMA_VERSION) return { kind: "unrecognised-version", version };
 
   const problems: Problem[] = [];
-  const result = SkipSummaryV1.safeParse(raw);
+  // zod only for what the fast check cannot vouch for: it decides, and its words name the problems.
+  const fast = fastValidSummary(raw);
+  const result = fast !== undefined ? ({ success: true, data: fast } as const) : skipSummarySchema().safeParse(raw);
   if (!result.success) {
     for (const issue of result.error.issues) {
       const top = issue.path[0];

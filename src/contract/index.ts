@@ -1,7 +1,8 @@
 // The v1 file contract and the exit-code numbers: the one place every other part imports them from.
 export * from "./ids.js";
 export * from "./timestamp.js";
-export * from "./schema.js";
+export * from "./fields.js";
+export type { SkipSummary } from "./schema.js";
 export * from "./problems.js";
 export * from "./classify.js";
 export * from "./json-depth.js";

@@ -14,6 +14,7 @@ export function buildJsonSchema(): Record<string, unknown> {
   properties.reason = { ...properties.reason, pattern: "^[^\\r\\n]*\\S[^\\r\\n]*$", description: "One line, not blank" };
   properties.reason_key = { ...properties.reason_key, pattern: "^[^\\r\\n]*\\S[^\\r\\n]*$", description: "Optional stable key for 'the same skip again'; without it, the normalised reason is the key" };
   const links = properties.links as { items: { properties: Record<string, Record<string, unknown>> } };
+  links.items.properties.title = { ...links.items.properties.title, pattern: "^[^\\r\\n]*\\S[^\\r\\n]*$", description: "One line, not blank: the words the owner taps" };
   links.items.properties.url = { ...links.items.properties.url, pattern: "^[Hh][Tt][Tt][Pp][Ss]?://", description: "An http: or https: URL; any other scheme is refused" };
   properties.links = { ...links, description: "Optional links shown under the notice, such as a re-login page" };
   return {

@@ -1,5 +1,6 @@
 // One file per skill and nothing lost: a new skip is folded into a waiting one, never written over it.
-import { LINKS_MAX, REASON_MAX_LENGTH, SCHEMA_VERSION, SUMMARY_FIELDS, type SkipSummary } from "./schema.js";
+import { LINKS_MAX, REASON_MAX_LENGTH, SCHEMA_VERSION, SUMMARY_FIELDS } from "./fields.js";
+import type { SkipSummary } from "./schema.js";
 import { truncate } from "./truncate.js";
 
 const JOIN = "; ";

@@ -1,7 +1,7 @@
 // "The same skip again" needs a key that survives the parts of a reason that change every night (counts, ids,
 // quoted names). The ledger, the repeat policy, silences and the Alertmanager notifier all key by it, so the rule
 // lives in the contract and is documented in docs/skip-summary-schema.md ("The reason key").
-import { REASON_KEY_MAX_LENGTH } from "./schema.js";
+import { REASON_KEY_MAX_LENGTH } from "./fields.js";
 
 /** The key used when normalising leaves nothing (a reason made only of digits and quotes). */
 export const EMPTY_REASON_KEY = "-";

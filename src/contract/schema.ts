@@ -1,11 +1,24 @@
 // The v1 skip-summary contract as one zod schema: every reader, writer, lint check and the JSON Schema derive from it.
-// zod/mini keeps the owner side and the hook within their start-up budget (see bench/startup.mjs).
+// Its limits and refinements live in fields.ts, zod-free, so the fast check (fast-validate.ts) runs the very same rules;
+// emit and the after-skill hook load this module only for a summary the fast check refused (zod words the problems).
 import * as z from "zod/mini";
 import { skillIdProblem } from "./ids.js";
 import { UTC_TIMESTAMP_PATTERN, isUtcTimestamp } from "./timestamp.js";
+import {
+  ITEMS_OMITTED_MESSAGE,
+  LINKS_MAX,
+  LINK_TITLE_MAX_LENGTH,
+  LINK_URL_MAX_LENGTH,
+  REASON_KEY_MAX_LENGTH,
+  REASON_MAX_LENGTH,
+  SCHEMA_VERSION,
+  duplicatesOf,
+  isNotBlank,
+  isOneLine,
+  linkUrlProblem,
+} from "./fields.js";
 
-export const SCHEMA_VERSION = 1;
-export const REASON_MAX_LENGTH = 500;
+export * from "./fields.js";
 
 const skill = z.string({ error: "must be a string: the full skill id, for example tessl__check-cfps" }).check(
   z.refine((id) => skillIdProblem(id) === undefined, {
@@ -22,8 +35,8 @@ const step = z.union(
 );
 
 const reason = z.string({ error: "must be a string" }).check(
-  z.refine((s) => !/[\r\n]/.test(s), "must be one line: remove the line breaks (CR or LF)"),
-  z.refine((s) => s.trim().length > 0, "must not be blank"),
+  z.refine(isOneLine, "must be one line: remove the line breaks (CR or LF)"),
+  z.refine(isNotBlank, "must not be blank"),
   z.maxLength(REASON_MAX_LENGTH, `must be at most ${REASON_MAX_LENGTH} characters`),
 );
 
@@ -40,23 +53,17 @@ const occurredAt = z.string({ error: "must be a string: a UTC ISO-8601 time such
   z.refine(isUtcTimestamp, "is not a real date and time"),
 );
 
-/** An optional stable key for "the same skip again" (see reason-key.ts); without it, the reason is normalised. */
-export const REASON_KEY_MAX_LENGTH = 100;
 const reasonKey = z.string({ error: "must be a string, such as \"budget\"" }).check(
-  z.refine((s) => !/[\r\n]/.test(s), "must be one line: remove the line breaks (CR or LF)"),
-  z.refine((s) => s.trim().length > 0, "must not be blank; leave the field out to key by the reason"),
+  z.refine(isOneLine, "must be one line: remove the line breaks (CR or LF)"),
+  z.refine(isNotBlank, "must not be blank; leave the field out to key by the reason"),
   z.maxLength(REASON_KEY_MAX_LENGTH, `must be at most ${REASON_KEY_MAX_LENGTH} characters`),
 );
 
-/** Links rendered under the notice (a re-login page, a dashboard). Only web URLs: a phone opens them with one tap. */
-export const LINKS_MAX = 5;
-export const LINK_TITLE_MAX_LENGTH = 100;
-export const LINK_URL_MAX_LENGTH = 2000;
 const link = z.object(
   {
     title: z.string({ error: "must be a string: the words the owner taps" }).check(
-      z.refine((s) => !/[\r\n]/.test(s), "must be one line: remove the line breaks (CR or LF)"),
-      z.refine((s) => s.trim().length > 0, "must not be blank"),
+      z.refine(isOneLine, "must be one line: remove the line breaks (CR or LF)"),
+      z.refine(isNotBlank, "must not be blank"),
       z.maxLength(LINK_TITLE_MAX_LENGTH, `must be at most ${LINK_TITLE_MAX_LENGTH} characters`),
     ),
     url: z.string({ error: "must be a string: an http: or https: URL" }).check(
@@ -70,23 +77,6 @@ const links = z.array(link, { error: "must be an array of {\"title\", \"url\"} o
   z.maxLength(LINKS_MAX, `must hold at most ${LINKS_MAX} links`),
 );
 
-/** Why `url` is not a link a notice may carry, or `undefined` when it is one. */
-export function linkUrlProblem(url: string): string | undefined {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return `must be an absolute http: or https: URL, got ${JSON.stringify(url.slice(0, 60))}`;
-  }
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
-    return `must be an http: or https: URL; ${JSON.stringify(parsed.protocol)} links are refused`;
-  }
-  if (/[\s\u0000-\u001f\u007f]/.test(url)) return "must not contain spaces or control characters; percent-encode them";
-  return undefined;
-}
-
-/** How many items a writer cut to keep the summary within the readers' size limit (see size-cap.ts). */
-export const ITEMS_OMITTED_MESSAGE = "must be an integer >= 0: how many items were cut to keep the summary within 64 KiB";
 const itemsOmitted = z.int({ error: ITEMS_OMITTED_MESSAGE }).check(z.gte(0, ITEMS_OMITTED_MESSAGE));
 
 /** The v1 schema. Unknown fields pass through untouched, so newer owners' extra fields survive a round trip. */
@@ -104,16 +94,3 @@ export const SkipSummaryV1 = z.looseObject({
 });
 
 export type SkipSummary = z.output<typeof SkipSummaryV1>;
-
-/** The optional fields v1 readers know (adding one needs no new version: unknown fields were always kept). */
-export const OPTIONAL_SUMMARY_FIELDS = ["reason_key", "links", "items_omitted"] as const;
-
-/** The seven required fields, in the order the contract documents them and writers emit them. */
-export const SUMMARY_FIELDS = ["schema_version", "skill", "step", "reason", "items", "technical_failure", "occurred_at"] as const;
-
-function duplicatesOf(list: string[]): string[] {
-  const seen = new Set<string>();
-  const dups = new Set<string>();
-  for (const x of list) (seen.has(x) ? dups : seen).add(x);
-  return [...dups];
-}

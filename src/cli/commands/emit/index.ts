@@ -62,7 +62,7 @@ async function runEmit(opts: EmitFlags, context: CommandContext): Promise<number
     return code;
   };
   try {
-    if (links.length > 0) checkLinkUrls(opts.link!, links, (await import("../../../contract/schema.js")).linkUrlProblem);
+    if (links.length > 0) checkLinkUrls(opts.link!, links, (await import("../../../contract/fields.js")).linkUrlProblem);
   } catch (error) {
     return fail(error);
   }

@@ -1,0 +1,12 @@
+// The hot entries' stand-in for src/contract/zod-schema.ts (swapped in by scripts/build.mjs): zod is loaded and the
+// schema built only when a summary needs it, i.e. when the fast check (src/contract/fast-validate.ts) refused it.
+// esbuild evaluates a module reached by require() on first call; an import would build the schema at every start
+// (~15 M instructions, bench/startup.mjs), and import() cannot run in code loaded from a code cache (code-cache.ts).
+import type { SkipSummaryV1 } from "../../contract/schema.js";
+
+let schema: typeof SkipSummaryV1 | undefined;
+
+export function skipSummarySchema(): typeof SkipSummaryV1 {
+  schema ??= (require("./jitless-schema.js") as typeof import("./jitless-schema.js")).SkipSummaryV1;
+  return schema;
+}
