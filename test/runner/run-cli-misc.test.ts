@@ -1,5 +1,5 @@
 // Colour, logging, usage errors and --surface: in process, with the terminal and the inherited stdout through the built CLI.
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readFile, readdir, writeFile } from "node:fs/promises";
@@ -9,12 +9,17 @@ import { CLI, ROOT, runCli, tempDir, readWorkspace } from "../helpers/cli.js";
 import { runCliInProcess } from "../helpers/in-process.js";
 import { fixture, withoutLogLines } from "./helpers.js";
 
-// `script` gives the CLI a real terminal, the only place colour may appear.
-function inTerminal(args: string[], env: Record<string, string>): string {
+// `script` gives the CLI a real terminal, the only place colour may appear. Started without blocking, so the
+// terminal runs of a test go side by side and the file's other tests run meanwhile.
+async function inTerminal(args: string[], env: Record<string, string>): Promise<string> {
   const command = ["node", CLI, ...args].map((a) => `'${a}'`).join(" ");
-  const r = spawnSync("script", ["-qefc", command, "/dev/null"], { cwd: ROOT, env: { PATH: process.env.PATH!, HOME: "/tmp", TERM: "xterm", ...env }, encoding: "utf8", timeout: 20_000 });
+  const r = await new Promise<{ error: Error | null; stdout: string; stderr: string }>((resolve) =>
+    execFile("script", ["-qefc", command, "/dev/null"], { cwd: ROOT, env: { PATH: process.env.PATH!, HOME: "/tmp", TERM: "xterm", ...env }, encoding: "utf8", timeout: 20_000 }, (error, stdout, stderr) =>
+      resolve({ error, stdout, stderr }),
+    ),
+  );
   // Without `script` there is no terminal to test on: fail saying so, never pass on an empty output.
-  if (r.error !== undefined) throw new Error(`this test needs \`script\` (util-linux; Debian's bsdutils package) to give the CLI a real terminal: ${r.error.message}`);
+  if ((r.error as NodeJS.ErrnoException | null)?.code === "ENOENT") throw new Error(`this test needs \`script\` (util-linux; Debian's bsdutils package) to give the CLI a real terminal: ${r.error!.message}`);
   expect(r.stdout, `script printed nothing; its stderr: ${r.stderr}`).toContain("🪨 run skill");
   return r.stdout;
 }
@@ -23,15 +28,12 @@ describe.concurrent("skip-summary run: colour", () => {
   it("colours the block on a terminal, never with NO_COLOR, never through a pipe", async () => {
     const ws = await tempDir();
     const args = ["run", "--skill", "tessl__a", "--workspace", ws, "--", fixture("exit-with.sh"), "2", "no quota"];
-    const coloured = inTerminal(args, {});
+    const [coloured, plain, dumb, piped] = await Promise.all([inTerminal(args, {}), inTerminal(args, { NO_COLOR: "1" }), inTerminal(args, { TERM: "dumb" }), runCli(args)]);
     expect(coloured).toContain("\u001b[33m└─ ✋ blocked by constraints\u001b[0m");
-    const plain = inTerminal(args, { NO_COLOR: "1" });
     expect(plain).toContain("└─ ✋ blocked by constraints");
     expect(plain).not.toContain("\u001b[");
-    const dumb = inTerminal(args, { TERM: "dumb" });
     expect(dumb).toContain("└─ ✋ blocked by constraints");
     expect(dumb).not.toContain("\u001b[");
-    const piped = await runCli(args);
     expect(piped.stderr).not.toContain("\u001b[");
   });
 });
