@@ -54,9 +54,9 @@ describe.concurrent("skip-summary lint: one fixture tile per rule", () => {
     expect(code).toBe(f!.severity === "error" ? 1 : 0);
   });
 
-  // Spawned: the full ESM CLI through the real binary, with the grammars it loads from dist/wasm.
+  // The first through the real binary: the full ESM CLI with the grammars it loads from dist/wasm. The others in process.
   it.each(["passing-plugin", "passing-legacy", "passing-no-manifest", "suppressed"])("%s passes with exit 0", async (fixture) => {
-    const r = await runCli(["lint", join(FIXTURES, fixture)]);
+    const r = await (fixture === "passing-plugin" ? runCli : runCliInProcess)(["lint", join(FIXTURES, fixture)]);
     expect(r.stdout).toBe("✔ no problems in 1 tile\n");
     expect(r.code).toBe(0);
   });
