@@ -1,7 +1,8 @@
 // docs/integrations/nanoclaw.md followed as written, on a temporary host layout: its `hooks install` line is run,
 // the hook command is taken from the settings file it wrote (as Claude Code takes it) and run by a shell with
 // real-shaped events on stdin, and a port of each fork's IPC read loop must accept the message file and show the
-// owner the notice, character for character.
+// owner the notice, character for character. The hook runs the built CLI, as Claude Code would; the install line and
+// the skill's emit run in process (what they write is the point, not their process).
 import { spawnSync } from "node:child_process";
 import { chmod, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -9,7 +10,8 @@ import { describe, expect, it } from "vitest";
 import type { SkipSummary } from "../../src/contract/index.js";
 import { renderSummary } from "../../src/surfacer/index.js";
 import { postToolUseEvent, stopEvent } from "../helpers/claude-hooks.js";
-import { CLI, ROOT, runCli, tempDir } from "../helpers/cli.js";
+import { CLI, ROOT, tempDir } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 import { hostReadLoop, ownerSees } from "../helpers/nanoclaw-hosts.js";
 
 const DOC = join(ROOT, "docs", "integrations", "nanoclaw.md");
@@ -37,7 +39,7 @@ async function installAsDocumented(layout: Awaited<ReturnType<typeof hostLayout>
   const line = /^skip-summary hooks install --settings (\S+)$/m.exec(doc);
   expect(line, "the doc shows the install line").not.toBeNull();
   const settings = line![1]!.replace("<folder>", layout.folder);
-  const r = await runCli(["hooks", "install", "--settings", settings], { cwd: layout.root });
+  const r = await runCliInProcess(["hooks", "install", "--settings", settings], { cwd: layout.root });
   expect(r.code, r.stderr).toBe(0);
   const installed = JSON.parse(await readFile(join(layout.workspace, ".claude", "settings.json"), "utf8")) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
   expect(Object.keys(installed.hooks)).toEqual(["Stop", "SubagentStop"]);
@@ -51,7 +53,7 @@ function runHook(command: string, event: string, cwd: string, env: Record<string
 
 async function skillWritesSummary(workspace: string, env: Record<string, string>, summary: SkipSummary) {
   const args = ["emit", "--skill", summary.skill, "--step", String(summary.step), "--reason", summary.reason, "--workspace", workspace, ...summary.items.flatMap((i) => ["--item", i])];
-  const r = await runCli(args, { env });
+  const r = await runCliInProcess(args, { env });
   expect(r.code, r.stderr).toBe(0);
 }
 
