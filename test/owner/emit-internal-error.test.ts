@@ -8,17 +8,21 @@ import { processFixture } from "../process/helpers.js";
 
 describe("emit's own bugs", () => {
   it("exit 70 and says internal error; an errno from the system stays 73", async () => {
-    const ws = await tempDir();
-    const args = ["emit", "--skill", "tessl__a", "--step", "1", "--reason", "r", "--workspace", ws];
-    const r = await runCli(args, { env: { NODE_OPTIONS: `--import=${processFixture("throw-in-rename.mjs")}` } });
+    // Three processes side by side, each with its own workspace.
+    const args = (ws: string) => ["emit", "--skill", "tessl__a", "--step", "1", "--reason", "r", "--workspace", ws];
+    const [ws, wsJson] = [await tempDir(), await tempDir()];
+    const inject = { env: { NODE_OPTIONS: `--import=${processFixture("throw-in-rename.mjs")}` } };
+    const [r, json, full] = await Promise.all([
+      runCli(args(ws), inject),
+      runCli([...args(wsJson), "--json"], inject),
+      runCli(args("/proc/self")),
+    ]);
     expect(r.code).toBe(70);
     expect(r.stderr).toContain("skip-summary: internal error: injected: rename is not a function of this world");
     expect(r.stderr).not.toContain("at ");
     expect((await readdir(ws)).filter((n) => n.endsWith(".json"))).toEqual([]);
-    const json = await runCli([...args, "--json"], { env: { NODE_OPTIONS: `--import=${processFixture("throw-in-rename.mjs")}` } });
     expect(json.code).toBe(70);
     expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, exit_code: 70 });
-    const full = await runCli(["emit", "--skill", "tessl__a", "--step", "1", "--reason", "r", "--workspace", "/proc/self"]);
     expect(full.code).toBe(73);
   });
 });
