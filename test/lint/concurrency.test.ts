@@ -19,7 +19,7 @@ const SH_BUDGET = `#!/usr/bin/env bash\nfor item in "$@"; do\n  if (( SECONDS > 
 const JS_CATCH = `try {\n  main();\n} catch (e) {\n  console.error("failed", e);\n  process.exit(0);\n}\n`;
 const SH_EMIT = `#!/usr/bin/env bash\nleft=()\nfor item in "$@"; do left+=(--item "$item"); done\nskip-summary emit --skill tessl__s0 --step 1 --reason "budget spent" "\${left[@]}"\nexit 2\n`;
 
-/** A tile of `n` skills, Python, shell, JS, bats and SKILL.md code blocks; 12 skills are ~130 KB, 16 batches of the smallest size. */
+/** A tile of `n` skills, Python, shell, JS, bats and SKILL.md code blocks; 30 skills are ~42 KB of code, 6 batches of the smallest size (8 KB). */
 function bigTile(n: number): Record<string, string> {
   const files: Record<string, string> = { "rules/no-silent-defer.md": RULE_MD };
   for (let i = 0; i < n; i++) {
@@ -43,7 +43,7 @@ async function lint(dir: string, args: readonly string[], env: Record<string, st
 
 describe("lint --concurrency", () => {
   it("reports byte for byte the same findings with workers and without, in every format", async () => {
-    const dir = await writeTile(bigTile(12));
+    const dir = await writeTile(bigTile(30));
     const runs = ["json", "sarif", "pretty"].flatMap((format) =>
       ["off", "1", "3", "auto"].map(async (c) => ({ format, c, ...(await lint(dir, ["--format", format, "--concurrency", c], c === "1" || c === "3" ? WORKERS_ONLY : {})) })),
     );
@@ -77,8 +77,8 @@ describe("lint --concurrency", () => {
   }, 60_000);
 
   it("a worker that crashes costs nothing: its files are parsed in-process, same output, same exit code, no hang", async () => {
-    const dir = await writeTile(bigTile(12));
-    const victims = ["skills/s0/scripts/run.py", "skills/s11/scripts/loop.sh"];
+    const dir = await writeTile(bigTile(30));
+    const victims = ["skills/s0/scripts/run.py", "skills/s29/scripts/loop.sh"];
     const [off, ...crashed] = await Promise.all([
       lint(dir, ["--format", "json", "--concurrency", "off"]),
       ...victims.map((victim) => lint(dir, ["--format", "json", "--concurrency", "2"], { SKIP_SUMMARY_TEST_LINT_WORKER: `exit:${victim}` })),
