@@ -142,10 +142,12 @@ describe.concurrent("finally on SIGTERM and SIGINT", () => {
   it("SIGTERM during a retry's wait ends the wait at once", async () => {
     const s = await sandbox();
     await s.write(`${head}  - ${stepYaml("flaky", "flaky.sh", ["9", "1"], "on_error: retry, retry: { initial_delay: 1h, jitter: false }")}\n`);
-    const child = spawn(process.execPath, [CLI, "run", "--plan", "plan.yaml"], { cwd: s.dir, env: { PATH: process.env.PATH, ...s.env }, stdio: ["ignore", "ignore", "ignore"] });
+    // The plan says when it starts the wait: step_retried is emitted just before it.
+    const child = spawn(process.execPath, [CLI, "run", "--plan", "plan.yaml", "--events", "json"], { cwd: s.dir, env: { PATH: process.env.PATH, ...s.env }, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
     const closed = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-    await waitFor(async () => (await s.lines()).includes("flaky:1"), 10_000);
-    await new Promise((r) => setTimeout(r, 200));
+    await waitFor(() => stderr.includes('"event":"step_retried"'), 10_000);
     child.kill("SIGTERM");
     expect(await closed).toBe(143);
     expect(await s.lines()).toEqual(["flaky:1"]);
