@@ -1,17 +1,20 @@
 // Real Alertmanager processes for the tests: Debian's `prometheus-alertmanager` (or `alertmanager`, or
 // $ALERTMANAGER_BIN), each on free loopback ports with its own temp config and storage folder, ready when
 // /-/ready answers, stopped by pid. A Telegram Bot API stand-in on 127.0.0.1 takes what its receiver sends.
+// Alertmanager's debug log says when it flushes an aggregation group (`flushes()`): a test that proves a message
+// is NOT sent waits for the flushes that would have sent it, not for a time.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { it } from "vitest";
 import { afterEachTest } from "../helpers/after-each.js";
 import { parse, stringify } from "yaml";
 import { ROOT } from "../helpers/cli.js";
-import { startServer, type TestServer } from "./helpers.js";
+import type { RecordedRequest } from "./helpers.js";
 
 export const EXAMPLE_CONFIG = join(ROOT, "examples", "alertmanager", "alertmanager.yml");
 
@@ -63,25 +66,45 @@ export interface AlertmanagerProcess {
   /** Stops it and starts it again with the same ports, config and storage (its alerts are in memory: gone). */
   restart(): Promise<void>;
   output(): string;
+  /** Every flush of an aggregation group so far, in order (its debug log, dispatch.go `flushing`). */
+  flushes(): Flush[];
 }
+
+/**
+ * One flush of an aggregation group, as Alertmanager logs it before the group's notification pipeline runs.
+ * A group flushes one at a time (dispatch.go `aggrGroup.run` at v0.25.0, 258fab7c): the next flush of the same group
+ * is logged only after the previous one's notifications returned. So once a group's (n+1)th flush is logged, the
+ * first n have sent whatever they were going to send.
+ */
+export interface Flush {
+  /** The group key, e.g. `{}/{route="policy"}:{reason_key="budget", skill="tessl__a"}`. */
+  readonly group: string;
+  /** Each alert of the flush: its fingerprint's first 7 hex digits and whether it had ended by then. */
+  readonly alerts: readonly { readonly fingerprint: string; readonly state: "active" | "resolved" }[];
+}
+
+/** Where a test's cleanup goes: a concurrent test's `onTestFinished`; by default, after each test (afterEachTest). */
+export type OnFinished = (cleanup: () => Promise<void>) => void;
 
 export interface StartOptions {
   /** The config as an object (written as YAML). */
   readonly config: unknown;
   /** Gossip on this loopback port, with these peers (`127.0.0.1:port`). */
   readonly cluster?: { readonly port: number; readonly peers: readonly string[] } | undefined;
+  /** Stop it and remove its folder here (a concurrent test's `onTestFinished`) rather than after every test. */
+  readonly onFinished?: OnFinished | undefined;
 }
 
-const running = new Set<AlertmanagerProcess>();
-const dirs: string[] = [];
+// Cleanups of things started without `onFinished`. A concurrent test must not use this: the first test of the file
+// to finish would stop what the others are still using.
+const afterThisTest: (() => Promise<void>)[] = [];
 afterEachTest(async () => {
-  await Promise.all([...running].map((p) => p.stop()));
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+  await Promise.all(afterThisTest.splice(0).map((cleanup) => cleanup()));
 });
+const register = (onFinished: OnFinished | undefined): OnFinished => onFinished ?? ((cleanup) => void afterThisTest.push(cleanup));
 
 export async function startAlertmanager(options: StartOptions): Promise<AlertmanagerProcess> {
   const dir = await mkdtemp(join(tmpdir(), "skip-summary-am-"));
-  dirs.push(dir);
   const configFile = join(dir, "alertmanager.yml");
   await writeFile(configFile, stringify(options.config));
   const port = await freePort();
@@ -117,7 +140,6 @@ export async function startAlertmanager(options: StartOptions): Promise<Alertman
   const stop = async () => {
     const c = child;
     child = undefined;
-    running.delete(handle);
     if (c === undefined || c.exitCode !== null || c.pid === undefined) return;
     const exited = new Promise<void>((resolve) => c.once("exit", () => resolve()));
     process.kill(c.pid, "SIGTERM");
@@ -133,15 +155,53 @@ export async function startAlertmanager(options: StartOptions): Promise<Alertman
     stop,
     async restart() {
       await stop();
-      running.add(handle);
       await start();
     },
     output: () => output,
+    flushes: () => parseFlushes(output),
   };
-  running.add(handle);
+  register(options.onFinished)(async () => {
+    await stop();
+    await rm(dir, { recursive: true, force: true });
+  });
   await start();
   return handle;
 }
+
+// A logfmt line such as: ... component=dispatcher aggrGroup="{}:{skill=\"x\"}" msg=flushing alerts=[A[33dd8bc][active]]
+// (logfmt quotes the value once it holds a space: alerts="[A[33dd8bc][active] A[0b1c2d3][resolved]]").
+const FLUSH_LINE = /aggrGroup="((?:[^"\\]|\\.)*)" msg=flushing alerts=("?)\[(.*)\]\2$/;
+
+function parseFlushes(output: string): Flush[] {
+  const lines = output.split("\n");
+  lines.pop(); // the line being written, if any
+  const flushes: Flush[] = [];
+  for (const line of lines) {
+    const m = FLUSH_LINE.exec(line);
+    if (!m) continue;
+    const alerts = [...m[3]!.matchAll(/\[([0-9a-f]{7})\]\[(active|resolved)\]/g)].map((a) => ({ fingerprint: a[1]!, state: a[2] as "active" | "resolved" }));
+    flushes.push({ group: m[1]!.replace(/\\(.)/g, "$1"), alerts });
+  }
+  return flushes;
+}
+
+/**
+ * Waits until Alertmanager has logged `count` flushes that `match` selects, and returns them. With `count` = n + 1
+ * flushes of one group, the first n are over (see `Flush`).
+ */
+export async function waitForFlushes(am: AlertmanagerProcess, what: string, match: (flush: Flush) => boolean, count: number): Promise<Flush[]> {
+  try {
+    return await waitFor(`${count} flushes of ${what}`, () => {
+      const found = am.flushes().filter(match);
+      return found.length >= count ? found : undefined;
+    });
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; the flushes logged:\n${JSON.stringify(am.flushes(), null, 1)}`);
+  }
+}
+
+/** A flush of the group whose key holds `label="value"`. */
+export const ofGroup = (label: string, value: string) => (flush: Flush) => flush.group.includes(`${label}=${JSON.stringify(value)}`);
 
 async function waitReady(url: string, exitCode: () => number | null, output: () => string): Promise<void> {
   const deadline = Date.now() + 20_000;
@@ -149,7 +209,7 @@ async function waitReady(url: string, exitCode: () => number | null, output: () 
     if (exitCode() !== null) throw new Error(`alertmanager exited with ${exitCode()}:\n${output()}`);
     const ok = await fetch(`${url}/-/ready`).then((r) => r.ok, () => false);
     if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error(`alertmanager at ${url} was not ready within 20 s:\n${output()}`);
 }
@@ -161,25 +221,42 @@ export async function alertsOf(am: AlertmanagerProcess): Promise<Array<{ labels:
   return (await response.json()) as never;
 }
 
-export interface TelegramStandIn extends TestServer {
+export interface TelegramStandIn {
+  readonly url: string;
+  /** Every request, in the order they were received (each before it was answered). */
+  readonly requests: readonly RecordedRequest[];
   /** The `text` of every sendMessage, in order. */
   messages(): string[];
 }
 
-/** A Bot API stand-in: answers sendMessage like Telegram does (`{ok: true, result: <Message>}`). */
-export async function startTelegram(): Promise<TelegramStandIn> {
-  let id = 0;
-  const server = await startServer((request) => {
-    id += 1;
-    const body = request.body ? (JSON.parse(request.body) as { chat_id?: string; text?: string }) : {};
-    return { status: 200, body: { ok: true, result: { message_id: id, date: Math.floor(Date.now() / 1000), chat: { id: Number(body.chat_id ?? 0), type: "supergroup" }, text: body.text ?? "" } } };
+/**
+ * A Bot API stand-in on 127.0.0.1: answers sendMessage like Telegram does (`{ok: true, result: <Message>}`), and
+ * records each request before it answers, so whatever Alertmanager sent is recorded once its notify returned.
+ */
+export async function startTelegram(onFinished?: OnFinished): Promise<TelegramStandIn> {
+  const requests: RecordedRequest[] = [];
+  const server = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
+    let text = "";
+    req.setEncoding("utf8").on("data", (d: string) => (text += d));
+    req.on("end", () => {
+      requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: text });
+      const body = text ? (JSON.parse(text) as { chat_id?: string; text?: string }) : {};
+      const message = { message_id: requests.length, date: Math.floor(Date.now() / 1000), chat: { id: Number(body.chat_id ?? 0), type: "supergroup" }, text: body.text ?? "" };
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ ok: true, result: message }));
+    });
   });
+  server.keepAliveTimeout = 1;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  register(onFinished)(() => new Promise<void>((resolve) => server.close(() => resolve())));
   return {
-    ...server,
-    messages: () => server.requests.filter((r) => r.url.endsWith("/sendMessage")).map((r) => (JSON.parse(r.body) as { text: string }).text),
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    messages: () => requests.filter((r) => r.url.endsWith("/sendMessage")).map((r) => (JSON.parse(r.body) as { text: string }).text),
   };
 }
 
+/** Alertmanager durations (`200ms`, `2s`); it takes milliseconds (prometheus/common model.ParseDuration). */
 export interface ExampleTimings {
   readonly groupWait?: string;
   readonly groupInterval?: string;
@@ -208,7 +285,7 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
     const value = await probe();
     if (value !== undefined && value !== false) return value;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 25));
   }
 }
 

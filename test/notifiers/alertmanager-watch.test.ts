@@ -13,7 +13,9 @@ async function setUp() {
   const am = await startServer(() => ({ status: 200 }));
   const workspace = await tempDir("skip-summary-am-watch-");
   const config = join(await tempDir("skip-summary-am-watch-config-"), "skip-summary.config.json");
-  await writeFile(config, JSON.stringify({ notify: { notifiers: { am: { type: "alertmanager", urls: [am.url], window_ms: 600_000, repost_interval_ms: 1_000 } } } }));
+  // A short digest window (the default is 3 s): the notice still goes out as a digest, as it does by default.
+  const surface = { group_wait_ms: 100 };
+  await writeFile(config, JSON.stringify({ surface, notify: { notifiers: { am: { type: "alertmanager", urls: [am.url], window_ms: 600_000, repost_interval_ms: 1_000 } } } }));
   await putSummary(workspace, "tessl__check-cfps", { occurred_at: new Date().toISOString() });
   return { am, workspace, config };
 }
