@@ -22,7 +22,7 @@ async function cacheOf(entry: string): Promise<string> {
 /**
  * loadWithCodeCache in a fresh Node process, as the launcher runs it. Not in this one: V8 checks a cache against its
  * flags, and the test files of a worker share its process (isolate: false), where the in-process lint has set
- * --liftoff-only (src/lint/source/tree-sitter.ts).
+ * --liftoff-only (src/cli/commands/lint.ts).
  */
 async function loadInFreshNode(entry: string, cache: string): Promise<{ cacheRejected: boolean; run: string }> {
   const loader = join(await tempDir(), "code-cache.mjs");

@@ -30,6 +30,19 @@ Examples:
   $ skip-summary lint --format sarif > skip-summary.sarif
   $ skip-summary lint --explain non-atomic-summary-write`;
 
+/**
+ * The grammars are 1.4 MB of WebAssembly. V8's optimising tier would recompile them in the background, and a process
+ * cannot exit until that is done: 20 s on a busy 2-core machine for a lint of 0.3 s, and on the 1,000-skill bench tile
+ * twice the wall time and 1.5 s more CPU (bench/lint.mjs). Its baseline compiler parses a tile fast enough. A V8 flag
+ * is process-wide, so the CLI sets it in the process it owns (the parser workers are its threads); the library never
+ * does, and a program that calls lintTiles() keeps its own V8 (docs/lint.md "Speed").
+ */
+async function wasmBaselineOnly(): Promise<void> {
+  if (process.execArgv.includes("--no-liftoff-only")) return;
+  const { setFlagsFromString } = await import("node:v8");
+  setFlagsFromString("--liftoff-only");
+}
+
 export const lintCommand: CommandDefinition = {
   name: "lint",
   summary: "check a tile's skills against the no-silent-defer rule before it publishes",
@@ -87,6 +100,7 @@ export const lintCommand: CommandDefinition = {
           const { resolve: resolvePath } = await import("node:path");
           const cacheFile = opts.cacheLocation ?? (opts.cache ? lint.DEFAULT_CACHE_FILE : undefined);
           const cache = cacheFile === undefined ? undefined : lint.FactsCache.load(resolvePath(io.cwd, cacheFile));
+          await wasmBaselineOnly();
           try {
             config = lint.resolveLintConfig(await loadConfigFile({ flag: opts.config, cwd: io.cwd }), lint.defaultSeverities());
             summary = await lint.lintTiles(tiles.length === 0 ? ["."] : tiles, {

@@ -6,7 +6,6 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { setFlagsFromString } from "node:v8";
 
 export type Grammar = "python" | "bash" | "javascript" | "typescript" | "tsx";
 
@@ -80,10 +79,6 @@ let runtime: Promise<{ rt: Runtime; dir: string }> | undefined;
 const parsers = new Map<Grammar, Promise<ParserInstance>>();
 
 async function loadRuntime(): Promise<{ rt: Runtime; dir: string }> {
-  // V8 would otherwise recompile the 1.4 MB grammars with its optimising tier in the background, and the process cannot
-  // exit until that is done (20 s on a busy 2-core machine, for a lint that took 0.3 s). The baseline compiler is fast
-  // enough to parse a tile; the flag applies to WebAssembly only.
-  if (!process.execArgv.includes("--no-liftoff-only")) setFlagsFromString("--liftoff-only");
   const { dir, runtime } = wasmDir();
   // A CommonJS (UMD) file loaded by Node itself, so its own require/__filename work in every build.
   const rt = createRequire(import.meta.url)(runtime) as Runtime;

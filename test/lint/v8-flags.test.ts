@@ -1,0 +1,66 @@
+// The lint's CLI runs WebAssembly with V8's baseline compiler only (--liftoff-only, src/cli/commands/lint.ts); the
+// library must not change V8's flags in a program that calls lintTiles(). A flag is invisible from JavaScript, but V8
+// refuses a code cache made under other flags (it keeps a hash of them), so a fresh Node process makes a cache before
+// the lint and tries it after: refused means the flags changed. Fresh processes, because flags are process-wide and
+// this test file shares its worker with others (docs/testing.md).
+import { spawnSync } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { CLI, ROOT, tempDir } from "../helpers/cli.js";
+import { RULE_MD, writeTile } from "./rule-tester.js";
+
+// Made at start, tried at exit: prints whether V8 refused the cache, i.e. whether a flag changed in between.
+const PROBE = `const { Script } = require("node:vm");
+const source = "(function probe(a) { return a + 1; })";
+const cachedData = new Script(source, { filename: "probe.js" }).createCachedData();
+process.on("exit", () => {
+  // Another name, so V8 compiles it again (its in-memory cache would hand back the first script and never check).
+  const again = new Script(source, { filename: "probe-again.js", cachedData });
+  require("node:fs").writeSync(2, "FLAGS-CHANGED=" + again.cachedDataRejected + "\\n");
+});
+`;
+
+async function tileWithEveryGrammar(): Promise<string> {
+  return writeTile({
+    "rules/no-silent-defer.md": RULE_MD,
+    "skills/a/SKILL.md": "---\nname: a\n---\n# A\n\nRun `scripts/run.py`.\n",
+    "skills/a/scripts/run.py": 'import sys\nfor url in urls:\n    try:\n        fetch(url)\n    except Exception as exc:\n        print(f"skipped {url}: {exc}", file=sys.stderr)\n        continue\n',
+    "skills/a/scripts/loop.sh": '#!/usr/bin/env bash\nfor item in "$@"; do\n  if (( SECONDS > 600 )); then break; fi\ndone\nexit 0\n',
+    "skills/a/scripts/main.mjs": 'try {\n  main();\n} catch (e) {\n  console.error("failed", e);\n  process.exit(0);\n}\n',
+  });
+}
+
+function flagsChanged(stderr: string): boolean {
+  const m = /FLAGS-CHANGED=(true|false)/.exec(stderr);
+  if (!m) throw new Error(`the probe printed nothing: ${stderr}`);
+  return m[1] === "true";
+}
+
+describe("V8 flags", () => {
+  it("lintTiles() leaves the calling program's V8 flags as they were, with parser workers and without", async () => {
+    const tile = await tileWithEveryGrammar();
+    const probe = join(await tempDir(), "probe.cjs");
+    await writeFile(probe, PROBE);
+    const lib = pathToFileURL(join(ROOT, "dist", "lib", "index.js")).href;
+    for (const concurrency of ["off", 2]) {
+      const script = `const { lintTiles } = await import(${JSON.stringify(lib)});
+        const summary = await lintTiles(["."], { cwd: ${JSON.stringify(tile)}, concurrency: ${JSON.stringify(concurrency)} });
+        if (summary.warningCount + summary.errorCount === 0) throw new Error("the tile should have findings: the grammars were not used");`;
+      const r = spawnSync(process.execPath, ["-r", probe, "--input-type=module", "-e", script], { encoding: "utf8", env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" } });
+      expect(r.status, r.stderr).toBe(0);
+      expect({ concurrency, changed: flagsChanged(r.stderr) }).toEqual({ concurrency, changed: false });
+    }
+  }, 60_000);
+
+  it("the CLI's lint, which owns its process, runs the grammars with the baseline compiler only (the probe sees the flag change)", async () => {
+    const tile = await tileWithEveryGrammar();
+    const probe = join(await tempDir(), "probe.cjs");
+    await writeFile(probe, PROBE);
+    const r = spawnSync(process.execPath, ["-r", probe, CLI, "lint", tile, "--format", "json"], { encoding: "utf8", env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" } });
+    expect(r.status, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { warningCount: number }).warningCount).toBeGreaterThan(0);
+    expect(flagsChanged(r.stderr)).toBe(true);
+  }, 60_000);
+});
