@@ -27,6 +27,8 @@ export const AUTO_MIN_FILES = 1000;
 /** ...and then one worker per this many, up to one fewer than the cores (this thread parses too). */
 const AUTO_FILES_PER_WORKER = 500;
 const WORKERS_FIRST = process.env.SKIP_SUMMARY_TEST_LINT_WORKER !== undefined;
+/** Batches of jobs found while the tile is read (the total is not known yet). */
+const STREAM_BATCH_BYTES = 16 * 1024;
 /** The most workers a number may ask for. */
 export const MAX_WORKERS = 64;
 
@@ -63,6 +65,10 @@ export class FactsPool {
   private readonly slots: Slot[] = [];
   private readonly results = new Map<string, CachedFacts>();
   private queue: (readonly PoolJob[])[] = [];
+  private pending: PoolJob[] = [];
+  private pendingBytes = 0;
+  /** Jobs still arrive (`add`): the queue being short is not the end. */
+  private streaming = true;
   private nextId = 0;
   private wake: (() => void) | undefined;
 
@@ -95,33 +101,28 @@ export class FactsPool {
     return file === undefined ? undefined : new FactsPool(file, workers, grammars);
   }
 
-  /** The facts of every job by path, found on the workers and on this thread (which loads `parsers` for its share). */
-  async run(jobs: readonly PoolJob[], parsers: () => Promise<Parsers>): Promise<Map<string, CachedFacts>> {
+  /**
+   * The facts of every job by path, found on the workers and on this thread (which loads `parsers` for its share).
+   * `meanwhile` is this thread's other work, done first while the workers parse: each call does a slice of it and says
+   * whether more is left, and between slices the workers' answers come in and they are sent more. The queue is shared,
+   * so this thread parses what the workers have not taken when it is done.
+   */
+  async run(jobs: readonly PoolJob[], parsers: () => Promise<Parsers>, meanwhile?: () => boolean): Promise<Map<string, CachedFacts>> {
     const total = jobs.reduce((n, j) => n + (j.file.text?.length ?? 0), 0);
     // Small batches keep every thread busy to the end; large ones keep the messages few.
     const batchBytes = Math.min(128 * 1024, Math.max(8 * 1024, Math.floor(total / ((this.slots.length + 1) * 24))));
-    let batch: PoolJob[] = [];
-    let bytes = 0;
-    for (const job of jobs) {
-      batch.push(job);
-      bytes += job.file.text?.length ?? 0;
-      if (bytes >= batchBytes) {
-        this.queue.push(batch);
-        batch = [];
-        bytes = 0;
-      }
-    }
-    if (batch.length > 0) this.queue.push(batch);
+    for (const job of jobs) this.batch(job, batchBytes);
+    this.flush();
+    this.streaming = false;
     try {
       for (const slot of this.slots) this.send(slot);
+      while (meanwhile?.()) await this.yieldToWorkers();
       const p = await parsers();
       for (;;) {
         const mine = this.parsesHere() ? this.queue.shift() : undefined;
         if (mine) {
           for (const job of mine) this.results.set(job.file.path, analyseFile(job.file, job.test, p));
-          // Let the workers' answers in, and send them more.
-          await new Promise<void>((r) => setImmediate(r));
-          for (const slot of this.slots) this.send(slot);
+          await this.yieldToWorkers();
           continue;
         }
         if (this.queue.length === 0 && this.slots.every((s) => s.dead || s.inFlight.size === 0)) break;
@@ -133,6 +134,27 @@ export class FactsPool {
       this.close();
     }
     return this.results;
+  }
+
+  /**
+   * A job found while the tile is still being read: it goes to a worker that is ready, so the workers parse while this
+   * thread reads (the reader lets their messages in now and then: files.ts).
+   */
+  add(job: PoolJob): void {
+    this.batch(job, STREAM_BATCH_BYTES);
+    for (const slot of this.slots) this.send(slot);
+  }
+
+  private batch(job: PoolJob, batchBytes: number): void {
+    this.pending.push(job);
+    this.pendingBytes += job.file.text?.length ?? 0;
+    if (this.pendingBytes >= batchBytes) this.flush();
+  }
+
+  private flush(): void {
+    if (this.pending.length > 0) this.queue.push(this.pending);
+    this.pending = [];
+    this.pendingBytes = 0;
   }
 
   /**
@@ -150,6 +172,12 @@ export class FactsPool {
     }
   }
 
+  /** Lets the workers' answers in, and sends them more. */
+  private async yieldToWorkers(): Promise<void> {
+    await new Promise<void>((r) => setImmediate(r));
+    for (const slot of this.slots) this.send(slot);
+  }
+
   private notify(): void {
     const w = this.wake;
     this.wake = undefined;
@@ -159,7 +187,7 @@ export class FactsPool {
   private send(slot: Slot): void {
     // Two batches in flight, so a worker never waits on this thread while it parses a batch of its own; one near the
     // end, so this thread does not wait on a batch a worker has not begun.
-    while (!slot.dead && slot.ready && slot.inFlight.size < (this.queue.length > 4 ? 2 : 1) && this.queue.length > 0) {
+    while (!slot.dead && slot.ready && slot.inFlight.size < (this.streaming || this.queue.length > 4 ? 2 : 1) && this.queue.length > 0) {
       const jobs = this.queue.shift()!;
       const id = this.nextId++;
       slot.inFlight.set(id, jobs);

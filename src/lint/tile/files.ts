@@ -31,8 +31,21 @@ export interface TileFiles {
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
-/** `onListed` hears the listed paths before any is read (the lint starts its parser workers then: facts-pool.ts). */
-export async function listTileFiles(dir: string, ignore: readonly string[], onListed?: (paths: readonly string[]) => void): Promise<TileFiles> {
+export interface ListHooks {
+  /** Hears the listed paths before any is read (the lint starts its parser workers then: facts-pool.ts). */
+  readonly onListed?: (paths: readonly string[]) => void;
+  /**
+   * Hears each file as it is read (the lint hands the ones to parse to its workers then). With it, the reading lets the
+   * event loop run now and then, so the workers' messages come in.
+   */
+  readonly onRead?: (file: TileFile) => void;
+}
+
+/** Files read between two turns of the event loop when `onRead` is given. */
+const READS_PER_TURN = 200;
+
+export async function listTileFiles(dir: string, ignore: readonly string[], hooks: ListHooks = {}): Promise<TileFiles> {
+  const { onListed, onRead } = hooks;
   // The synchronous walk: on a local disk it avoids a thread-pool hop per folder, which dominates on small tiles' many folders.
   // "**/*", not "**": a globstar never matches a name with a line break, so "**" would drop such a folder without a
   // trace, while "**/*" still lists it (its last part is matched by "*") and it can be reported below.
@@ -50,6 +63,7 @@ export async function listTileFiles(dir: string, ignore: readonly string[], onLi
   const files: TileFile[] = [];
   const unreadable: UnreadableFile[] = [];
   const buffer = Buffer.allocUnsafe(64 * 1024);
+  let reads = 0;
   for (const entry of entries) {
     const { dirent, path } = entry;
     if (dirent.isDirectory()) {
@@ -62,8 +76,14 @@ export async function listTileFiles(dir: string, ignore: readonly string[], onLi
       continue;
     }
     const read = readText(`${dir}/${path}`, buffer);
-    if (typeof read === "string") files.push({ path, language: language === "shell-or-other" ? sniff(read) : language, text: read });
-    else {
+    if (typeof read === "string") {
+      const file: TileFile = { path, language: language === "shell-or-other" ? sniff(read) : language, text: read };
+      files.push(file);
+      if (onRead) {
+        onRead(file);
+        if (++reads % READS_PER_TURN === 0) await new Promise<void>((r) => setImmediate(r));
+      }
+    } else {
       // Links are always reported (a loop must not pass unseen); unreadable content only where a check would read it.
       if (read.reason === "symlink-loop" || read.reason === "symlinked-folder" || isRead(path, language)) unreadable.push({ path, ...read });
       files.push({ path, language: language === "shell-or-other" ? "other" : language });

@@ -15,7 +15,8 @@ import { LEGACY_MANIFEST, PLUGIN_MANIFEST, parseManifest, type Manifest } from "
 import { parseRuleFile } from "./rule-file.js";
 import { isTestFile } from "./classify-path.js";
 import { FactsCache, type CachedFacts } from "./facts-cache.js";
-import { buildTile, type RuleSource, type Tile } from "./tile.js";
+import { readFrontMatter, type FrontMatter } from "./front-matter.js";
+import { buildTile, skillCandidates, type RuleSource, type Tile } from "./tile.js";
 
 export const RULE_FILE_NAME = "no-silent-defer.md";
 
@@ -72,9 +73,21 @@ export async function loadTile(dirArg: string, cwd: string, options: LoadTileOpt
 }
 
 async function readTile(dirArg: string, dir: string, options: LoadTileOptions, pool: () => FactsPool | undefined, startPool: (paths: readonly string[]) => void): Promise<Tile> {
+  // The files to parse found while reading, sent to the workers at once (with their grammars, by path).
+  const streamed = new Map<string, Grammar[]>();
+  const stream = (f: TileFile) => {
+    const workers = pool();
+    if (!workers) return;
+    const test = isTestFile(f.path, f.language);
+    const needed = grammarsFor(f, test);
+    if (needed.length === 0) return;
+    streamed.set(f.path, needed);
+    workers.add({ file: f, test, grammars: needed });
+  };
   let walked: Awaited<ReturnType<typeof listTileFiles>>;
   try {
-    walked = await listTileFiles(dir, options.ignore, options.cache ? undefined : startPool);
+    // Without --cache the files to parse are known as they are read, and go to the workers at once.
+    walked = await listTileFiles(dir, options.ignore, options.cache ? {} : { onListed: startPool, onRead: stream });
   } catch (error) {
     if (!isSystemError(error)) throw error;
     const e = error;
@@ -104,6 +117,8 @@ async function readTile(dirArg: string, dir: string, options: LoadTileOptions, p
   const cacheKeys = new Map<string, string>();
   const jobs: PoolJob[] = [];
   const grammars = files.flatMap((f) => {
+    const already = streamed.get(f.path);
+    if (already) return already;
     const test = isTestFile(f.path, f.language);
     const needed = grammarsFor(f, test);
     if (needed.length === 0) return needed;
@@ -118,10 +133,17 @@ async function readTile(dirArg: string, dir: string, options: LoadTileOptions, p
   const unique = [...new Set(grammars)];
   let shared: Parsers | undefined;
   if (options.cache && jobs.length > 0) startPool(jobs.map((j) => j.file.path));
-  const workers = jobs.length > 0 ? pool() : undefined;
-  const parsed = workers ? await workers.run(jobs, async () => (shared = await Parsers.load(unique))) : undefined;
+  const workers = jobs.length > 0 || streamed.size > 0 ? pool() : undefined;
+  // With workers, this thread reads the skills' front matter (YAML) while they parse, then parses what is left.
+  const frontMatter = new Map<string, FrontMatter>();
+  const skillMds = workers ? skillCandidates(files, manifest, byPath).flatMap((c) => (c.skillMd ? [c.skillMd] : [])) : [];
+  const readSomeFrontMatter = () => {
+    for (const md of skillMds.splice(0, 25)) if (!frontMatter.has(md.path)) frontMatter.set(md.path, readFrontMatter(md.text ?? ""));
+    return skillMds.length > 0;
+  };
+  const parsed = workers ? await workers.run(jobs, async () => (shared = await Parsers.load(unique)), readSomeFrontMatter) : undefined;
   shared ??= await Parsers.load(unique);
-  return buildTile({ dir, files, unreadable, manifest, rule, parsers: shared, ...(cache ? { factsCache: cache, cacheKeys } : {}), ...(parsed ? { parsed } : {}) });
+  return buildTile({ dir, files, unreadable, manifest, rule, parsers: shared, frontMatter, ...(cache ? { factsCache: cache, cacheKeys } : {}), ...(parsed ? { parsed } : {}) });
 }
 
 /**

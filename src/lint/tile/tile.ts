@@ -6,7 +6,7 @@ import type { Parsers } from "../source/tree-sitter.js";
 import type { CachedFacts, FactsCache } from "./facts-cache.js";
 import { baseName, isCode, isTestFile } from "./classify-path.js";
 import type { TileFile, UnreadableFile } from "./files.js";
-import { declaresRule, readFrontMatter } from "./front-matter.js";
+import { declaresRule, readFrontMatter, type FrontMatter } from "./front-matter.js";
 import type { Manifest } from "./manifest.js";
 import { RULE_NAMESPACE, type RuleFile } from "./rule-file.js";
 
@@ -65,6 +65,8 @@ export function buildTile(input: {
   cacheKeys?: ReadonlyMap<string, string>;
   /** Facts already found by parser workers (`--concurrency`), by path. */
   parsed?: ReadonlyMap<string, CachedFacts>;
+  /** Front matter already read (while parser workers parsed), by the SKILL.md's path. */
+  frontMatter?: ReadonlyMap<string, FrontMatter>;
 }): Tile {
   const { files, manifest } = input;
   const cache = new Map<string, CodeFacts>();
@@ -82,18 +84,15 @@ export function buildTile(input: {
     return got.facts;
   };
   const byPath = new Map(files.map((f) => [f.path, f]));
-  const listed = manifest?.skillDirs;
-  const candidates = listed ?? files.filter((f) => baseName(f.path) === "SKILL.md").map((f) => ({ dir: f.path.slice(0, -"SKILL.md".length).replace(/\/$/, ""), field: "" }));
   const missingSkills: { dir: string; field: string }[] = [];
   const skillsByDir = new Map<string, Skill>();
-  for (const { dir, field } of candidates) {
-    const skillMd = byPath.get(dir === "" ? "SKILL.md" : `${dir}/SKILL.md`);
+  for (const { dir, field, skillMd } of skillCandidates(files, manifest, byPath)) {
     if (!skillMd) {
       missingSkills.push({ dir, field });
       continue;
     }
     if (skillsByDir.has(dir)) continue;
-    const fm = readFrontMatter(skillMd.text ?? "");
+    const fm = input.frontMatter?.get(skillMd.path) ?? readFrontMatter(skillMd.text ?? "");
     const name = typeof fm.data.name === "string" && fm.data.name.trim() !== "" ? fm.data.name.trim() : baseName(dir) || baseName(input.dir);
     skillsByDir.set(dir, {
       dir,
@@ -127,6 +126,12 @@ export function buildTile(input: {
   attachTileTests(tileTests, skillsByDir, facts);
   const skills = [...skillsByDir.values()].sort((a, b) => (a.dir < b.dir ? -1 : 1));
   return { dir: input.dir, files, unreadable, manifest, missingSkills, skills, rule: input.rule, scripts, facts };
+}
+
+/** The skill folders (the manifest's, or every folder with a SKILL.md) with their SKILL.md, if the tile has it. */
+export function skillCandidates(files: readonly TileFile[], manifest: Manifest | undefined, byPath: ReadonlyMap<string, TileFile>): { dir: string; field: string; skillMd: TileFile | undefined }[] {
+  const candidates = manifest?.skillDirs ?? files.filter((f) => baseName(f.path) === "SKILL.md").map((f) => ({ dir: f.path.slice(0, -"SKILL.md".length).replace(/\/$/, ""), field: "" }));
+  return candidates.map(({ dir, field }) => ({ dir, field, skillMd: byPath.get(dir === "" ? "SKILL.md" : `${dir}/SKILL.md`) }));
 }
 
 function ownerOf(path: string, skills: Map<string, Skill>): Skill | undefined {
