@@ -67,18 +67,20 @@ const cjs = {
   define: { ...common.define, "import.meta.url": "__ssUrl" },
   banner: { js: "const __ssUrl=require('node:url').pathToFileURL(__filename).href;" },
 };
-await build({
-  ...common,
-  ...cjs,
-  entryPoints: { emit: "src/cli/hot/emit.ts", surface: "src/cli/hot/surface.ts" },
-  outdir: join(stage, "hot"),
-  // Self-contained, fast-glob included (a lazily evaluated CommonJS wrapper each): dist/ runs without
-  // node_modules, as the tests that run the CLI as another user from a copy of dist/ rely on.
-  // No import(): these load from a V8 code cache, where Node 20 cannot run one (src/cli/hot/code-cache.ts). A
-  // builtin's becomes require(); a user's module is imported by the launcher (src/notifiers/import-file.ts).
-  supported: { "dynamic-import": false },
-  plugins: [hotImportFile, hotZodSchema],
-});
+// Self-contained, fast-glob included (a lazily evaluated CommonJS wrapper each): dist/ runs without
+// node_modules, as the tests that run the CLI as another user from a copy of dist/ rely on.
+// No import(): these load from a V8 code cache, where Node 20 cannot run one (src/cli/hot/code-cache.ts). A
+// builtin's becomes require(); a user's module is imported by the launcher (src/notifiers/import-file.ts).
+const hot = { ...common, ...cjs, outdir: join(stage, "hot"), supported: { "dynamic-import": false } };
+// emit's file work is a dozen small synchronous calls behind the fs/promises API (src/cli/hot/fs-promises-sync.ts).
+const emitFsSync = {
+  name: "emit-fs-sync",
+  setup(b) {
+    b.onResolve({ filter: /^node:fs\/promises$/ }, () => ({ path: join(root, "src", "cli", "hot", "fs-promises-sync.ts") }));
+  },
+};
+await build({ ...hot, entryPoints: { emit: "src/cli/hot/emit.ts" }, plugins: [hotImportFile, hotZodSchema, emitFsSync] });
+await build({ ...hot, entryPoints: { surface: "src/cli/hot/surface.ts" }, plugins: [hotImportFile, hotZodSchema] });
 for (const name of readdirSync(join(stage, "hot"))) {
   if (/\bimport\(/.test(readFileSync(join(stage, "hot", name), "utf8"))) throw new Error(`dist/hot/${name} holds an import(), which fails when loaded from its code cache on Node 20; route it through src/notifiers/import-file.ts`);
 }

@@ -8,13 +8,14 @@
 // - waiting sleeps (1 ms doubling to 50 ms, jittered), it never spins.
 import { constants, type Stats } from "node:fs";
 import { link, lstat, open, unlink, type FileHandle } from "node:fs/promises";
-import { setTimeout as sleep } from "node:timers/promises";
 import { writeFailed } from "./errors.js";
 import { judgeLock, lockError, lockRecordText } from "./lock-holder.js";
 
 export const LOCK_TIMEOUT_MS = 10_000;
 export const LOCK_STALE_MS = 30_000;
 const MAX_DELAY_MS = 50;
+// Not node:timers/promises: one module less to load at every emit, for a wait that only contention reaches.
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export interface LockOptions {
   /** Give up after this long. @default 10000 */
