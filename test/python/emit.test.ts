@@ -1,10 +1,11 @@
 // The Python helper writes what the Node side writes, byte for byte, and refuses what it refuses: checked by
 // running both on the same inputs, and by handing the Python helper's files to the JSON Schema and the CLI (in
 // process; the built CLI where a Node process waits on the lock a Python process holds).
-import { execFileSync } from "node:child_process";
-import { lstat, mkdir, readdir, readFile, stat, symlink, utimes, writeFile } from "node:fs/promises";
-import { hostname } from "node:os";
+import { execFile } from "node:child_process";
+import { cp, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -199,56 +200,6 @@ except ss.SummaryValidationError as e:
   });
 });
 
-describe("python and Node share one lock", () => {
-  const LOCK = ".skip-summary-tessl__lk.json.lock";
-
-  it("a Python emit waits for a Node-style record of a live holder, and takes over a dead or empty one", async () => {
-    const ws = await tempDir();
-    const lock = join(ws, LOCK);
-    const aged = async (s: number) => utimes(lock, new Date(Date.now() - s * 1000), new Date(Date.now() - s * 1000));
-    await writeFile(lock, `${JSON.stringify({ pid: process.pid, host: hostname(), at: Date.now() })}\n`);
-    await aged(2);
-    const [held] = await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", lock_timeout: 0.5 }]);
-    expect(held).toMatchObject({ error: "SummaryWriteError", kind: "lock-timeout", message: expect.stringContaining("timed out after 500 ms waiting for the lock") });
-    await writeFile(lock, JSON.stringify({ pid: 2 ** 22 + 777, host: hostname(), at: Date.now() }));
-    await aged(2);
-    expect((await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", items: ["dead"] }]))[0]!.error).toBeUndefined();
-    await writeFile(lock, "");
-    await aged(2);
-    expect((await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", items: ["empty"] }]))[0]!.error).toBeUndefined();
-    await writeFile(lock, JSON.stringify({ pid: 2 ** 22 + 777, host: "another-container", at: Date.now() }));
-    await aged(2);
-    const [foreign] = await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", lock_timeout: 0.5 }]);
-    expect(foreign).toMatchObject({ kind: "lock-timeout" });
-  });
-
-  it("a Node emit waits while Python holds the lock, then merges after it", async () => {
-    const ws = await tempDir();
-    const holder = runPython(`
-import sys, time, skip_summary as ss
-with ss._FileLock(${JSON.stringify(join(ws, LOCK))}):
-    print("held", flush=True)
-    sys.stdout.write(open(${JSON.stringify(join(ws, LOCK))}).read())
-    sys.stdout.flush()
-    time.sleep(1.5)
-print("released", flush=True)`);
-    // Wait until Python holds it, then start the Node emit.
-    const deadline = Date.now() + 10_000;
-    while (!(await lstat(join(ws, LOCK)).then(() => true, () => false))) {
-      if (Date.now() > deadline) throw new Error("python never took the lock");
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    const start = Date.now();
-    const node = await runCli(["emit", "--skill", "tessl__lk", "--step", "1", "--reason", "r", "--workspace", ws]);
-    expect(node.code, node.stderr).toBe(0);
-    expect(Date.now() - start).toBeGreaterThan(800);
-    const out = await holder;
-    expect(out.code, out.stderr).toBe(0);
-    const record = JSON.parse(out.stdout.split("\n")[1]!);
-    expect(record).toEqual({ pid: expect.any(Number), host: hostname(), at: expect.any(Number) });
-    expect(await readdir(ws)).toEqual([".skip-summary-tessl__lk.json"]);
-  });
-});
 
 describe("SkipCollector and skip_and_exit", () => {
   it("SkipCollector writes one summary for several steps, also when the block raises", async () => {
@@ -313,33 +264,94 @@ function createNodeCollectorResult() {
   };
 }
 
-describe("shipping the helper", () => {
-  it("skip-summary helper python prints the file itself; an unknown language is a usage error", async () => {
-    const r = await runCliInProcess(["helper", "python"]);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toBe(await readFile(PY_HELPER, "utf8"));
-    const bad = await runCliInProcess(["helper", "ruby"]);
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('no helper for "ruby"; choose one of: python');
+
+/** A temp folder that this test's own onTestFinished removes (tempDir's go after every test: not for concurrent tests). */
+async function ownDir(onTestFinished: (cleanup: () => Promise<void>) => void): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "skip-summary-py-"));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+// These mostly wait (on a lock) or run pip: they run at the same time as each other, in folders of their own.
+describe.concurrent("waiting and packaging", () => {
+  describe("python and Node share one lock", () => {
+    const LOCK = ".skip-summary-tessl__lk.json.lock";
+
+    it("a Python emit waits for a Node-style record of a live holder, and takes over a dead or empty one", async ({ expect, onTestFinished }) => {
+      const ws = await ownDir(onTestFinished);
+      const lock = join(ws, LOCK);
+      const aged = async (s: number) => utimes(lock, new Date(Date.now() - s * 1000), new Date(Date.now() - s * 1000));
+      await writeFile(lock, `${JSON.stringify({ pid: process.pid, host: hostname(), at: Date.now() })}\n`);
+      await aged(2);
+      const [held] = await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", lock_timeout: 0.5 }]);
+      expect(held).toMatchObject({ error: "SummaryWriteError", kind: "lock-timeout", message: expect.stringContaining("timed out after 500 ms waiting for the lock") });
+      await writeFile(lock, JSON.stringify({ pid: 2 ** 22 + 777, host: hostname(), at: Date.now() }));
+      await aged(2);
+      expect((await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", items: ["dead"] }]))[0]!.error).toBeUndefined();
+      await writeFile(lock, "");
+      await aged(2);
+      expect((await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", items: ["empty"] }]))[0]!.error).toBeUndefined();
+      await writeFile(lock, JSON.stringify({ pid: 2 ** 22 + 777, host: "another-container", at: Date.now() }));
+      await aged(2);
+      const [foreign] = await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", lock_timeout: 0.5 }]);
+      expect(foreign).toMatchObject({ kind: "lock-timeout" });
+    });
+
+    it("a Node emit waits while Python holds the lock, then merges after it", async ({ expect, onTestFinished }) => {
+      const ws = await ownDir(onTestFinished);
+      const holder = runPython(`
+import sys, time, skip_summary as ss
+with ss._FileLock(${JSON.stringify(join(ws, LOCK))}):
+    print("held", flush=True)
+    sys.stdout.write(open(${JSON.stringify(join(ws, LOCK))}).read())
+    sys.stdout.flush()
+    time.sleep(1.5)
+print("released", flush=True)`);
+      // Wait until Python holds it, then start the Node emit.
+      const deadline = Date.now() + 10_000;
+      while (!(await lstat(join(ws, LOCK)).then(() => true, () => false))) {
+        if (Date.now() > deadline) throw new Error("python never took the lock");
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      const start = Date.now();
+      const node = await runCli(["emit", "--skill", "tessl__lk", "--step", "1", "--reason", "r", "--workspace", ws]);
+      expect(node.code, node.stderr).toBe(0);
+      expect(Date.now() - start).toBeGreaterThan(800);
+      const out = await holder;
+      expect(out.code, out.stderr).toBe(0);
+      const record = JSON.parse(out.stdout.split("\n")[1]!);
+      expect(record).toEqual({ pid: expect.any(Number), host: hostname(), at: expect.any(Number) });
+      expect(await readdir(ws)).toEqual([".skip-summary-tessl__lk.json"]);
+    });
   });
 
-  it("the npm package ships it, and pip installs it from the path, at the package's version", async () => {
-    const pkg = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as { version: string; files: string[] };
-    expect(pkg.files).toEqual(expect.arrayContaining(["python/skip_summary.py", "python/pyproject.toml"]));
-    expect(await readFile(join(PY_DIR, "pyproject.toml"), "utf8")).toContain(`version = "${pkg.version}"`);
-    const target = await tempDir();
-    const build = await tempDir();
-    execFileSync("cp", ["-r", PY_DIR, join(build, "python")]);
-    // Offline, so no build isolation: the backend (setuptools) and its bdist_wheel come from this machine.
-    const backendPath = await wheelOnPath();
-    execFileSync(PYTHON, ["-m", "pip", "install", "--quiet", "--no-build-isolation", "--no-index", "--no-deps", "--target", target, join(build, "python")], {
-      stdio: "pipe",
-      env: { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: "1", ...(backendPath ? { PYTHONPATH: backendPath } : {}) },
+  describe("shipping the helper", () => {
+    it("skip-summary helper python prints the file itself; an unknown language is a usage error", async ({ expect }) => {
+      const r = await runCliInProcess(["helper", "python"]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(await readFile(PY_HELPER, "utf8"));
+      const bad = await runCliInProcess(["helper", "ruby"]);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('no helper for "ruby"; choose one of: python');
     });
-    const r = await runPython("import skip_summary as ss; print(ss.__file__, ss.SCHEMA_VERSION, ss.MAX_SUMMARY_BYTES)", { env: { PYTHONPATH: target } });
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.trim()).toBe(`${join(target, "skip_summary.py")} 1 65536`);
-  }, 60_000);
+
+    it("the npm package ships it, and pip installs it from the path, at the package's version", async ({ expect, onTestFinished }) => {
+      const pkg = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as { version: string; files: string[] };
+      expect(pkg.files).toEqual(expect.arrayContaining(["python/skip_summary.py", "python/pyproject.toml"]));
+      expect(await readFile(join(PY_DIR, "pyproject.toml"), "utf8")).toContain(`version = "${pkg.version}"`);
+      const target = await ownDir(onTestFinished);
+      const build = await ownDir(onTestFinished);
+      await cp(PY_DIR, join(build, "python"), { recursive: true });
+      // Offline, so no build isolation: the backend (setuptools) and its bdist_wheel come from this machine.
+      const backendPath = await wheelOnPath(onTestFinished);
+      await promisify(execFile)(PYTHON, ["-m", "pip", "install", "--quiet", "--no-build-isolation", "--no-index", "--no-deps", "--target", target, join(build, "python")], {
+        env: { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: "1", ...(backendPath ? { PYTHONPATH: backendPath } : {}) },
+      });
+      const r = await runPython("import skip_summary as ss; print(ss.__file__, ss.SCHEMA_VERSION, ss.MAX_SUMMARY_BYTES)", { env: { PYTHONPATH: target } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.trim()).toBe(`${join(target, "skip_summary.py")} 1 65536`);
+    }, 60_000);
+  });
 });
 
 /**
@@ -347,13 +359,13 @@ describe("shipping the helper", () => {
  * offline. Use the one python3 has, else Debian's python3-wheel (copied alone, so nothing else of the system
  * Python leaks in); neither is a failure that says what to install.
  */
-async function wheelOnPath(): Promise<string | undefined> {
+async function wheelOnPath(onTestFinished: (cleanup: () => Promise<void>) => void): Promise<string | undefined> {
   const own = await runPython("import setuptools, wheel");
   if (own.code === 0) return undefined;
   const debian = "/usr/lib/python3/dist-packages";
   const names = (await readdir(debian).catch(() => [] as string[])).filter((n) => n === "wheel" || /^wheel-.*\.(egg|dist)-info$/.test(n));
   if (names.length < 2) throw new Error("building the helper with pip needs setuptools and wheel: pip install wheel, or apt-get install python3-wheel");
-  const dir = await tempDir();
-  for (const n of names) execFileSync("cp", ["-r", join(debian, n), dir]);
+  const dir = await ownDir(onTestFinished);
+  for (const n of names) await cp(join(debian, n), join(dir, n), { recursive: true });
   return dir;
 }
