@@ -1,5 +1,6 @@
 // The exit-code contract through the CLI (in process; the first case through the built CLI, whose skill writes
 // straight to its stdout): what is shown, what the runner exits with.
+import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { runCli, tempDir } from "../helpers/cli.js";
 import { runCliInProcess } from "../helpers/in-process.js";
@@ -87,6 +88,8 @@ describe.concurrent("skip-summary run: exit codes and the closing block", () => 
     const r = await run(["--timeout", "300ms", "--kill-grace", "100ms"], [fixture("ignore-term.sh"), `${dir}/pid`]);
     expect(r.code).toBe(75);
     expect(r.shown).toContain("└─ ⏱️ timed out after 300ms");
+    // The skill wrote its pid after setting its trap: SIGTERM found it ignoring the signal, so SIGKILL ended it.
+    expect(await readFile(`${dir}/pid`, "utf8")).toMatch(/^\d+\n$/);
   });
 
   it("a large stderr (4 MiB) is cut to its newest part, with its last line, and the run still ends", async () => {
