@@ -71,11 +71,11 @@ export function proseUnits(markdown: string): Unit[] {
   return units;
 }
 
-function sentences(text: string): string[] {
+export function sentences(text: string): string[] {
   return text.split(/(?<=[.!?])\s+(?=[A-Z`*_(])/);
 }
 
-function positiveSurface(text: string): boolean {
+export function positiveSurface(text: string): boolean {
   for (const m of text.matchAll(SURFACE)) {
     if (!NEGATION.test(text.slice(0, m.index))) return true;
   }
@@ -157,11 +157,14 @@ export function relayedFieldsIn(markdown: string): RelayedField[] {
     return lines.slice(from - 1, to - 1).join("\n");
   };
   const out: RelayedField[] = [];
+  // A field is written as code or as a quoted key, so a paragraph or sentence with neither relays none; the cheap test
+  // comes first (on a large tile most paragraphs have none), the surfacing words only where there is a field.
   for (const unit of proseUnits(markdown)) {
-    if (KEEPS_SILENT.test(unit.text)) continue;
+    if (!/[`"]/.test(unit.text) || KEEPS_SILENT.test(unit.text)) continue;
     for (const sentence of sentences(unit.text)) {
-      if (!positiveSurface(sentence)) continue;
-      for (const m of sentence.matchAll(/`([A-Za-z_][\w.]*)`|"([A-Za-z_]\w*)"\s*:/g)) out.push({ field: (m[1] ?? m[2])!.split(".").pop()!, section: sectionOf(unit.line) });
+      const fields = [...sentence.matchAll(/`([A-Za-z_][\w.]*)`|"([A-Za-z_]\w*)"\s*:/g)];
+      if (fields.length === 0 || !positiveSurface(sentence)) continue;
+      for (const m of fields) out.push({ field: (m[1] ?? m[2])!.split(".").pop()!, section: sectionOf(unit.line) });
     }
   }
   return out;
