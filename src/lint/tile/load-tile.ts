@@ -63,7 +63,12 @@ export async function loadTile(dirArg: string, cwd: string, options: LoadTileOpt
   // With --cache only the files not in it count, and that is known only once they are read.
   const startPool = (paths: readonly string[]) => {
     const candidates = options.cache ? paths : paths.filter(mayParse);
-    pool ??= FactsPool.start(workerCount(options.concurrency ?? "auto", candidates.length), [...new Set(candidates.map(likelyGrammar))]);
+    if (pool) return;
+    const grammars = [...new Set(candidates.map(likelyGrammar))];
+    pool = FactsPool.start(workerCount(options.concurrency ?? "auto", candidates.length), grammars);
+    // A tile large enough for workers: this thread's grammars compile (in V8's background threads) while it reads the
+    // files, instead of after. Loaded once per process either way; an error shows where they are awaited (readTile).
+    if (pool) void Parsers.load(grammars).catch(() => undefined);
   };
   try {
     return await readTile(dirArg, dir, options, () => pool, startPool);
