@@ -7,6 +7,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ROOT } from "./lib.mjs";
+import { setFlagsFromString } from "node:v8";
+
+// lintTiles() leaves V8's flags alone; this process lints as the CLI does, with WebAssembly on the baseline compiler
+// only (src/cli/commands/lint.ts).
+setFlagsFromString("--liftoff-only");
 
 const pick = (env, rel) => (process.env[env] ? resolve(process.env[env]) : rel.map((r) => resolve(ROOT, r)).find((p) => existsSync(p)));
 const labelsDir = pick("LINT_CORPUS_LABELS", ["../shared/lint-corpus", "../../shared/lint-corpus"]);

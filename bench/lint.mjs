@@ -9,6 +9,11 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import fg from "fast-glob";
 import { CLI, ROOT, median, report } from "./lib.mjs";
+import { setFlagsFromString } from "node:v8";
+
+// lintTiles() leaves V8's flags alone; this process lints as the CLI does, with WebAssembly on the baseline compiler
+// only (src/cli/commands/lint.ts).
+setFlagsFromString("--liftoff-only");
 
 const TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
 
