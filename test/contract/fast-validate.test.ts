@@ -144,11 +144,11 @@ describe("the fast check of a summary", () => {
         const input = form === "object" ? raw : asJson(raw, form === "json-proto");
         paths[compare(input)]++;
       }),
-      { numRuns: 2000 },
+      { numRuns: 500 },
     );
     // Both paths were exercised: the property is not vacuous.
-    expect(paths.fast).toBeGreaterThan(300);
-    expect(paths.zod).toBeGreaterThan(300);
+    expect(paths.fast).toBeGreaterThan(80);
+    expect(paths.zod).toBeGreaterThan(80);
   });
 
   it("vouches for every well-formed summary whose strings fit in UTF-16 units (the writers' common case)", () => {
@@ -158,7 +158,7 @@ describe("the fast check of a summary", () => {
         expect(SkipSummaryV1.safeParse(raw).success).toBe(true);
         expect(fastValidSummary(raw)).toStrictEqual(SkipSummaryV1.parse(raw));
       }),
-      { numRuns: 500 },
+      { numRuns: 300 },
     );
   });
 
