@@ -1,13 +1,21 @@
 // The process layer through the built CLI: no child we start outlives us, even when we are SIGKILLed, and a helper
 // a command leaves behind does not turn a delivery into a timeout.
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { constants } from "node:fs";
+import { mkdir, open, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, tempDir, waitFor } from "../helpers/cli.js";
 import { fixture, startCli } from "../runner/helpers.js";
 import { emitSummary, isRunning as isAlive, lines, processFixture, writeConfig } from "./helpers.js";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+function killGroupQuietly(pgid: number): void {
+  try {
+    process.kill(-pgid, "SIGKILL");
+  } catch {
+    // gone, as it should be
+  }
+}
 
 describe("children die with us", () => {
   it("a command notifier does not outlive a SIGKILLed surfacer, so it never finishes its send", async () => {
@@ -18,19 +26,23 @@ describe("children die with us", () => {
     const out = join(dir, "delivered");
     const started = join(dir, "started");
     const release = join(dir, "release");
+    execFileSync("mkfifo", [release]);
     const config = await writeConfig(dir, {
       notifiers: { c: { type: "command", argv: [processFixture("send-slowly.sh")], env: { OUT: out, STARTED: started, RELEASE: release } } },
     });
     const cli = startCli(["surface", "--workspace", ws, "--config", config]);
     const pid = Number(await waitFor(() => readFile(started, "utf8").catch(() => ""), 15_000));
-    expect(isAlive(pid)).toBe(true);
-    cli.child.kill("SIGKILL");
-    await cli.done;
-    await waitFor(() => !isAlive(pid), 2_000);
-    // Released now, a notifier that had survived would deliver within its 50 ms poll.
-    await writeFile(release, "");
-    await sleep(300);
-    expect(await lines(out)).toEqual([]);
+    try {
+      expect(isAlive(pid)).toBe(true);
+      cli.child.kill("SIGKILL");
+      await cli.done;
+      await waitFor(() => !isAlive(pid), 2_000);
+      // A notifier still waiting to deliver would be reading the FIFO; opening it for writing finds no reader.
+      await expect(open(release, constants.O_WRONLY | constants.O_NONBLOCK)).rejects.toMatchObject({ code: "ENXIO" });
+      expect(await lines(out)).toEqual([]);
+    } finally {
+      if (isAlive(pid)) killGroupQuietly(pid); // the test failed: the notifier would wait on its FIFO for ever
+    }
     // The summary is still on disk (under its claim name) for the next run.
     expect((await readdir(ws)).some((n) => n.startsWith(".skip-summary-tessl__a.json"))).toBe(true);
   });
