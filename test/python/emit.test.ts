@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_SUMMARY_BYTES } from "../../src/contract/index.js";
 import { emitSkip, type SkipInput } from "../../src/owner/index.js";
 import { ROOT, runCli, tempDir } from "../helpers/cli.js";
@@ -16,6 +16,38 @@ import { runCliInProcess } from "../helpers/in-process.js";
 import { PY_DIR, PY_HELPER, PYTHON, assertPython, runPython } from "./helpers.js";
 
 beforeAll(assertPython);
+
+// pip building and installing the helper takes three Python processes and ~2 s of CPU, most of it importing pip and
+// setuptools. It starts with the file and runs while the other tests do; "pip installs it from the path" below
+// checks what it made. Its folders are this file's own (tempDir's are emptied after every test).
+const packagingDirs: string[] = [];
+let packaged: Promise<{ target: string } | { error: unknown }>;
+beforeAll(() => {
+  packaged = pipInstallHelper().then((target) => ({ target }), (error: unknown) => ({ error }));
+});
+afterAll(async () => {
+  await packaged;
+  await Promise.all(packagingDirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function packagingDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "skip-summary-py-pip-"));
+  packagingDirs.push(dir);
+  return dir;
+}
+
+/** `pip install <a copy of python/> --target <folder>`, offline; resolves to the folder. */
+async function pipInstallHelper(): Promise<string> {
+  const target = await packagingDir();
+  const build = await packagingDir();
+  await cp(PY_DIR, join(build, "python"), { recursive: true });
+  // Offline, so no build isolation: the backend (setuptools) and its bdist_wheel come from this machine.
+  const backendPath = await wheelOnPath();
+  await promisify(execFile)(PYTHON, ["-m", "pip", "install", "--quiet", "--no-build-isolation", "--no-index", "--no-deps", "--target", target, join(build, "python")], {
+    env: { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: "1", ...(backendPath ? { PYTHONPATH: backendPath } : {}) },
+  });
+  return target;
+}
 
 /** Runs emit_skip for each input (keyword arguments) in one Python process; prints the error of a refused one. */
 async function pyEmit(ws: string, inputs: readonly Record<string, unknown>[], env: Record<string, string> = {}) {
@@ -200,6 +232,63 @@ except ss.SummaryValidationError as e:
   });
 });
 
+// The two tests mostly wait on a lock, so they wait at the same time, each in a folder of its own that its own
+// onTestFinished removes (tempDir's folders go after every test, so a concurrent test cannot use them).
+describe.concurrent("python and Node share one lock", () => {
+  const LOCK = ".skip-summary-tessl__lk.json.lock";
+  const ownDir = async (onTestFinished: (cleanup: () => Promise<void>) => void) => {
+    const dir = await mkdtemp(join(tmpdir(), "skip-summary-py-lock-"));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    return dir;
+  };
+
+  it("a Python emit waits for a Node-style record of a live holder, and takes over a dead or empty one", async ({ expect, onTestFinished }) => {
+    const ws = await ownDir(onTestFinished);
+    const lock = join(ws, LOCK);
+    const aged = async (s: number) => utimes(lock, new Date(Date.now() - s * 1000), new Date(Date.now() - s * 1000));
+    await writeFile(lock, `${JSON.stringify({ pid: process.pid, host: hostname(), at: Date.now() })}\n`);
+    await aged(2);
+    const [held] = await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", lock_timeout: 0.5 }]);
+    expect(held).toMatchObject({ error: "SummaryWriteError", kind: "lock-timeout", message: expect.stringContaining("timed out after 500 ms waiting for the lock") });
+    await writeFile(lock, JSON.stringify({ pid: 2 ** 22 + 777, host: hostname(), at: Date.now() }));
+    await aged(2);
+    expect((await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", items: ["dead"] }]))[0]!.error).toBeUndefined();
+    await writeFile(lock, "");
+    await aged(2);
+    expect((await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", items: ["empty"] }]))[0]!.error).toBeUndefined();
+    await writeFile(lock, JSON.stringify({ pid: 2 ** 22 + 777, host: "another-container", at: Date.now() }));
+    await aged(2);
+    const [foreign] = await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", lock_timeout: 0.5 }]);
+    expect(foreign).toMatchObject({ kind: "lock-timeout" });
+  });
+
+  it("a Node emit waits while Python holds the lock, then merges after it", async ({ expect, onTestFinished }) => {
+    const ws = await ownDir(onTestFinished);
+    const holder = runPython(`
+import sys, time, skip_summary as ss
+with ss._FileLock(${JSON.stringify(join(ws, LOCK))}):
+    print("held", flush=True)
+    sys.stdout.write(open(${JSON.stringify(join(ws, LOCK))}).read())
+    sys.stdout.flush()
+    time.sleep(1.5)
+print("released", flush=True)`);
+    // Wait until Python holds it, then start the Node emit.
+    const deadline = Date.now() + 10_000;
+    while (!(await lstat(join(ws, LOCK)).then(() => true, () => false))) {
+      if (Date.now() > deadline) throw new Error("python never took the lock");
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const start = Date.now();
+    const node = await runCli(["emit", "--skill", "tessl__lk", "--step", "1", "--reason", "r", "--workspace", ws]);
+    expect(node.code, node.stderr).toBe(0);
+    expect(Date.now() - start).toBeGreaterThan(800);
+    const out = await holder;
+    expect(out.code, out.stderr).toBe(0);
+    const record = JSON.parse(out.stdout.split("\n")[1]!);
+    expect(record).toEqual({ pid: expect.any(Number), host: hostname(), at: expect.any(Number) });
+    expect(await readdir(ws)).toEqual([".skip-summary-tessl__lk.json"]);
+  });
+});
 
 describe("SkipCollector and skip_and_exit", () => {
   it("SkipCollector writes one summary for several steps, also when the block raises", async () => {
@@ -264,94 +353,27 @@ function createNodeCollectorResult() {
   };
 }
 
-
-/** A temp folder that this test's own onTestFinished removes (tempDir's go after every test: not for concurrent tests). */
-async function ownDir(onTestFinished: (cleanup: () => Promise<void>) => void): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "skip-summary-py-"));
-  onTestFinished(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-// These mostly wait (on a lock) or run pip: they run at the same time as each other, in folders of their own.
-describe.concurrent("waiting and packaging", () => {
-  describe("python and Node share one lock", () => {
-    const LOCK = ".skip-summary-tessl__lk.json.lock";
-
-    it("a Python emit waits for a Node-style record of a live holder, and takes over a dead or empty one", async ({ expect, onTestFinished }) => {
-      const ws = await ownDir(onTestFinished);
-      const lock = join(ws, LOCK);
-      const aged = async (s: number) => utimes(lock, new Date(Date.now() - s * 1000), new Date(Date.now() - s * 1000));
-      await writeFile(lock, `${JSON.stringify({ pid: process.pid, host: hostname(), at: Date.now() })}\n`);
-      await aged(2);
-      const [held] = await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", lock_timeout: 0.5 }]);
-      expect(held).toMatchObject({ error: "SummaryWriteError", kind: "lock-timeout", message: expect.stringContaining("timed out after 500 ms waiting for the lock") });
-      await writeFile(lock, JSON.stringify({ pid: 2 ** 22 + 777, host: hostname(), at: Date.now() }));
-      await aged(2);
-      expect((await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", items: ["dead"] }]))[0]!.error).toBeUndefined();
-      await writeFile(lock, "");
-      await aged(2);
-      expect((await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", items: ["empty"] }]))[0]!.error).toBeUndefined();
-      await writeFile(lock, JSON.stringify({ pid: 2 ** 22 + 777, host: "another-container", at: Date.now() }));
-      await aged(2);
-      const [foreign] = await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", lock_timeout: 0.5 }]);
-      expect(foreign).toMatchObject({ kind: "lock-timeout" });
-    });
-
-    it("a Node emit waits while Python holds the lock, then merges after it", async ({ expect, onTestFinished }) => {
-      const ws = await ownDir(onTestFinished);
-      const holder = runPython(`
-import sys, time, skip_summary as ss
-with ss._FileLock(${JSON.stringify(join(ws, LOCK))}):
-    print("held", flush=True)
-    sys.stdout.write(open(${JSON.stringify(join(ws, LOCK))}).read())
-    sys.stdout.flush()
-    time.sleep(1.5)
-print("released", flush=True)`);
-      // Wait until Python holds it, then start the Node emit.
-      const deadline = Date.now() + 10_000;
-      while (!(await lstat(join(ws, LOCK)).then(() => true, () => false))) {
-        if (Date.now() > deadline) throw new Error("python never took the lock");
-        await new Promise((r) => setTimeout(r, 10));
-      }
-      const start = Date.now();
-      const node = await runCli(["emit", "--skill", "tessl__lk", "--step", "1", "--reason", "r", "--workspace", ws]);
-      expect(node.code, node.stderr).toBe(0);
-      expect(Date.now() - start).toBeGreaterThan(800);
-      const out = await holder;
-      expect(out.code, out.stderr).toBe(0);
-      const record = JSON.parse(out.stdout.split("\n")[1]!);
-      expect(record).toEqual({ pid: expect.any(Number), host: hostname(), at: expect.any(Number) });
-      expect(await readdir(ws)).toEqual([".skip-summary-tessl__lk.json"]);
-    });
+describe("shipping the helper", () => {
+  it("skip-summary helper python prints the file itself; an unknown language is a usage error", async () => {
+    const r = await runCliInProcess(["helper", "python"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(await readFile(PY_HELPER, "utf8"));
+    const bad = await runCliInProcess(["helper", "ruby"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('no helper for "ruby"; choose one of: python');
   });
 
-  describe("shipping the helper", () => {
-    it("skip-summary helper python prints the file itself; an unknown language is a usage error", async ({ expect }) => {
-      const r = await runCliInProcess(["helper", "python"]);
-      expect(r.code).toBe(0);
-      expect(r.stdout).toBe(await readFile(PY_HELPER, "utf8"));
-      const bad = await runCliInProcess(["helper", "ruby"]);
-      expect(bad.code).toBe(2);
-      expect(bad.stderr).toContain('no helper for "ruby"; choose one of: python');
-    });
-
-    it("the npm package ships it, and pip installs it from the path, at the package's version", async ({ expect, onTestFinished }) => {
-      const pkg = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as { version: string; files: string[] };
-      expect(pkg.files).toEqual(expect.arrayContaining(["python/skip_summary.py", "python/pyproject.toml"]));
-      expect(await readFile(join(PY_DIR, "pyproject.toml"), "utf8")).toContain(`version = "${pkg.version}"`);
-      const target = await ownDir(onTestFinished);
-      const build = await ownDir(onTestFinished);
-      await cp(PY_DIR, join(build, "python"), { recursive: true });
-      // Offline, so no build isolation: the backend (setuptools) and its bdist_wheel come from this machine.
-      const backendPath = await wheelOnPath(onTestFinished);
-      await promisify(execFile)(PYTHON, ["-m", "pip", "install", "--quiet", "--no-build-isolation", "--no-index", "--no-deps", "--target", target, join(build, "python")], {
-        env: { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: "1", ...(backendPath ? { PYTHONPATH: backendPath } : {}) },
-      });
-      const r = await runPython("import skip_summary as ss; print(ss.__file__, ss.SCHEMA_VERSION, ss.MAX_SUMMARY_BYTES)", { env: { PYTHONPATH: target } });
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout.trim()).toBe(`${join(target, "skip_summary.py")} 1 65536`);
-    }, 60_000);
-  });
+  it("the npm package ships it, and pip installs it from the path, at the package's version", async () => {
+    const pkg = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as { version: string; files: string[] };
+    expect(pkg.files).toEqual(expect.arrayContaining(["python/skip_summary.py", "python/pyproject.toml"]));
+    expect(await readFile(join(PY_DIR, "pyproject.toml"), "utf8")).toContain(`version = "${pkg.version}"`);
+    const installed = await packaged;
+    if ("error" in installed) throw installed.error;
+    const { target } = installed;
+    const r = await runPython("import skip_summary as ss; print(ss.__file__, ss.SCHEMA_VERSION, ss.MAX_SUMMARY_BYTES)", { env: { PYTHONPATH: target } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe(`${join(target, "skip_summary.py")} 1 65536`);
+  }, 60_000);
 });
 
 /**
@@ -359,13 +381,13 @@ print("released", flush=True)`);
  * offline. Use the one python3 has, else Debian's python3-wheel (copied alone, so nothing else of the system
  * Python leaks in); neither is a failure that says what to install.
  */
-async function wheelOnPath(onTestFinished: (cleanup: () => Promise<void>) => void): Promise<string | undefined> {
+async function wheelOnPath(): Promise<string | undefined> {
   const own = await runPython("import setuptools, wheel");
   if (own.code === 0) return undefined;
   const debian = "/usr/lib/python3/dist-packages";
   const names = (await readdir(debian).catch(() => [] as string[])).filter((n) => n === "wheel" || /^wheel-.*\.(egg|dist)-info$/.test(n));
   if (names.length < 2) throw new Error("building the helper with pip needs setuptools and wheel: pip install wheel, or apt-get install python3-wheel");
-  const dir = await ownDir(onTestFinished);
+  const dir = await packagingDir();
   for (const n of names) await cp(join(debian, n), join(dir, n), { recursive: true });
   return dir;
 }
