@@ -83,7 +83,7 @@ export interface Flush {
   readonly alerts: readonly { readonly fingerprint: string; readonly state: "active" | "resolved" }[];
 }
 
-/** Where a test's cleanup goes: a concurrent test's `onTestFinished`; by default, after each test (afterEachTest). */
+/** Where a test's cleanup goes: the test's own `onTestFinished`; by default, with the helpers' (afterEachTest). */
 export type OnFinished = (cleanup: () => Promise<void>) => void;
 
 export interface StartOptions {
@@ -91,12 +91,12 @@ export interface StartOptions {
   readonly config: unknown;
   /** Gossip on this loopback port, with these peers (`127.0.0.1:port`). */
   readonly cluster?: { readonly port: number; readonly peers: readonly string[] } | undefined;
-  /** Stop it and remove its folder here (a concurrent test's `onTestFinished`) rather than after every test. */
+  /** Stop it and remove its folder here (the test's `onTestFinished`), as soon as its own test ends. */
   readonly onFinished?: OnFinished | undefined;
 }
 
-// Cleanups of things started without `onFinished`. A concurrent test must not use this: the first test of the file
-// to finish would stop what the others are still using.
+// Cleanups of things started without `onFinished`: after the test, or in a file of concurrent tests once none of
+// them is running (test/setup.ts). `onFinished` stops a process as soon as its own test ends.
 const afterThisTest: (() => Promise<void>)[] = [];
 afterEachTest(async () => {
   await Promise.all(afterThisTest.splice(0).map((cleanup) => cleanup()));

@@ -1,13 +1,11 @@
 // The alertmanager notifier against a real Alertmanager (Debian's prometheus-alertmanager 0.25) running the
 // example config, whose Telegram receiver posts to a Bot API stand-in on 127.0.0.1.
 //
-// The tests run at once (each with its own Alertmanager, stand-in and workspace, cleaned up by its own
-// onTestFinished) on short group timings. Where a test proves that a message is NOT sent, it does not sleep: it
+// The tests run at once (each with its own Alertmanager and stand-in, stopped by its own onTestFinished, and its
+// own workspace) on short group timings. Where a test proves that a message is NOT sent, it does not sleep: it
 // waits until Alertmanager has logged the flush after the one that would have sent it (see `Flush` in the harness).
 import { execFile } from "node:child_process";
-import { access, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { access } from "node:fs/promises";
 import { promisify } from "node:util";
 import { describe, it } from "vitest";
 import { deliver, loadNotifiers, type Notifier } from "../../src/notifiers/index.js";
@@ -27,18 +25,12 @@ import {
   waitFor,
   waitForFlushes,
   type ExampleTimings,
-  type OnFinished,
 } from "./alertmanager-harness.js";
+import { tempDir } from "../helpers/cli.js";
 import { notifyRequest, recordingLogger } from "./helpers.js";
 
 /** Short enough that a test takes about a second, long enough that a flush is never in doubt. */
 const FAST: ExampleTimings = { groupWait: "200ms", groupInterval: "200ms" };
-
-async function workspaceFor(onFinished: OnFinished): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "skip-summary-am-ws-"));
-  onFinished(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 async function deliverThrough(workspace: string, urls: string[], extra: Record<string, unknown> = {}): Promise<Deliver> {
   const loaded = await loadNotifiers({
@@ -76,7 +68,7 @@ if (alertmanagerAvailable("alertmanager-real")) {
 
     describe("alertmanager notifier, through a real Alertmanager to Telegram", () => {
       it("one skip is exactly one Telegram message, and no 'resolved' message follows when its alert ends", async ({ expect, onTestFinished }) => {
-        const workspace = await workspaceFor(onTestFinished);
+        const workspace = await tempDir("skip-summary-am-ws-");
         const telegram = await startTelegram(onTestFinished);
         const am = await startAlertmanager({ config: await exampleConfig(telegram.url, FAST), onFinished: onTestFinished });
         const send = await deliverThrough(workspace, [am.url], { window_ms: 1_500 });
@@ -105,7 +97,7 @@ if (alertmanagerAvailable("alertmanager-real")) {
       });
 
       it("groups three skills with the same technical reason, skipped in the same minute, into one message", async ({ expect, onTestFinished }) => {
-        const workspace = await workspaceFor(onTestFinished);
+        const workspace = await tempDir("skip-summary-am-ws-");
         const telegram = await startTelegram(onTestFinished);
         // The three reach Alertmanager in one post; a longer group_wait is the margin should they ever come one by one.
         const am = await startAlertmanager({ config: await exampleConfig(telegram.url, { ...FAST, groupWait: "1s" }), onFinished: onTestFinished });
@@ -124,7 +116,7 @@ if (alertmanagerAvailable("alertmanager-real")) {
       });
 
       it("a technical 'login expired' holds back the policy skips of its workspace (the example's inhibition)", async ({ expect, onTestFinished }) => {
-        const workspace = await workspaceFor(onTestFinished);
+        const workspace = await tempDir("skip-summary-am-ws-");
         const telegram = await startTelegram(onTestFinished);
         const am = await startAlertmanager({ config: await exampleConfig(telegram.url, FAST), onFinished: onTestFinished });
         await putSummary(workspace, "tessl__login", { occurred_at: "2020-01-01T00:00:00.000Z", technical_failure: true, reason: "login expired" });
@@ -144,7 +136,7 @@ if (alertmanagerAvailable("alertmanager-real")) {
       });
 
       it("quiet hours mute policy skips (the example's time interval)", async ({ expect, onTestFinished }) => {
-        const workspace = await workspaceFor(onTestFinished);
+        const workspace = await tempDir("skip-summary-am-ws-");
         const telegram = await startTelegram(onTestFinished);
         const day = new Date().toLocaleDateString("en-US", { weekday: "long", timeZone: "Europe/Berlin" }).toLowerCase();
         const am = await startAlertmanager({ config: await exampleConfig(telegram.url, { ...FAST, quietHours: [{ weekdays: [day] }] }), onFinished: onTestFinished });
@@ -160,7 +152,7 @@ if (alertmanagerAvailable("alertmanager-real")) {
       });
 
       it("a silence made through the v2 API suppresses a skill, and its summary is still deleted as delivered", async ({ expect, onTestFinished }) => {
-        const workspace = await workspaceFor(onTestFinished);
+        const workspace = await tempDir("skip-summary-am-ws-");
         const telegram = await startTelegram(onTestFinished);
         const am = await startAlertmanager({ config: await exampleConfig(telegram.url, FAST), onFinished: onTestFinished });
         const silence = await fetch(`${am.url}/api/v2/silences`, {
@@ -186,7 +178,7 @@ if (alertmanagerAvailable("alertmanager-real")) {
       });
 
       it("an unreachable Alertmanager leaves the summary in place", async ({ expect, onTestFinished }) => {
-        const workspace = await workspaceFor(onTestFinished);
+        const workspace = await tempDir("skip-summary-am-ws-");
         const file = await putSummary(workspace, "tessl__check-cfps", { occurred_at: now() });
         const report = await surfaceOnce({ workspaces: [workspace], deliver: await deliverThrough(workspace, [`http://127.0.0.1:${await freePort()}`]), leaseMs: 60_000 });
         expect(report.outcomes[0]).toMatchObject({ kind: "failed", code: "send-failed" });

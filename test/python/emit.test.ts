@@ -19,7 +19,7 @@ beforeAll(assertPython);
 
 // pip building and installing the helper takes three Python processes and ~2 s of CPU, most of it importing pip and
 // setuptools. It starts with the file and runs while the other tests do; "pip installs it from the path" below
-// checks what it made. Its folders are this file's own (tempDir's are emptied after every test).
+// checks what it made. Its folders are this file's own (tempDir's are emptied after each test, and pip outlives several).
 const packagingDirs: string[] = [];
 let packaged: Promise<{ target: string } | { error: unknown }>;
 beforeAll(() => {
@@ -232,18 +232,12 @@ except ss.SummaryValidationError as e:
   });
 });
 
-// The two tests mostly wait on a lock, so they wait at the same time, each in a folder of its own that its own
-// onTestFinished removes (tempDir's folders go after every test, so a concurrent test cannot use them).
+// The two tests mostly wait on a lock, so they wait at the same time.
 describe.concurrent("python and Node share one lock", () => {
   const LOCK = ".skip-summary-tessl__lk.json.lock";
-  const ownDir = async (onTestFinished: (cleanup: () => Promise<void>) => void) => {
-    const dir = await mkdtemp(join(tmpdir(), "skip-summary-py-lock-"));
-    onTestFinished(() => rm(dir, { recursive: true, force: true }));
-    return dir;
-  };
 
-  it("a Python emit waits for a Node-style record of a live holder, and takes over a dead or empty one", async ({ expect, onTestFinished }) => {
-    const ws = await ownDir(onTestFinished);
+  it("a Python emit waits for a Node-style record of a live holder, and takes over a dead or empty one", async ({ expect }) => {
+    const ws = await tempDir();
     const lock = join(ws, LOCK);
     const aged = async (s: number) => utimes(lock, new Date(Date.now() - s * 1000), new Date(Date.now() - s * 1000));
     await writeFile(lock, `${JSON.stringify({ pid: process.pid, host: hostname(), at: Date.now() })}\n`);
@@ -262,8 +256,8 @@ describe.concurrent("python and Node share one lock", () => {
     expect(foreign).toMatchObject({ kind: "lock-timeout" });
   });
 
-  it("a Node emit waits while Python holds the lock, then merges after it", async ({ expect, onTestFinished }) => {
-    const ws = await ownDir(onTestFinished);
+  it("a Node emit waits while Python holds the lock, then merges after it", async ({ expect }) => {
+    const ws = await tempDir();
     const holder = runPython(`
 import sys, time, skip_summary as ss
 with ss._FileLock(${JSON.stringify(join(ws, LOCK))}):
