@@ -153,7 +153,8 @@ describe("buildSummary", () => {
   });
 });
 
-describe("skipAndExit (real process)", () => {
+// Concurrent: each test waits on its own node process.
+describe.concurrent("skipAndExit (real process)", () => {
   it("writes the summary, then exits 2", async () => {
     const ws = await tempDir();
     const lib = new URL("../../dist/lib/index.js", import.meta.url).href;
