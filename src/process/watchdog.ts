@@ -3,7 +3,8 @@
 // POSIX shell in its own session that reads "+PGID" / "-PGID" lines from a pipe whose only writer is us. When we
 // die, however we die, the kernel closes that pipe; the watchdog reads end-of-file and SIGKILLs every process group
 // still on its list. The gap between spawning a child and its "+PGID" line reaching the pipe is one synchronous
-// pipe write (microseconds); a kill inside it can leave that one child running.
+// block, but under load the child can run for milliseconds before we are scheduled to write the line; a kill inside
+// it leaves that one child running (docs/processes.md, "What is left open").
 import { spawn, type ChildProcess } from "node:child_process";
 
 // Removal rebuilds the space-separated list without a subshell; a group is listed at most once.
