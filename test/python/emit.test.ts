@@ -1,14 +1,12 @@
 // The Python helper writes what the Node side writes, byte for byte, and refuses what it refuses: checked by
 // running both on the same inputs, and by handing the Python helper's files to the JSON Schema and the CLI (in
 // process; the built CLI where a Node process waits on the lock a Python process holds).
-import { execFile } from "node:child_process";
-import { cp, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
-import { hostname, tmpdir } from "node:os";
+import { lstat, mkdir, readdir, readFile, stat, symlink, utimes, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { MAX_SUMMARY_BYTES } from "../../src/contract/index.js";
 import { emitSkip, type SkipInput } from "../../src/owner/index.js";
 import { ROOT, runCli, tempDir } from "../helpers/cli.js";
@@ -16,38 +14,6 @@ import { runCliInProcess } from "../helpers/in-process.js";
 import { PY_DIR, PY_HELPER, PYTHON, assertPython, runPython } from "./helpers.js";
 
 beforeAll(assertPython);
-
-// pip building and installing the helper takes three Python processes and ~2 s of CPU, most of it importing pip and
-// setuptools. It starts with the file and runs while the other tests do; "pip installs it from the path" below
-// checks what it made. Its folders are this file's own (tempDir's are emptied after each test, and pip outlives several).
-const packagingDirs: string[] = [];
-let packaged: Promise<{ target: string } | { error: unknown }>;
-beforeAll(() => {
-  packaged = pipInstallHelper().then((target) => ({ target }), (error: unknown) => ({ error }));
-});
-afterAll(async () => {
-  await packaged;
-  await Promise.all(packagingDirs.map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function packagingDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "skip-summary-py-pip-"));
-  packagingDirs.push(dir);
-  return dir;
-}
-
-/** `pip install <a copy of python/> --target <folder>`, offline; resolves to the folder. */
-async function pipInstallHelper(): Promise<string> {
-  const target = await packagingDir();
-  const build = await packagingDir();
-  await cp(PY_DIR, join(build, "python"), { recursive: true });
-  // Offline, so no build isolation: the backend (setuptools) and its bdist_wheel come from this machine.
-  const backendPath = await wheelOnPath();
-  await promisify(execFile)(PYTHON, ["-m", "pip", "install", "--quiet", "--no-build-isolation", "--no-index", "--no-deps", "--target", target, join(build, "python")], {
-    env: { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: "1", ...(backendPath ? { PYTHONPATH: backendPath } : {}) },
-  });
-  return target;
-}
 
 /** Runs emit_skip for each input (keyword arguments) in one Python process; prints the error of a refused one. */
 async function pyEmit(ws: string, inputs: readonly Record<string, unknown>[], env: Record<string, string> = {}) {
@@ -356,32 +322,4 @@ describe("shipping the helper", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('no helper for "ruby"; choose one of: python');
   });
-
-  it("the npm package ships it, and pip installs it from the path, at the package's version", async () => {
-    const pkg = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as { version: string; files: string[] };
-    expect(pkg.files).toEqual(expect.arrayContaining(["python/skip_summary.py", "python/pyproject.toml"]));
-    expect(await readFile(join(PY_DIR, "pyproject.toml"), "utf8")).toContain(`version = "${pkg.version}"`);
-    const installed = await packaged;
-    if ("error" in installed) throw installed.error;
-    const { target } = installed;
-    const r = await runPython("import skip_summary as ss; print(ss.__file__, ss.SCHEMA_VERSION, ss.MAX_SUMMARY_BYTES)", { env: { PYTHONPATH: target } });
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.trim()).toBe(`${join(target, "skip_summary.py")} 1 65536`);
-  }, 60_000);
 });
-
-/**
- * setuptools < 70 needs the `wheel` package to build; pip's build isolation would fetch it, but the tests run
- * offline. Use the one python3 has, else Debian's python3-wheel (copied alone, so nothing else of the system
- * Python leaks in); neither is a failure that says what to install.
- */
-async function wheelOnPath(): Promise<string | undefined> {
-  const own = await runPython("import setuptools, wheel");
-  if (own.code === 0) return undefined;
-  const debian = "/usr/lib/python3/dist-packages";
-  const names = (await readdir(debian).catch(() => [] as string[])).filter((n) => n === "wheel" || /^wheel-.*\.(egg|dist)-info$/.test(n));
-  if (names.length < 2) throw new Error("building the helper with pip needs setuptools and wheel: pip install wheel, or apt-get install python3-wheel");
-  const dir = await packagingDir();
-  for (const n of names) await cp(join(debian, n), join(dir, n), { recursive: true });
-  return dir;
-}
