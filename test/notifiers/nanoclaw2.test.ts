@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { chooseDefaultNotifier, deliver, nanoclaw2MessageId } from "../../src/notifiers/index.js";
 import { ROOT, tempDir } from "../helpers/cli.js";
+import { PYTHON } from "../python/helpers.js";
 import { deliveryRequest, notifyRequest } from "./helpers.js";
 import { allOutRows, hostDelivers, initSession, insertInboundMessage, journalMode } from "./nanoclaw2-host.js";
 import { ROUTING, load, runNode, session } from "./nanoclaw2-session.js";
@@ -144,7 +145,7 @@ describe("nanoclaw2 notifier", () => {
   it("waits for a lock taken by another SQLite build too (Python's sqlite3 module, the system library), as bun:sqlite's would be", async () => {
     const s = await session();
     const holder = spawn(
-      "python3",
+      PYTHON,
       ["-c", "import sqlite3, sys, time\nc = sqlite3.connect(sys.argv[1], isolation_level=None)\nc.execute('BEGIN EXCLUSIVE')\nprint('locked', sqlite3.sqlite_version, flush=True)\ntime.sleep(0.7)\nc.execute('COMMIT')", s.outboundDb],
       { stdio: ["ignore", "pipe", "inherit"] },
     );
