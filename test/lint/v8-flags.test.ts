@@ -3,10 +3,11 @@
 // refuses a code cache made under other flags (it keeps a hash of them), so a fresh Node process makes a cache before
 // the lint and tries it after: refused means the flags changed. Fresh processes, because flags are process-wide and
 // this test file shares its worker with others (docs/testing.md).
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { CLI, ROOT, tempDir } from "../helpers/cli.js";
 import { RULE_MD, writeTile } from "./rule-tester.js";
@@ -32,23 +33,34 @@ async function tileWithEveryGrammar(): Promise<string> {
   });
 }
 
+/** A fresh Node process, without blocking the worker (the runs are independent and go side by side). */
+async function node(args: readonly string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" };
+  return promisify(execFile)(process.execPath, args, { env, maxBuffer: 1 << 24 }).then(
+    (r) => ({ status: 0, stdout: r.stdout, stderr: r.stderr }),
+    (e: { code?: number; stdout?: string; stderr?: string }) => ({ status: typeof e.code === "number" ? e.code : -1, stdout: e.stdout ?? "", stderr: e.stderr ?? String(e) }),
+  );
+}
+
 function flagsChanged(stderr: string): boolean {
   const m = /FLAGS-CHANGED=(true|false)/.exec(stderr);
   if (!m) throw new Error(`the probe printed nothing: ${stderr}`);
   return m[1] === "true";
 }
 
-describe("V8 flags", () => {
+describe.concurrent("V8 flags", () => {
   it("lintTiles() leaves the calling program's V8 flags as they were, with parser workers and without", async () => {
     const tile = await tileWithEveryGrammar();
     const probe = join(await tempDir(), "probe.cjs");
     await writeFile(probe, PROBE);
     const lib = pathToFileURL(join(ROOT, "dist", "lib", "index.js")).href;
-    for (const concurrency of ["off", 2]) {
+    const runs = (["off", 2] as const).map(async (concurrency) => {
       const script = `const { lintTiles } = await import(${JSON.stringify(lib)});
         const summary = await lintTiles(["."], { cwd: ${JSON.stringify(tile)}, concurrency: ${JSON.stringify(concurrency)} });
         if (summary.warningCount + summary.errorCount === 0) throw new Error("the tile should have findings: the grammars were not used");`;
-      const r = spawnSync(process.execPath, ["-r", probe, "--input-type=module", "-e", script], { encoding: "utf8", env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" } });
+      return { concurrency, r: await node(["-r", probe, "--input-type=module", "-e", script]) };
+    });
+    for (const { concurrency, r } of await Promise.all(runs)) {
       expect(r.status, r.stderr).toBe(0);
       expect({ concurrency, changed: flagsChanged(r.stderr) }).toEqual({ concurrency, changed: false });
     }
@@ -58,7 +70,7 @@ describe("V8 flags", () => {
     const tile = await tileWithEveryGrammar();
     const probe = join(await tempDir(), "probe.cjs");
     await writeFile(probe, PROBE);
-    const r = spawnSync(process.execPath, ["-r", probe, CLI, "lint", tile, "--format", "json"], { encoding: "utf8", env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" } });
+    const r = await node(["-r", probe, CLI, "lint", tile, "--format", "json"]);
     expect(r.status, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as { warningCount: number }).warningCount).toBeGreaterThan(0);
     expect(flagsChanged(r.stderr)).toBe(true);
