@@ -4,12 +4,12 @@
 // Any value of SKIP_SUMMARY_TEST_LINT_WORKER also sends every file to a worker while one is alive (facts-pool.ts), so
 // WORKERS_ONLY (a value that names no fault) makes a small tile prove what a large one would only by the luck of
 // timing: each file's facts were found on a worker thread. The runs of a test are independent processes, so they run
-// side by side.
-import { cp, writeFile } from "node:fs/promises";
+// side by side. The worker run from a copy of the published files is in test/packaging/lint-package.test.ts.
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AUTO_MIN_FILES, workerCount } from "../../src/lint/tile/facts-pool.js";
-import { ROOT, runCli, tempDir } from "../helpers/cli.js";
+import { runCli } from "../helpers/cli.js";
 import { runCliInProcess } from "../helpers/in-process.js";
 import { RULE_MD, writeTile } from "./rule-tester.js";
 
@@ -114,20 +114,6 @@ describe("lint --concurrency", () => {
     const r = await runCliInProcess(["lint", "."], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('must be "auto", "off" or a number of worker threads from 1 to 64');
-  }, 60_000);
-
-  it("runs its worker from a copy of the published files with no node_modules in reach", async () => {
-    const pkgDir = await tempDir("skip-summary-dist-copy-");
-    for (const part of ["dist", "rules", "package.json"]) await cp(join(ROOT, part), join(pkgDir, part), { recursive: true });
-    const dir = await writeTile(bigTile(4));
-    const { execFile } = await import("node:child_process");
-    const run = (env: Record<string, string>, c: string) =>
-      new Promise<string>((resolve) => execFile(process.execPath, [join(pkgDir, "dist", "cli.js"), "lint", ".", "--format", "json", "--concurrency", c], { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env } }, (_e, stdout) => resolve(stdout)));
-    const [off, two, faulty] = await Promise.all([run({}, "off"), run({}, "2"), run({ SKIP_SUMMARY_TEST_LINT_WORKER: "throw:skills/s2/scripts/run.py" }, "1")]);
-    expect(off).toContain("defer-without-summary");
-    expect(two).toBe(off);
-    // The worker did run (a fault injected in it shows), from the copy.
-    expect(faulty).toContain("could not be analysed (injected fault)");
   }, 60_000);
 
   it("auto: workers only on more than one core and above the size where one pays", () => {
