@@ -45,14 +45,23 @@ export function inQuietHours(q: QuietHours, at: Date): boolean {
  * When the window that holds `at` ends: the first instant at which the zone's clock reads `end` (today's, or
  * tomorrow's when the window spans midnight). Found as an instant in the zone, so a daylight-saving change inside
  * the window moves nothing: 22:00–07:00 Europe/Berlin ends at 07:00 local on 25 Oct and on 29 Mar alike (9 and 8 hours
- * after 22:00), and an `end` the clocks skip ends the window when they jump past it.
+ * after 22:00), and an `end` the clocks skip ends the window when they jump past it. If the jump also passes `start`
+ * (the clocks skip the whole time between end and start, as 00:01–00:00 in America/Santiago on 6 Sep 2026), that
+ * night has no time outside the window: it goes on to the next end.
  */
 export function quietEndsAt(q: QuietHours, at: Date): Date {
-  const wall = wallClockOf(at.getTime(), q.timeZone);
+  let end = nextEnd(q, at.getTime());
+  // Two skipped gaps in a row would need two daylight-saving jumps on consecutive days; the bound only guards the loop.
+  for (let i = 0; i < 2 && inQuietHours(q, new Date(end)); i++) end = nextEnd(q, end);
+  return new Date(end);
+}
+
+function nextEnd(q: QuietHours, at: number): number {
+  const wall = wallClockOf(at, q.timeZone);
   const midnight = Math.floor(wall / DAY_MS) * DAY_MS;
   const minutes = Math.floor((wall - midnight) / 60_000);
   const endWall = midnight + q.end * 60_000 + (q.end > minutes ? 0 : DAY_MS);
-  return new Date(instantOfWallClock(endWall, q.timeZone, at.getTime()));
+  return instantOfWallClock(endWall, q.timeZone, at);
 }
 
 /** `22:00–07:00 Europe/Berlin`. */
