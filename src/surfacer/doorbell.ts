@@ -9,10 +9,14 @@
 import { watch, type FSWatcher } from "node:fs";
 
 export interface Doorbell {
-  /** Starts watching `dir` (a no-op when already watched); false when it cannot be watched now (the rescan retries). */
+  /**
+   * Starts watching `dir` (a no-op when already watched); false when it cannot be watched now (the rescan retries),
+   * and always false once closed.
+   */
   add(dir: string): boolean;
   /** Stops watching `dir` (it was removed or re-created: the old watch died with the old folder). */
   remove(dir: string): void;
+  /** Ends every watch, for good: a rescan still in flight when watch mode stops must not leave a handle open. */
   close(): void;
 }
 
@@ -25,12 +29,15 @@ export interface DoorbellOptions {
 
 export function createDoorbell(options: DoorbellOptions): Doorbell {
   const watchers = new Map<string, FSWatcher>();
+  // A persistent watch made after close would keep the process alive: `surface --watch` would never exit on SIGTERM.
+  let closed = false;
   function drop(dir: string, watcher: FSWatcher): void {
     if (watchers.get(dir) === watcher) watchers.delete(dir);
     watcher.close();
   }
   return {
     add(dir) {
+      if (closed) return false;
       if (watchers.has(dir)) return true;
       let watcher: FSWatcher;
       try {
@@ -51,6 +58,7 @@ export function createDoorbell(options: DoorbellOptions): Doorbell {
       if (watcher) drop(dir, watcher);
     },
     close() {
+      closed = true;
       for (const [dir, watcher] of watchers) drop(dir, watcher);
     },
   };

@@ -262,13 +262,13 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
   // The first scan after the watch is in place: anything that landed before it is seen now.
   for (const [dir, id] of identity) if (id !== undefined) markDirty(dir);
   log({ level: "info", event: "watch_started", workspaces: [...identity.keys()].length, rescan_ms: options.rescanMs });
-  let rescanning = false;
+  // The rescan in flight, if any: stop() waits for it, so nothing it does (a watch added, a scan kicked) outlives stop.
+  let rescanning: Promise<void> | undefined;
   const timer = setInterval(() => {
     if (rescanning || stopping) return;
-    rescanning = true;
-    rescan()
+    rescanning = rescan()
       .catch((error: Error) => log({ level: "error", event: "rescan_failed", error: error.message }))
-      .finally(() => (rescanning = false));
+      .finally(() => (rescanning = undefined));
   }, options.rescanMs);
 
   return {
@@ -278,6 +278,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
       clearInterval(timer);
       for (const w of wakes.values()) clearTimeout(w.timer);
       doorbell.close();
+      await rescanning;
       await loop;
       // What grouping kept is claimed: it goes out now rather than waiting for the next surfacer's takeover.
       clearTimeout(groupTimer);

@@ -58,4 +58,20 @@ describe("the watch-mode doorbell", () => {
     await waitFor(() => rings.some((r) => r.dir === control), 5_000);
     expect(rings.filter((r) => r.dir === ws)).toEqual([]);
   });
+
+  it("once closed, it watches nothing more: an add from a rescan still in flight when watch mode stops holds no handle open", async () => {
+    const ws = await tempDir();
+    const watches = () => process.getActiveResourcesInfo().filter((r) => r === "FSEventWrap").length;
+    const before = watches();
+    const { bell, rings } = doorbell();
+    bell.add(ws);
+    bell.close();
+    // A persistent fs.watch made after close would keep the process alive: `surface --watch` never exiting on SIGTERM.
+    expect(bell.add(ws)).toBe(false);
+    // A closed watch lets go of its handle a loop turn or two later; a new one never would.
+    await waitFor(() => watches() === before, 2_000);
+    await writeFile(join(ws, ".skip-summary-tessl__a.json"), "{}");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(rings).toEqual([]);
+  });
 });
