@@ -5,9 +5,10 @@
 // WORKERS_ONLY (a value that names no fault) makes a small tile prove what a large one would only by the luck of
 // timing: each file's facts were found on a worker thread. The runs of a test are independent processes, so they run
 // side by side. The worker run from a copy of the published files is in test/packaging/lint-package.test.ts.
-import { writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUTO_MIN_FILES, workerCount } from "../../src/lint/tile/facts-pool.js";
 import { runCli } from "../helpers/cli.js";
 import { runCliInProcess } from "../helpers/in-process.js";
@@ -41,11 +42,33 @@ async function lint(dir: string, args: readonly string[], env: Record<string, st
   return { code: r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
+/**
+ * The 30-skill tile and its `--format json --concurrency off` run, shared by the two tests that compare against it: a
+ * lint of it costs ~0.5 s of CPU, and the tile and that run are the same for both. The folder outlives one test, so it
+ * is not a `tempDir()` (removed after each test) but this file's own, removed after its tests. The run is made on
+ * first use, so either test also runs alone (`-t`).
+ */
+let tile30: { dir: string; jsonOff?: ReturnType<typeof lint> } | undefined;
+beforeAll(async () => {
+  const dir = await mkdtemp(join(tmpdir(), "skip-summary-lint-"));
+  tile30 = { dir: await writeTile(bigTile(30), dir) };
+});
+afterAll(async () => {
+  if (tile30) await rm(tile30.dir, { recursive: true, force: true });
+});
+function sharedTile30(): { dir: string; jsonOff: ReturnType<typeof lint> } {
+  const shared = tile30!;
+  shared.jsonOff ??= lint(shared.dir, ["--format", "json", "--concurrency", "off"]);
+  return { dir: shared.dir, jsonOff: shared.jsonOff };
+}
+
 describe("lint --concurrency", () => {
   it("reports byte for byte the same findings with workers and without, in every format", async () => {
-    const dir = await writeTile(bigTile(30));
+    const { dir, jsonOff } = sharedTile30();
     const runs = ["json", "sarif", "pretty"].flatMap((format) =>
-      ["off", "1", "3", "auto"].map(async (c) => ({ format, c, ...(await lint(dir, ["--format", format, "--concurrency", c], c === "1" || c === "3" ? WORKERS_ONLY : {})) })),
+      ["off", "1", "3", "auto"].map(async (c) =>
+        format === "json" && c === "off" ? { format, c, ...(await jsonOff) } : { format, c, ...(await lint(dir, ["--format", format, "--concurrency", c], c === "1" || c === "3" ? WORKERS_ONLY : {})) },
+      ),
     );
     const all = await Promise.all(runs);
     for (const format of ["json", "sarif", "pretty"]) {
@@ -77,10 +100,10 @@ describe("lint --concurrency", () => {
   }, 60_000);
 
   it("a worker that crashes costs nothing: its files are parsed in-process, same output, same exit code, no hang", async () => {
-    const dir = await writeTile(bigTile(30));
+    const { dir, jsonOff } = sharedTile30();
     const victims = ["skills/s0/scripts/run.py", "skills/s29/scripts/loop.sh"];
     const [off, ...crashed] = await Promise.all([
-      lint(dir, ["--format", "json", "--concurrency", "off"]),
+      jsonOff,
       ...victims.map((victim) => lint(dir, ["--format", "json", "--concurrency", "2"], { SKIP_SUMMARY_TEST_LINT_WORKER: `exit:${victim}` })),
     ]);
     expect(off!.stdout).toContain(victims[1]);
