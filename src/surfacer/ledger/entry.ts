@@ -118,14 +118,19 @@ export function applyOccurrence(ledger: SkillLedger, o: Occurrence, now: Date, t
   e.streak = days.length - start;
   e.streak_since = days[start]!;
   e.today = e.days[e.last_day]!;
-  if (old !== undefined && seenIso >= e.last_seen) {
+  // What is "last" moves only forward, for the same reason: a digest's journal batch is applied after the skill
+  // file (withBatches), so an older send can be counted after a newer one, and must not become "the last message".
+  const newest = old === undefined || seenIso >= e.last_seen;
+  if (old !== undefined && newest) {
     e.previous_seen = e.last_seen;
     e.last_seen = seenIso;
   }
   if (seenIso < e.first_seen) e.first_seen = seenIso;
   e.count += 1;
-  e.last_reason = o.reason;
-  e.last_step = o.step;
+  if (newest) {
+    e.last_reason = o.reason;
+    e.last_step = o.step;
+  }
   e[o.disposition] += 1;
   if (o.disposition === "folded") e.unreported += 1;
   ledger.entries[o.reasonKey] = e;
@@ -134,9 +139,14 @@ export function applyOccurrence(ledger: SkillLedger, o: Occurrence, now: Date, t
       const r = ledger.entries[key];
       if (r) r.unreported = Math.max(0, r.unreported - n);
     }
-    e.last_delivery_id = o.messageId ?? o.deliveryId;
-    e.last_sent_at = now.toISOString();
-    ledger.last_sent = { reason_key: o.reasonKey, step: String(o.step), items: itemsKey(o.items), at: now.toISOString() };
+    const at = now.toISOString();
+    if (e.last_sent_at === undefined || at >= e.last_sent_at) {
+      e.last_delivery_id = o.messageId ?? o.deliveryId;
+      e.last_sent_at = at;
+    }
+    if (ledger.last_sent === undefined || at >= ledger.last_sent.at) {
+      ledger.last_sent = { reason_key: o.reasonKey, step: String(o.step), items: itemsKey(o.items), at };
+    }
   }
   if (o.disposition === "muted" && o.silenceId !== undefined) {
     const t = (ledger.muted_by[o.silenceId] ??= { count: 0, last_reason: o.reason, last_at: seenIso });

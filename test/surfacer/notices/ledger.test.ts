@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { applyOccurrence, emptyLedger, pruneLedger, type Occurrence } from "../../../src/surfacer/ledger/entry.js";
 import { historyWords } from "../../../src/surfacer/ledger/words.js";
 import { readSkillLedger, updateSkillLedger } from "../../../src/surfacer/ledger/store.js";
+import { writeBatch } from "../../../src/surfacer/ledger/batches.js";
 import { tempDir } from "../../helpers/cli.js";
 
 const occ = (day: number, id: string, extra: Partial<Occurrence> = {}): Occurrence => ({
@@ -14,6 +15,20 @@ const occ = (day: number, id: string, extra: Partial<Occurrence> = {}): Occurren
 const NOW = new Date("2026-11-30T00:00:00Z");
 
 describe("ledger entries", () => {
+  it("the last message stays the newest send when an older digest's batch is read after a newer single send", async () => {
+    // A digest counts into a journal batch; a later single send goes straight into the skill file; the reader applies
+    // the batch after the file. Under `repeat: on_change` a "last message" moved back to the digest's would fold a
+    // change back to that reason, and a repeat period would run from the older send.
+    const ws = await tempDir();
+    const digestAt = new Date("2026-11-29T03:00:00Z");
+    const singleAt = new Date("2026-11-30T03:00:00Z");
+    await writeBatch(ws, [{ skill: "tessl__a", occurrence: occ(29, "digest", { reason: "budget A", reasonKey: "a" }), now: digestAt, timeZone: "UTC" }], { host: "h", pid: 1 }, digestAt);
+    await updateSkillLedger(ws, "tessl__a", (l) => applyOccurrence(l, occ(30, "single", { reason: "budget B", reasonKey: "a", messageId: "m-single" }), singleAt, "UTC"), { now: singleAt });
+    const ledger = await readSkillLedger(ws, "tessl__a");
+    expect(ledger.entries.a).toMatchObject({ count: 2, sent: 2, last_reason: "budget B", last_sent_at: singleAt.toISOString(), last_delivery_id: "m-single" });
+    expect(ledger.last_sent).toMatchObject({ reason_key: "a", at: singleAt.toISOString() });
+  });
+
   it("counts nights in a row, whatever order they are counted in", () => {
     const ledger = emptyLedger("tessl__a");
     for (const [day, id] of [[18, "a"], [20, "c"], [19, "b"], [22, "e"], [21, "d"]] as const) applyOccurrence(ledger, occ(day, id), NOW, "UTC");
