@@ -86,14 +86,14 @@ async function placeCandidate(candidate: string, lockPath: string, handle: FileH
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EEXIST") return undefined;
-    if (code === "EPERM" || code === "ENOTSUP" || code === "EOPNOTSUPP" || code === "ENOSYS") return placeWithoutLink(lockPath, handle, error);
+    if (code === "EPERM" || code === "ENOTSUP" || code === "EOPNOTSUPP" || code === "ENOSYS") return placeWithoutLink(lockPath, error);
     throw lockError(lockPath, "create", error);
   }
 }
 
 // A file system without hard links: O_EXCL create, then the record. The file is empty for microseconds, and a
 // lock without a record is only judged stale once it is a second old, so the rule still holds.
-async function placeWithoutLink(lockPath: string, candidateHandle: FileHandle, linkError: unknown): Promise<Stats | undefined> {
+async function placeWithoutLink(lockPath: string, linkError: unknown): Promise<Stats | undefined> {
   let handle: FileHandle;
   try {
     handle = await open(lockPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
@@ -102,7 +102,8 @@ async function placeWithoutLink(lockPath: string, candidateHandle: FileHandle, l
     throw lockError(lockPath, "create", (error as NodeJS.ErrnoException).code ? error : linkError);
   }
   try {
-    await handle.writeFile(await candidateHandle.readFile());
+    // A fresh record (the candidate's handle is write-only, so it cannot be read back).
+    await handle.writeFile(lockRecordText(Date.now()));
     return await handle.stat();
   } catch (error) {
     await unlink(lockPath).catch(() => undefined);
