@@ -114,7 +114,12 @@ try {
   // The same findings, byte for byte, with and without workers: on the synthetic tile and on the corpus tiles when present.
   const corpus = [process.env.LINT_CORPUS_TILES, join(ROOT, "../corpus"), join(ROOT, "../../corpus")].find((p) => p && existsSync(p));
   const same = [dir, ...(corpus ? readdirSync(corpus).map((t) => join(corpus, t)) : [])].map((tile) => {
-    const out = (c) => spawnSync(process.execPath, [CLI, "lint", tile, "--format", "json", "--concurrency", c], { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 28 }).stdout;
+    const out = (c) => {
+      const r = spawnSync(process.execPath, [CLI, "lint", tile, "--format", "json", "--concurrency", c], { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 28 });
+      // 0 or 1 with a report: a crash on both sides must not read as "the same".
+      if ((r.status !== 0 && r.status !== 1) || r.stdout.trim() === "") throw new Error(`lint --concurrency ${c} on ${tile} failed (exit ${r.status}): ${r.stderr.slice(0, 500)}`);
+      return r.stdout;
+    };
     return out("off") === out("2");
   });
   if (same.includes(false)) throw new Error("findings differ with workers and without");

@@ -1,6 +1,6 @@
 // Questions several rules ask about a skill: does it emit a summary, does it implement the rule, what does it write.
 import { SUMMARY_FILE_PREFIX } from "../../contract/paths.js";
-import type { Op } from "../source/facts.js";
+import { writesSkipSummary, type Op } from "../source/facts.js";
 import { classifyTarget } from "../source/targets.js";
 import type { TileFile } from "../tile/files.js";
 import type { Skill, Tile } from "../tile/tile.js";
@@ -12,7 +12,7 @@ export function emitsSummary(tile: Tile, skill: Skill): boolean {
   if (SKILL_MD_EMITS.test(skill.skillMd.text ?? "")) return true;
   for (const file of skill.scripts) {
     const facts = tile.facts(file);
-    if (facts.usesLibrary || facts.ops.some((op) => op.kind === "emit")) return true;
+    if (writesSkipSummary(facts)) return true;
     if (facts.strings.some((s) => s.value.includes(SUMMARY_FILE_PREFIX))) return true;
   }
   return false;
@@ -27,10 +27,7 @@ export function scriptsOf(tile: Tile): readonly { file: TileFile; skill: Skill |
   return tile.scripts;
 }
 
-/** Ops that put a summary at its final name: the id they write is the one in `target`. */
-export function isFinalWrite(op: Op): boolean {
-  return op.kind === "write" || op.kind === "atomic-write" || op.kind === "rename";
-}
+export { isFinalWrite } from "../source/facts.js";
 
 export function summaryTarget(op: Op): { id: string | undefined } | undefined {
   const c = classifyTarget(op.target);

@@ -59,7 +59,12 @@ export interface CodeFacts {
  * `.skip-summary-<id>.json`). Such a script tells the owner about what it leaves undone.
  */
 export function writesSkipSummary(facts: CodeFacts): boolean {
-  return facts.usesLibrary || facts.ops.some((o) => o.kind === "emit" || ((o.kind === "write" || o.kind === "atomic-write" || o.kind === "rename") && isSummary(o.target)));
+  return facts.usesLibrary || facts.ops.some((o) => o.kind === "emit" || (isFinalWrite(o) && isSummary(o.target)));
+}
+
+/** Ops that put a file at its final name: for a summary, the id they write is the one in `target`. */
+export function isFinalWrite(op: Op): boolean {
+  return op.kind === "write" || op.kind === "atomic-write" || op.kind === "rename";
 }
 
 export const EMPTY_FACTS: CodeFacts = { ops: [], strings: [], testNames: [], usesLibrary: false, mentionsSchemaVersion: false, skips: [] };

@@ -59,7 +59,7 @@ export async function listTileFiles(dir: string, ignore: readonly string[], hook
     // A folder that cannot be read must not be skipped in silence: the error reaches the caller (exit 2).
     suppressErrors: false,
   });
-  onListed?.(entries.map((e) => e.path));
+  onListed?.(entries.filter((e) => !e.dirent.isDirectory()).map((e) => e.path));
   const files: TileFile[] = [];
   const unreadable: UnreadableFile[] = [];
   const buffer = Buffer.allocUnsafe(64 * 1024);

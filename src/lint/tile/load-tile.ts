@@ -14,7 +14,7 @@ import { DEFAULT_IGNORE, listTileFiles, type TileFile } from "./files.js";
 import { LEGACY_MANIFEST, PLUGIN_MANIFEST, parseManifest, type Manifest } from "./manifest.js";
 import { parseRuleFile } from "./rule-file.js";
 import { isTestFile } from "./classify-path.js";
-import { FactsCache, type CachedFacts } from "./facts-cache.js";
+import { FactsCache } from "./facts-cache.js";
 import { readFrontMatter, type FrontMatter } from "./front-matter.js";
 import { buildTile, skillCandidates, type RuleSource, type Tile } from "./tile.js";
 
