@@ -13,6 +13,11 @@ import { entryKind, kindOf, refusal } from "./inspect.js";
 export interface WriteOptions {
   /** @default 0o600 */
   readonly mode?: number;
+  /**
+   * replaceAtomically: fsync the folder after the rename. A caller writing many files fsyncs it once itself (the
+   * ledger's compaction, before it deletes what it folded). @default true
+   */
+  readonly syncFolder?: boolean;
 }
 
 /** Appends `text` to the regular file at `path`, creating it; refuses a link, a non-file or a hard-linked file. */
@@ -55,7 +60,7 @@ export async function replaceAtomically(path: string, text: string | Uint8Array,
     await unlink(tmp).catch(() => undefined);
     throw error;
   }
-  await syncFolder(dirname(path));
+  if (options.syncFolder !== false) await syncFolder(dirname(path));
 }
 
 /** A rename is only durable once the folder's entry is on disk. */

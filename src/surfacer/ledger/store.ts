@@ -4,10 +4,9 @@
 // the new one. New counts reach these files through the journal (batches.ts, compaction.ts); what a skill's
 // ledger holds is its file plus the journal batches not yet folded into it, and that is what the readers here return.
 import { readdir, rename } from "node:fs/promises";
-import { createExclusively } from "../../fs/index.js";
 import { join } from "node:path";
 import { isValidSkillId } from "../../contract/ids.js";
-import { withSafeDir, replaceAtomically } from "../../fs/index.js";
+import { withSafeDir, replaceAtomically, type WriteOptions } from "../../fs/index.js";
 import { readRegularFile } from "../../owner/atomic-write.js";
 import { withFileLock } from "../../owner/lock.js";
 import { DEFAULT_LEDGER_MAX_AGE_MS } from "../policy/settings.js";
@@ -21,8 +20,8 @@ export { LEDGER_DIR, SILENCES_FILE, ledgerDir };
  * Runs `fn` with the ledger folder created (one level, in an existing workspace) and opened through the safe-path
  * layer: a link or a file planted at its name is refused (`fs.unsafe_path`), and `write` lands inside that folder.
  */
-export async function inLedgerDir<T>(workspace: string, fn: (write: (name: string, text: string) => Promise<void>) => Promise<T>): Promise<T> {
-  return withSafeDir(ledgerDir(workspace), { create: true }, (dir) => fn((name, text) => replaceAtomically(dir.at(name), text)));
+export async function inLedgerDir<T>(workspace: string, fn: (write: (name: string, text: string, options?: WriteOptions) => Promise<void>) => Promise<T>): Promise<T> {
+  return withSafeDir(ledgerDir(workspace), { create: true }, (dir) => fn((name, text, options) => replaceAtomically(dir.at(name), text, options)));
 }
 
 function skillFile(workspace: string, skill: string): string {
@@ -97,17 +96,8 @@ export async function updateSkillLedger<T>(workspace: string, skill: string, cha
     }
     const result = change(ledger);
     pruneLedger(ledger, options.now, options.maxAgeMs ?? DEFAULT_LEDGER_MAX_AGE_MS);
-    if (options.syncFolder === false) {
-      // The file's data is fsynced before the rename; the rename itself is made durable by the caller's folder fsync.
-      const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
-      try {
-        await createExclusively(tmp, `${JSON.stringify(ledger)}\n`, { mode: 0o600, sync: true });
-        await rename(tmp, path);
-      } catch (error) {
-        await unlinkQuietly(tmp);
-        throw error;
-      }
-    } else await write(`${skill}.json`, `${JSON.stringify(ledger)}\n`);
+    // With syncFolder false the rename is made durable by the caller's one folder fsync (compaction).
+    await write(`${skill}.json`, `${JSON.stringify(ledger)}\n`, { syncFolder: options.syncFolder !== false });
     return { result, ledger };
   }));
 }
@@ -142,7 +132,3 @@ export async function readAllLedgers(workspace: string): Promise<{ ledgers: Skil
   return { ledgers, problems };
 }
 
-async function unlinkQuietly(path: string): Promise<void> {
-  const { unlink } = await import("node:fs/promises");
-  await unlink(path).catch(() => undefined);
-}
