@@ -55,6 +55,27 @@ describe("the ledger journal", () => {
     expect((await readAllLedgers(ws)).ledgers.map((l) => [l.skill, total(l)])).toEqual([["tessl__a", 70], ["tessl__b", 1]]);
   });
 
+  it("a compaction told to stop between skills leaves every batch, and the counts stay what they were", async () => {
+    const ws = await tempDir();
+    const at = new Date("2026-11-20T03:00:00Z");
+    await journalRecords(ws, [record("tessl__a", 0, at), record("tessl__b", 0, at)], OWNER, () => at);
+    const before = await batchNames(ws);
+    expect(await compactLedger(ws, { now: new Date(at.getTime() + 60_000), force: true, stop: () => true })).toEqual({ batches: 0, records: 0, skills: 0 });
+    expect(await batchNames(ws)).toEqual(before);
+    expect((await readAllLedgers(ws)).ledgers.map((l) => [l.skill, total(l)])).toEqual([["tessl__a", 1], ["tessl__b", 1]]);
+  });
+
+  it("64 waiting batches are due at once, however young: a busy workspace does not grow its journal without bound", async () => {
+    const ws = await tempDir();
+    const at = new Date("2026-11-20T03:00:00Z");
+    for (let i = 0; i < 63; i++) await journalRecords(ws, [record("tessl__a", i, at)], OWNER, () => at);
+    expect((await compactLedger(ws, { now: at, onlyWhenFull: true })).batches).toBe(0);
+    await journalRecords(ws, [record("tessl__a", 63, at)], OWNER, () => at);
+    expect(await compactLedger(ws, { now: at, onlyWhenFull: true })).toEqual({ batches: 64, records: 64, skills: 1 });
+    expect(await batchNames(ws)).toEqual([]);
+    expect(total(await readSkillLedger(ws, "tessl__a"))).toBe(64);
+  });
+
   it("a journal line of the wrong shape (another version, a hand edit) is skipped, never counted as a skip", async () => {
     const ws = await tempDir();
     const at = new Date("2026-11-20T03:00:00Z");
