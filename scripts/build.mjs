@@ -33,7 +33,7 @@ rmSync(stage, { recursive: true, force: true });
 // The fast check of a summary (src/contract/fast-validate.ts) is code generated from the committed JSON Schema; a
 // build from a schema it was not generated from would check summaries against stale rules.
 if (generateSummaryCheck() !== readFileSync(join(root, "src", "contract", "generated", "summary-check.ts"), "utf8")) {
-  throw new Error("src/contract/generated/summary-check.ts is not what scripts/generate-summary-check.mjs makes of schemas/skip-summary.v1.schema.json; run `npm run schema:generate`");
+  throw new Error("src/contract/generated/summary-check.ts is not what scripts/generate-summary-check.mjs makes of schemas/skip-summary.v1.schema.json; run `node scripts/generate-summary-check.mjs` (it reads only the committed JSON Schema; after a change to the zod schema, `npm run schema:generate` makes both)");
 }
 // CommonJS dependencies call require() and read __filename: ESM output gets both from import.meta.url.
 const esmRequire =

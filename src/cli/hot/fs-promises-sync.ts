@@ -19,8 +19,9 @@ export class FileHandle {
     return this.#fd;
   }
 
-  async writeFile(data: string | Uint8Array, encoding?: BufferEncoding): Promise<void> {
-    fs.writeFileSync(this.fd, data, encoding === undefined ? undefined : { encoding });
+  /** Options as FileHandle.writeFile takes them: an encoding, or an object (passed as they are). */
+  async writeFile(data: string | Uint8Array, options?: BufferEncoding | fs.WriteFileOptions): Promise<void> {
+    fs.writeFileSync(this.fd, data, options);
   }
 
   async readFile(): Promise<Buffer> {
