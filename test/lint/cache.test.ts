@@ -1,5 +1,5 @@
 // `lint --cache`: the CLI (in process) keeps what the parsers found by file content, and a changed file is parsed again.
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/cli.js";
@@ -43,6 +43,20 @@ describe.concurrent("lint --cache", () => {
     expect(planted.findings).toContain("defer-without-summary skills/a/scripts/run.py:3");
     // Without the cache the file is parsed, and the planted skip is gone.
     expect((await lint(dir)).findings.filter((f) => f.startsWith("defer-without-summary"))).toEqual([]);
+    // The same planted entries under another build's stamp are ignored: the file is parsed again.
+    await writeFile(cacheFile, JSON.stringify({ ...cache, stamp: "another build of skip-summary" }));
+    expect((await lint(dir, "--cache-location", "cache.json")).findings.filter((f) => f.startsWith("defer-without-summary"))).toEqual([]);
+  });
+
+  it("rewrites the cache with the entries this run used: a removed file's entry goes", async () => {
+    const dir = await writeTile({ "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": CLEAN, "skills/a/scripts/other.py": LOG_ONLY });
+    const cacheFile = join(dir, "cache.json");
+    const entries = async () => Object.keys((JSON.parse(await readFile(cacheFile, "utf8")) as { entries: Record<string, unknown> }).entries).length;
+    await lint(dir, "--cache-location", "cache.json");
+    const before = await entries();
+    await rm(join(dir, "skills/a/scripts/other.py"));
+    await lint(dir, "--cache-location", "cache.json");
+    expect(await entries()).toBe(before - 1);
   });
 
   it("ignores a cache it cannot read and rewrites it; without --cache it writes nothing", async () => {
