@@ -3,7 +3,8 @@
 // pins this list, so growing it is a deliberate act that also updates the README.
 
 // The contract
-export { SkipSummaryV1, SCHEMA_VERSION, REASON_MAX_LENGTH, SUMMARY_FIELDS, type SkipSummary } from "./contract/schema.js";
+export { SkipSummaryV1, type SkipSummary } from "./contract/schema.js";
+export { SCHEMA_VERSION, REASON_MAX_LENGTH, SUMMARY_FIELDS } from "./contract/fields.js";
 export { classifySummary, classifySummaryText, type Classified, type ClassifyOptions } from "./contract/classify.js";
 export { mergeSummaries } from "./contract/merge.js";
 export { reasonKeyOf } from "./contract/reason-key.js";

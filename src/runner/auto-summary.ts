@@ -45,7 +45,7 @@ export interface AutoSummaryInput {
 
 // The writer and the schema (zod) load only when a summary is owed, so a clean run starts faster.
 export async function writeAutoSummary(input: AutoSummaryInput): Promise<{ path: string; merged: boolean }> {
-  const [{ emitSkip }, { REASON_MAX_LENGTH }] = await Promise.all([import("../owner/index.js"), import("../contract/schema.js")]);
+  const [{ emitSkip }, { REASON_MAX_LENGTH }] = await Promise.all([import("../owner/index.js"), import("../contract/fields.js")]);
   const reason = input.reason ?? reasonFromStderr(input.stderrTail, REASON_MAX_LENGTH);
   const result = await emitSkip(
     { skill: input.skill, step: input.step, reason, items: [], technical_failure: input.technical },

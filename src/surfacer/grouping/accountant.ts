@@ -30,7 +30,7 @@ import { renderDigest } from "./render-digest.js";
 import { runInOrder } from "../pool.js";
 import { outcomeJson } from "../report-json.js";
 
-/** How many members of a sent digest are journaled, counted and deleted at once. */
+/** How many members of a sent digest have their records read, or are journaled, counted and deleted, at once. */
 const FINISH_CONCURRENCY = 16;
 
 export type { Claimed };
@@ -79,7 +79,8 @@ export function createAccountant(o: AccountantOptions): Accountant {
     await journalRecords(workspace, records, owner, o.now);
     // A long run of sends fills the journal: it is folded in beside the sends (not awaited: the counts are durable
     // already), so every read of it stays short. A compaction that fails is logged and tried again later.
-    void compactLedger(workspace, { now: o.now(), maxAgeMs: o.settings.ledgerMaxAgeMs, onlyWhenFull: true }).catch((error: Error) => o.log({ level: "warn", event: "ledger_upkeep_failed", workspace, error: error.message }));
+    // It heeds a shutdown like the pass's own compaction: no further skill is folded in once `stop` is aborted.
+    void compactLedger(workspace, { now: o.now(), maxAgeMs: o.settings.ledgerMaxAgeMs, onlyWhenFull: true, stop: () => o.stop?.aborted === true }).catch((error: Error) => o.log({ level: "warn", event: "ledger_upkeep_failed", workspace, error: error.message }));
   }
 
   async function writeOne(workspace: string, r: JournalRecord): Promise<void> {
@@ -133,8 +134,13 @@ export function createAccountant(o: AccountantOptions): Accountant {
   async function send(route: Route, members: readonly Claimed[]): Promise<SurfaceOutcome[]> {
     try {
       const groups = new Map<string, { already: Set<string>; members: Claimed[] }>();
-      for (const c of members) {
-        const already = await readPartial(c.workspace, nameOf(c), c.deliveryId);
+      // The members' records are read side by side (most have none: one failed open each); grouping keeps their order.
+      const records: Set<string>[] = [];
+      await runInOrder([...members.keys()], FINISH_CONCURRENCY, async (i) => {
+        records[i] = await readPartial(members[i]!.workspace, nameOf(members[i]!), members[i]!.deliveryId);
+      });
+      for (const [i, c] of members.entries()) {
+        const already = records[i]!;
         const key = [...already].sort().join("\0");
         const g = groups.get(key) ?? { already, members: [] };
         g.members.push(c);

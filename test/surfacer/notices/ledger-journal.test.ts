@@ -7,11 +7,14 @@ import { describe, expect, it } from "vitest";
 import { tempDir } from "../../helpers/cli.js";
 import { journalRecords, journalDir, type JournalRecord } from "../../../src/surfacer/ledger/batches.js";
 import { compactLedger } from "../../../src/surfacer/ledger/compaction.js";
+import { createAccountant } from "../../../src/surfacer/grouping/accountant.js";
+import { claimName } from "../../../src/surfacer/claim-name.js";
+import { SkipSummaryV1 } from "../../../src/contract/schema.js";
 import { readAllLedgers, readSkillLedger } from "../../../src/surfacer/ledger/store.js";
 import { pruneLedgers, PRUNED_FILE } from "../../../src/surfacer/ledger/prune.js";
 import { surfaceOnce } from "../../../src/surfacer/once.js";
 import type { Occurrence } from "../../../src/surfacer/ledger/entry.js";
-import { deliverTo, fileNotifier, putSummary } from "../helpers.js";
+import { deliverTo, fileNotifier, putSummary, summary } from "../helpers.js";
 import { fakeClock, settings } from "./helpers.js";
 
 const OWNER = { host: "test", pid: 1 };
@@ -74,6 +77,28 @@ describe("the ledger journal", () => {
     expect(await compactLedger(ws, { now: at, onlyWhenFull: true })).toEqual({ batches: 64, records: 64, skills: 1 });
     expect(await batchNames(ws)).toEqual([]);
     expect(total(await readSkillLedger(ws, "tessl__a"))).toBe(64);
+  });
+
+  it("a digest sent after a shutdown began leaves a full journal for the next pass: its upkeep heeds stop too", async () => {
+    const ws = await tempDir();
+    const out = join(await tempDir(), "d.jsonl");
+    const at = new Date("2026-11-20T03:00:00Z");
+    for (let i = 0; i < 63; i++) await journalRecords(ws, [record("tessl__old", i, at)], OWNER, () => at);
+    const stop = new AbortController();
+    stop.abort(); // the first shutdown signal came while these were claimed: their send still goes out
+    const accountant = createAccountant({ settings: settings(), deliver: deliverTo([fileNotifier(out)]), now: () => at, log: () => undefined, signal: new AbortController().signal, stop: stop.signal, collect: true, owner: OWNER });
+    for (const skill of ["tessl__a", "tessl__b"]) {
+      const path = join(ws, `.skip-summary-${skill}.json`);
+      const claimPath = join(ws, claimName(`.skip-summary-${skill}.json`, OWNER, at.getTime()));
+      const body = summary(skill);
+      await writeFile(claimPath, JSON.stringify(body));
+      expect(await accountant.take({ workspace: ws, path, claimPath, summary: SkipSummaryV1.parse(body), deliveryId: `${skill}-d` })).toBeUndefined();
+    }
+    expect((await accountant.flush()).map((o) => o.kind)).toEqual(["sent", "sent"]);
+    // The upkeep the digest's count started (or, if it ended already, a stopped one that folds nothing) is awaited.
+    await compactLedger(ws, { now: at, onlyWhenFull: true, stop: () => true });
+    expect(await batchNames(ws)).toHaveLength(64);
+    expect((await readAllLedgers(ws)).ledgers.map((l) => [l.skill, total(l)])).toEqual([["tessl__a", 1], ["tessl__b", 1], ["tessl__old", 63]]);
   });
 
   it("a journal line of the wrong shape (another version, a hand edit) is skipped, never counted as a skip", async () => {
