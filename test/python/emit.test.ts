@@ -6,27 +6,22 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_SUMMARY_BYTES } from "../../src/contract/index.js";
 import { emitSkip, type SkipInput } from "../../src/owner/index.js";
 import { ROOT, runCli, tempDir } from "../helpers/cli.js";
 import { runCliInProcess } from "../helpers/in-process.js";
-import { PY_DIR, PY_HELPER, PYTHON, assertPython, runPython } from "./helpers.js";
+import { PY_HELPER, assertPython, runPython, startPyEmitter, type PyEmitter } from "./helpers.js";
 
 beforeAll(assertPython);
 
-/** Runs emit_skip for each input (keyword arguments) in one Python process; prints the error of a refused one. */
-async function pyEmit(ws: string, inputs: readonly Record<string, unknown>[], env: Record<string, string> = {}) {
-  const code = `
-import json, sys, skip_summary as ss
-for kw in json.loads(sys.stdin.read()):
-    try:
-        print(json.dumps({"path": str(ss.emit_skip(**kw))}))
-    except ss.SkipSummaryError as e:
-        print(json.dumps({"error": type(e).__name__, "message": str(e), "kind": getattr(e, "kind", None), "exit_code": e.exit_code}))`;
-  const r = await runPython(code, { input: JSON.stringify(inputs.map((i) => ({ workspace: ws, ...i }))), env });
-  expect(r.code, r.stderr).toBe(0);
-  return r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { path?: string; error?: string; message?: string; kind?: string; exit_code?: number });
+// One Python process answers the file's emit_skip calls (startPyEmitter): each test has its own workspaces.
+const emitter = startPyEmitter();
+afterAll(() => emitter.close());
+
+/** Runs emit_skip for each input (keyword arguments) in the file's Python emitter; a refused one gives its error. */
+function pyEmit(ws: string, inputs: readonly Record<string, unknown>[], via: PyEmitter = emitter) {
+  return via.emit(inputs.map((i) => ({ workspace: ws, ...i })));
 }
 
 const toNode = (i: Record<string, unknown>): SkipInput => i as unknown as SkipInput;
@@ -95,8 +90,10 @@ describe("python emit_skip writes the same bytes as the Node writer", () => {
   });
 });
 
-describe("python emit_skip: the file it writes", () => {
-  it("validates against schemas/skip-summary.v1.schema.json and is surfaced by the built CLI", async () => {
+// The next three groups run side by side: their tests mostly wait (on Python starting, on a lock), each in its own
+// workspaces.
+describe.concurrent("python emit_skip: the file it writes", () => {
+  it("validates against schemas/skip-summary.v1.schema.json and is surfaced by the built CLI", async ({ expect }) => {
     const ws = await tempDir();
     const [r] = await pyEmit(ws, [{ skill: "tessl__py-check", step: "publish", reason: "login expired", items: ["post-1", "post-2"], technical_failure: true, reason_key: "login" }]);
     const summary = JSON.parse(await readFile(r!.path!, "utf8"));
@@ -113,7 +110,7 @@ describe("python emit_skip: the file it writes", () => {
     expect(await readdir(ws)).not.toContain(".skip-summary-tessl__py-check.json");
   });
 
-  it("takes links as (title, url) pairs too, and refuses a non-web URL with the Node side's words", async () => {
+  it("takes links as (title, url) pairs too, and refuses a non-web URL with the Node side's words", async ({ expect }) => {
     const ws = await tempDir();
     const code = `import skip_summary as ss
 print(ss.emit_skip("tessl__py-links", "login", "login expired", reason_key="login-expired", links=[("Log in again", "https://example.com/login")]))
@@ -130,21 +127,21 @@ except ss.SummaryValidationError as e:
     expect(node.message).toContain('links[0].url: must be an http: or https: URL; "javascript:" links are refused');
   });
 
-  it("finds the workspace as the Node side does: argument, then SKIP_SUMMARY_WORKSPACE, relative to the cwd", async () => {
+  it("finds the workspace as the Node side does: argument, then SKIP_SUMMARY_WORKSPACE, relative to the cwd", async ({ expect }) => {
     const root = await tempDir();
     await mkdir(join(root, "from-env"));
     await mkdir(join(root, "from-arg"));
-    const code = (args: string) => `import skip_summary as ss; print(ss.emit_skip("tessl__ws", 1, "r"${args}))`;
-    const env = { SKIP_SUMMARY_WORKSPACE: "from-env" };
-    const byEnv = await runPython(code(""), { env, cwd: root });
-    expect(byEnv.stdout.trim()).toBe(join(root, "from-env", ".skip-summary-tessl__ws.json"));
-    const byArg = await runPython(code(', workspace="from-arg"'), { env, cwd: root });
-    expect(byArg.stdout.trim()).toBe(join(root, "from-arg", ".skip-summary-tessl__ws.json"));
-    const emptyArg = await runPython(code(', workspace=""'), { env, cwd: root });
-    expect(emptyArg.stdout.trim()).toBe(join(root, "from-env", ".skip-summary-tessl__ws.json"));
+    // One process, the three calls in turn: by the environment, by the argument, and an empty argument.
+    const calls = ["", ', workspace="from-arg"', ', workspace=""'].map((args) => `print(ss.emit_skip("tessl__ws", 1, "r"${args}))`);
+    const r = await runPython(["import skip_summary as ss", ...calls].join("\n"), { env: { SKIP_SUMMARY_WORKSPACE: "from-env" }, cwd: root });
+    expect(r.code, r.stderr).toBe(0);
+    const [byEnv, byArg, emptyArg] = r.stdout.split("\n");
+    expect(byEnv).toBe(join(root, "from-env", ".skip-summary-tessl__ws.json"));
+    expect(byArg).toBe(join(root, "from-arg", ".skip-summary-tessl__ws.json"));
+    expect(emptyArg).toBe(join(root, "from-env", ".skip-summary-tessl__ws.json"));
   });
 
-  it("without any workspace, refuses with the CLI's words and exit code (when /workspace/group does not exist)", async () => {
+  it("without any workspace, refuses with the CLI's words and exit code (when /workspace/group does not exist)", async ({ expect }) => {
     const exists = await stat("/workspace/group").then(() => true, () => false);
     expect(exists, "this test needs a machine without /workspace/group").toBe(false);
     const py = await runPython(`import skip_summary as ss\nss.skip_and_exit("tessl__ws", 1, "r")`);
@@ -154,7 +151,7 @@ except ss.SummaryValidationError as e:
     expect(py.stderr.replace(/^skip-summary: /, "")).toBe(cli.stderr.replace(/^skip-summary emit: /, ""));
   });
 
-  it("refuses to overwrite a waiting summary of another version or an invalid one, with the Node side's words", async () => {
+  it("refuses to overwrite a waiting summary of another version or an invalid one, with the Node side's words", async ({ expect }) => {
     for (const [content, kind] of [[JSON.stringify({ schema_version: 2, skill: "tessl__w" }), "unrecognised-version"], ['{"schema_version": 1, "skill": "tessl__w"}', "invalid-existing"]] as const) {
       const ws = await tempDir();
       const file = join(ws, ".skip-summary-tessl__w.json");
@@ -167,7 +164,7 @@ except ss.SummaryValidationError as e:
     }
   });
 
-  it("never follows a planted symlink at the summary's name", async () => {
+  it("never follows a planted symlink at the summary's name", async ({ expect }) => {
     const ws = await tempDir();
     const secret = join(await tempDir(), "secret.txt");
     await writeFile(secret, "do not touch\n");
@@ -181,7 +178,7 @@ except ss.SummaryValidationError as e:
     expect(await readdir(ws)).toEqual([".skip-summary-tessl__l.json"]);
   });
 
-  it("never follows a planted symlink at the lock's name, dangling or not, and stops at once", async () => {
+  it("never follows a planted symlink at the lock's name, dangling or not, and stops at once", async ({ expect }) => {
     for (const target of ["missing", "real"]) {
       const ws = await tempDir();
       const real = join(await tempDir(), "real");
@@ -198,27 +195,29 @@ except ss.SummaryValidationError as e:
   });
 });
 
-// The two tests mostly wait on a lock, so they wait at the same time.
 describe.concurrent("python and Node share one lock", () => {
   const LOCK = ".skip-summary-tessl__lk.json.lock";
 
-  it("a Python emit waits for a Node-style record of a live holder, and takes over a dead or empty one", async ({ expect }) => {
+  it("a Python emit waits for a Node-style record of a live holder, and takes over a dead or empty one", async ({ expect, onTestFinished }) => {
+    // Its own emitter: its two lock timeouts would hold up the other tests' emits.
+    const own = startPyEmitter();
+    onTestFinished(() => own.close());
     const ws = await tempDir();
     const lock = join(ws, LOCK);
     const aged = async (s: number) => utimes(lock, new Date(Date.now() - s * 1000), new Date(Date.now() - s * 1000));
     await writeFile(lock, `${JSON.stringify({ pid: process.pid, host: hostname(), at: Date.now() })}\n`);
     await aged(2);
-    const [held] = await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", lock_timeout: 0.5 }]);
+    const [held] = await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", lock_timeout: 0.5 }], own);
     expect(held).toMatchObject({ error: "SummaryWriteError", kind: "lock-timeout", message: expect.stringContaining("timed out after 500 ms waiting for the lock") });
     await writeFile(lock, JSON.stringify({ pid: 2 ** 22 + 777, host: hostname(), at: Date.now() }));
     await aged(2);
-    expect((await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", items: ["dead"] }]))[0]!.error).toBeUndefined();
+    expect((await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", items: ["dead"] }], own))[0]!.error).toBeUndefined();
     await writeFile(lock, "");
     await aged(2);
-    expect((await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", items: ["empty"] }]))[0]!.error).toBeUndefined();
+    expect((await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", items: ["empty"] }], own))[0]!.error).toBeUndefined();
     await writeFile(lock, JSON.stringify({ pid: 2 ** 22 + 777, host: "another-container", at: Date.now() }));
     await aged(2);
-    const [foreign] = await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", lock_timeout: 0.5 }]);
+    const [foreign] = await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", lock_timeout: 0.5 }], own);
     expect(foreign).toMatchObject({ kind: "lock-timeout" });
   });
 
@@ -250,8 +249,8 @@ print("released", flush=True)`);
   });
 });
 
-describe("SkipCollector and skip_and_exit", () => {
-  it("SkipCollector writes one summary for several steps, also when the block raises", async () => {
+describe.concurrent("SkipCollector and skip_and_exit", () => {
+  it("SkipCollector writes one summary for several steps, also when the block raises", async ({ expect }) => {
     const ws = await tempDir();
     const r = await runPython(`
 import skip_summary as ss
@@ -273,7 +272,7 @@ except ss.SummaryValidationError as e:
     expect(JSON.parse(await readFile(join(ws, ".skip-summary-tessl__multi.json"), "utf8"))).toEqual(node);
   });
 
-  it("SkipCollector.add and skip_and_exit take links too", async () => {
+  it("SkipCollector.add and skip_and_exit take links too", async ({ expect }) => {
     const ws = await tempDir();
     const r = await runPython(`
 import skip_summary as ss
@@ -289,7 +288,7 @@ ss.skip_and_exit("tessl__exit", "login", "login expired", workspace=${JSON.strin
     expect(JSON.parse(await readFile(join(ws, ".skip-summary-tessl__exit.json"), "utf8")).links).toEqual([{ title: "Log in again", url: "https://example.com/login" }]);
   });
 
-  it("skip_and_exit exits 2, 75 when technical, and 65 naming the field", async () => {
+  it("skip_and_exit exits 2, 75 when technical, and 65 naming the field", async ({ expect }) => {
     const ws = await tempDir();
     const run = (args: string) => runPython(`import skip_summary as ss\nss.skip_and_exit("tessl__x", 1, ${args}, workspace=${JSON.stringify(ws)})`);
     expect((await run('"budget"')).code).toBe(2);

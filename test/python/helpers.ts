@@ -1,6 +1,6 @@
 // The Python helper is tested with the machine's python3, as a real child process. A missing python3 is a
 // failure, never a skip: a skill author's Python is exactly what these tests are about.
-import { spawn, spawnSync } from "node:child_process";
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { join } from "node:path";
 import { ROOT } from "../helpers/cli.js";
 
@@ -52,4 +52,100 @@ export function runPython(code: string, options: { env?: Record<string, string>;
     });
     child.stdin.end(options.input ?? "");
   });
+}
+
+/** What `emit_skip` answered for one input: the path it wrote, or the SkipSummaryError it raised. */
+export interface PyEmitResult {
+  readonly path?: string;
+  readonly error?: string;
+  readonly message?: string;
+  readonly kind?: string | null;
+  readonly exit_code?: number;
+}
+
+/**
+ * One long-lived Python process that calls `emit_skip` for the requests written to its stdin, one JSON line each
+ * (a list of keyword-argument objects), and answers each with one JSON line (a list of PyEmitResult). A fresh
+ * interpreter costs ~60-90 ms of CPU to start and import the helper here, and a test file asks for dozens of emits;
+ * a skill that emits several times calls emit_skip from one process too. Each request runs to its end before the
+ * next starts. What needs its own process (an exit code, an environment, a working folder) uses runPython.
+ */
+export interface PyEmitter {
+  emit(inputs: readonly Record<string, unknown>[]): Promise<PyEmitResult[]>;
+  close(): Promise<void>;
+}
+
+const EMITTER = `
+import json, sys, skip_summary as ss
+for line in sys.stdin:
+    out = []
+    for kw in json.loads(line):
+        try:
+            out.append({"path": str(ss.emit_skip(**kw))})
+        except ss.SkipSummaryError as e:
+            out.append({"error": type(e).__name__, "message": str(e), "kind": getattr(e, "kind", None), "exit_code": e.exit_code})
+    sys.stdout.write(json.dumps(out) + "\\n")
+    sys.stdout.flush()`;
+
+/** Starts a PyEmitter. If its process dies (a bug in the helper), the waiting requests fail with its stderr and the next request starts a new one. */
+export function startPyEmitter(options: { timeoutMs?: number } = {}): PyEmitter {
+  type Waiter = { resolve: (r: PyEmitResult[]) => void; reject: (e: Error) => void; timer: NodeJS.Timeout };
+  let current: { child: ChildProcessWithoutNullStreams; waiting: Waiter[]; exited: Promise<void> } | undefined;
+
+  const start = () => {
+    const child = spawn(PYTHON, ["-c", EMITTER], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", PYTHONPATH: PY_DIR, PYTHONDONTWRITEBYTECODE: "1" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const waiting: Waiter[] = [];
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => {
+      stdout += d;
+      for (let nl = stdout.indexOf("\n"); nl >= 0; nl = stdout.indexOf("\n")) {
+        const line = stdout.slice(0, nl);
+        stdout = stdout.slice(nl + 1);
+        const waiter = waiting.shift();
+        if (!waiter) continue;
+        clearTimeout(waiter.timer);
+        waiter.resolve(JSON.parse(line) as PyEmitResult[]);
+      }
+    });
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const exited = new Promise<void>((resolve) => {
+      child.on("close", (code, signal) => {
+        if (current?.child === child) current = undefined;
+        for (const waiter of waiting.splice(0)) {
+          clearTimeout(waiter.timer);
+          waiter.reject(new Error(`the Python emitter ended (code ${code}, signal ${signal}) before answering:\n${stderr}`));
+        }
+        resolve();
+      });
+    });
+    child.on("error", (error) => {
+      for (const waiter of waiting.splice(0)) waiter.reject(error);
+    });
+    child.stdin.on("error", () => {}); // a dead emitter is reported through "close"
+    return { child, waiting, exited };
+  };
+
+  return {
+    emit(inputs) {
+      current ??= start();
+      const { child, waiting } = current;
+      return new Promise((resolve, reject) => {
+        const timeoutMs = options.timeoutMs ?? 20_000;
+        const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+        waiting.push({ resolve, reject: (e) => reject(new Error(`emit_skip of ${JSON.stringify(inputs).slice(0, 200)}: ${e.message}`)), timer });
+        child.stdin.write(`${JSON.stringify(inputs)}\n`);
+      });
+    },
+    async close() {
+      const running = current;
+      if (!running) return;
+      running.child.stdin.end();
+      await running.exited;
+    },
+  };
 }
