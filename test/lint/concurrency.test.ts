@@ -1,10 +1,14 @@
-// `lint --concurrency`: parser worker threads change the speed, never the findings. The built CLI is run with workers
-// and without, on a tile with every language and mechanism, and with a worker made to crash or a file made to throw
-// inside one (SKIP_SUMMARY_TEST_LINT_WORKER, read by dist/lint/facts-worker.mjs only).
+// `lint --concurrency`: parser worker threads change the speed, never the findings. The lint is run with workers and
+// without, on a tile with every language and mechanism, and with a worker made to crash or a file made to throw inside
+// one (SKIP_SUMMARY_TEST_LINT_WORKER, read by the worker, dist/lint/facts-worker.mjs, and by the pool).
 // Any value of SKIP_SUMMARY_TEST_LINT_WORKER also sends every file to a worker while one is alive (facts-pool.ts), so
 // WORKERS_ONLY (a value that names no fault) makes a small tile prove what a large one would only by the luck of
-// timing: each file's facts were found on a worker thread. The runs of a test are independent processes, so they run
-// side by side. The worker run from a copy of the published files is in test/packaging/lint-package.test.ts.
+// timing: each file's facts were found on a worker thread.
+// The runs are in this process (runCliInProcess) with real worker threads: the pool starts the checkout's built worker
+// (facts-pool.ts), which is what the built CLI starts too. A run in process costs a third of a spawned one (no Node
+// start, no CLI load, this thread's grammars compiled once per test worker), and this file makes 20 of them. The
+// crashing worker goes through the built CLI: that a real process still exits with its code is the point there. The
+// worker run from a copy of the published files is in test/packaging/lint-package.test.ts.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -37,14 +41,42 @@ function bigTile(n: number): Record<string, string> {
 /** Injects no fault; every file is parsed on a worker while one lives. */
 const WORKERS_ONLY = { SKIP_SUMMARY_TEST_LINT_WORKER: "workers-only" };
 
-async function lint(dir: string, args: readonly string[], env: Record<string, string> = {}) {
+let running: Promise<unknown> = Promise.resolve();
+
+/**
+ * `skip-summary lint . ...args` in this process. The test knob lives in this process's environment, where the pool
+ * reads it when it starts and each worker gets a copy of it, so it is set for one run and put back after it, and the
+ * runs go one at a time: a run's CPU is on this thread and its workers anyway.
+ */
+function lint(dir: string, args: readonly string[], env: Record<string, string> = {}) {
+  const run = running.then(async () => {
+    const before = process.env.SKIP_SUMMARY_TEST_LINT_WORKER;
+    setKnob(env.SKIP_SUMMARY_TEST_LINT_WORKER);
+    try {
+      const r = await runCliInProcess(["lint", ".", ...args], { cwd: dir, env, timeoutMs: 60_000 });
+      return { code: r.code, stdout: r.stdout, stderr: r.stderr };
+    } finally {
+      setKnob(before);
+    }
+  });
+  running = run.catch(() => undefined);
+  return run;
+}
+
+function setKnob(value: string | undefined): void {
+  if (value === undefined) delete process.env.SKIP_SUMMARY_TEST_LINT_WORKER;
+  else process.env.SKIP_SUMMARY_TEST_LINT_WORKER = value;
+}
+
+/** The built CLI in its own process, where the process boundary is the point. */
+async function spawnedLint(dir: string, args: readonly string[], env: Record<string, string> = {}) {
   const r = await runCli(["lint", ".", ...args], { cwd: dir, env, timeoutMs: 60_000 });
   return { code: r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
 /**
  * The 30-skill tile and its `--format json --concurrency off` run, shared by the two tests that compare against it: a
- * lint of it costs ~0.5 s of CPU, and the tile and that run are the same for both. The folder outlives one test, so it
+ * lint of it costs CPU, and the tile and that run are the same for both. The folder outlives one test, so it
  * is not a `tempDir()` (removed after each test) but this file's own, removed after its tests. The run is made on
  * first use, so either test also runs alone (`-t`).
  */
@@ -82,7 +114,8 @@ describe("lint --concurrency", () => {
   it("with --cache: workers parse only the files not in it, and the output is the same", async () => {
     const dir = await writeTile(bigTile(20));
     const off = await lint(dir, ["--format", "json", "--concurrency", "off"]);
-    expect(await lint(dir, ["--format", "json", "--concurrency", "2", "--cache-location", "c.json"])).toEqual(off);
+    // Every file goes to a worker (WORKERS_ONLY): the facts the cache keeps are the workers'.
+    expect(await lint(dir, ["--format", "json", "--concurrency", "2", "--cache-location", "c.json"], WORKERS_ONLY)).toEqual(off);
     // The second run reads every file's facts from the cache: a fault injected in a worker cannot show.
     const warm = await lint(dir, ["--format", "json", "--concurrency", "2", "--cache-location", "c.json"], { SKIP_SUMMARY_TEST_LINT_WORKER: "throw:skills/s1/scripts/run.py" });
     expect(warm).toEqual(off);
@@ -102,9 +135,10 @@ describe("lint --concurrency", () => {
   it("a worker that crashes costs nothing: its files are parsed in-process, same output, same exit code, no hang", async () => {
     const { dir, jsonOff } = sharedTile30();
     const victims = ["skills/s0/scripts/run.py", "skills/s29/scripts/loop.sh"];
+    // Through the built CLI: its process still ends, with the exit code and output of a run without workers.
     const [off, ...crashed] = await Promise.all([
       jsonOff,
-      ...victims.map((victim) => lint(dir, ["--format", "json", "--concurrency", "2"], { SKIP_SUMMARY_TEST_LINT_WORKER: `exit:${victim}` })),
+      ...victims.map((victim) => spawnedLint(dir, ["--format", "json", "--concurrency", "2"], { SKIP_SUMMARY_TEST_LINT_WORKER: `exit:${victim}` })),
     ]);
     expect(off!.stdout).toContain(victims[1]);
     for (const r of crashed) expect(r).toEqual(off);

@@ -26,7 +26,6 @@ export interface PoolJob {
 export const AUTO_MIN_FILES = 1000;
 /** ...and then one worker per this many, up to one fewer than the cores (this thread parses too). */
 const AUTO_FILES_PER_WORKER = 500;
-const WORKERS_FIRST = process.env.SKIP_SUMMARY_TEST_LINT_WORKER !== undefined;
 /** Batches of jobs found while the tile is read (the total is not known yet). */
 const STREAM_BATCH_BYTES = 16 * 1024;
 /** The most workers a number may ask for. */
@@ -40,9 +39,14 @@ export function workerCount(concurrency: Concurrency, files: number, cores: numb
   return Math.max(1, Math.min(cores - 1, Math.floor(files / AUTO_FILES_PER_WORKER)));
 }
 
-/** The built worker (dist/lint/facts-worker.mjs) next to this chunk, the library or the CLI; undefined when running from source. */
+/**
+ * The built worker (dist/lint/facts-worker.mjs) next to this chunk, the library or the CLI. Running from source (the
+ * tests' in-process lint, src/lint/tile/), the checkout's build: a worker is a separate module graph either way, and
+ * without one the in-process tests could not show that workers change no finding. Undefined when there is none.
+ */
 function workerFile(): string | undefined {
-  for (const rel of ["./lint/facts-worker.mjs", "../lint/facts-worker.mjs"]) {
+  const fromSource = import.meta.url.endsWith(".ts") ? ["../../../dist/lint/facts-worker.mjs"] : [];
+  for (const rel of ["./lint/facts-worker.mjs", "../lint/facts-worker.mjs", ...fromSource]) {
     const path = fileURLToPath(new URL(rel, import.meta.url));
     if (existsSync(path)) return path;
   }
@@ -71,6 +75,8 @@ export class FactsPool {
   private streaming = true;
   private nextId = 0;
   private wake: (() => void) | undefined;
+  /** Read when the pool starts, not when the module loads: the in-process tests set it for one run. */
+  private readonly workersFirst = process.env.SKIP_SUMMARY_TEST_LINT_WORKER !== undefined;
 
   private constructor(file: string, workers: number, grammars: readonly Grammar[]) {
     for (let i = 0; i < workers; i++) {
@@ -162,7 +168,7 @@ export class FactsPool {
    * a worker while one is alive, so a test knows which thread met the fault.
    */
   private parsesHere(): boolean {
-    return !WORKERS_FIRST || this.slots.every((s) => s.dead);
+    return !this.workersFirst || this.slots.every((s) => s.dead);
   }
 
   close(): void {
