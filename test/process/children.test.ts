@@ -17,7 +17,8 @@ function killGroupQuietly(pgid: number): void {
   }
 }
 
-describe("children die with us", () => {
+// Each test waits on processes it started in its own temp folder (a FIFO, a SIGKILL, a late reaper): they run side by side.
+describe.concurrent("children die with us", () => {
   it("a command notifier does not outlive a SIGKILLed surfacer, so it never finishes its send", async () => {
     const dir = await tempDir();
     const ws = join(dir, "ws");

@@ -12,8 +12,8 @@ import { tempDir, readWorkspace } from "../helpers/cli.js";
 import { deliverTo, fileNotifier, putSummary, readDelivered, summary } from "./helpers.js";
 
 const LEASE = 600_000;
-/** A pid that certainly existed and is certainly gone: a child that already exited. */
-const deadPid = () => spawnSync(process.execPath, ["-e", "0"]).pid!;
+/** A pid that certainly existed and is certainly gone: a child that already exited (`true`: a Node start would cost ~40 ms for the same pid). */
+const deadPid = () => spawnSync("true").pid!;
 
 async function claimAs(ws: string, skill: string, owner: { host: string; pid: number }, at: number, state: "claim" | "sent" = "claim", extra: Record<string, unknown> = {}) {
   const path = await putSummary(ws, skill, extra);

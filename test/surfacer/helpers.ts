@@ -94,6 +94,19 @@ export async function putSummary(workspace: string, skill: string, extra: Record
   return path;
 }
 
+/**
+ * Writes several summaries that land together, as a burst does: each is written under a temp name first, then all
+ * are renamed into place at once. A test of a grouping window then waits a short window, not one wide enough for
+ * the writes themselves on a loaded machine.
+ */
+export async function putSummariesAtOnce(entries: readonly (readonly [workspace: string, skill: string])[]): Promise<string[]> {
+  const { rename } = await import("node:fs/promises");
+  const paths = entries.map(([workspace, skill]) => join(workspace, `.skip-summary-${skill}.json`));
+  await Promise.all(entries.map(([, skill], i) => writeFile(`${paths[i]}.tmp-test`, JSON.stringify(summary(skill)))));
+  await Promise.all(paths.map((path) => rename(`${path}.tmp-test`, path)));
+  return paths;
+}
+
 export const FILE_NOTIFIER = fileURLToPath(new URL("../fixtures/surfacer/file-notifier.mjs", import.meta.url));
 
 /** A config whose only notifier is the file-backed test module; returns the config path. */

@@ -20,7 +20,8 @@ async function workspaceWithSummary(): Promise<{ root: string; ws: string }> {
   return { root, ws };
 }
 
-describe("an unwritable or unlistable workspace (built CLI)", () => {
+// Each test changes the modes of its own workspace only and waits on its own process: they run side by side.
+describe.concurrent("an unwritable or unlistable workspace (built CLI)", () => {
   it("surface on a read-only workspace: exit 1, the file and the cause named, the summary untouched", async () => {
     const { ws } = await workspaceWithSummary();
     await chmod(ws, 0o555);

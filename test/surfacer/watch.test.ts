@@ -141,7 +141,8 @@ describe("watch mode (a folder watch on a real folder)", () => {
   });
 });
 
-describe("skip-summary surface --watch (built CLI)", () => {
+// The two signals' processes are independent (own folders, own notifier files): they run side by side.
+describe.concurrent("skip-summary surface --watch (built CLI)", () => {
   it.each(["SIGTERM", "SIGINT"] as const)("on %s finishes the send in flight, deletes the file and exits 0", async (signal) => {
     const ws = await tempDir();
     const aux = await tempDir();

@@ -12,7 +12,7 @@ import { TELEGRAM_MESSAGE_LIMIT } from "../../../src/surfacer/render.js";
 import { readWorkspace, tempDir, waitFor } from "../../helpers/cli.js";
 import { runCliInProcess } from "../../helpers/in-process.js";
 import { startServer, type TestServer } from "../../notifiers/helpers.js";
-import { FILE_NOTIFIER, putSummary, readDelivered, summary } from "../helpers.js";
+import { FILE_NOTIFIER, putSummariesAtOnce, putSummary, readDelivered, summary } from "../helpers.js";
 import { settings } from "./helpers.js";
 
 const A_SKILLS = ["tessl__check-cfps", "tessl__post-digest", "tessl__triage-inbox"];
@@ -201,10 +201,13 @@ describe("watch mode uses the same key", () => {
     const setup = await setUpSurfacer({ configFile: config, env: {}, cwd: root, log: silentLogger, stdout: { write: () => undefined }, watch: true });
     await setup.load();
     const outcomes: SurfaceOutcome[] = [];
-    handle = await startWatch({ patterns: [`${root}/team-*/`], cwd: root, deliver: setup.deliver, leaseMs: 600_000, rescanMs: 60_000, notices: settings({ groupWaitMs: 1_000 }), onOutcome: (o) => outcomes.push(o) });
+    handle = await startWatch({ patterns: [`${root}/team-*/`], cwd: root, deliver: setup.deliver, leaseMs: 600_000, rescanMs: 60_000, notices: settings({ groupWaitMs: 500 }), onOutcome: (o) => outcomes.push(o) });
     await waitFor(() => handle!.workspaces().length === 2, 10_000);
-    for (const skill of A_SKILLS) await putSummary(a, skill);
-    for (const skill of B_SKILLS) await putSummary(b, skill);
+    // The first is claimed and kept, which opens the window; the other five, in both workspaces, land together inside
+    // it, so the window only has to cover the watcher's work, not the test's writes on a loaded machine.
+    await putSummary(a, A_SKILLS[0]!);
+    await waitFor(async () => outcomes.length > 0 || (await readWorkspace(a)).some((n) => n.endsWith(".claim")), 15_000);
+    await putSummariesAtOnce([...A_SKILLS.slice(1).map((skill) => [a, skill] as const), ...B_SKILLS.map((skill) => [b, skill] as const)]);
     await waitFor(() => outcomes.filter((o) => o.kind === "sent").length === 6, 15_000);
     const delivered = await readDelivered(out);
     expect(delivered).toHaveLength(6);

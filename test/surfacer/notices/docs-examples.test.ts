@@ -1,5 +1,5 @@
 // The messages in docs/surfacer.md are real: each example block marked `<!-- example: NAME -->` must equal what the
-// real renderer produced in the scenario below (library surfacer with a fake clock, the built CLI for `history`),
+// real renderer produced in the scenario below (library surfacer with a fake clock, the CLI in process for `history`),
 // so the docs cannot drift from the code. To rewrite the blocks after a deliberate change of wording:
 //   UPDATE_DOCS_EXAMPLES=1 npx vitest run test/surfacer/notices/docs-examples.test.ts
 import { mkdir, readFile, writeFile } from "node:fs/promises";
@@ -9,7 +9,8 @@ import { surfaceOnce } from "../../../src/surfacer/index.js";
 import { addSilence } from "../../../src/surfacer/ledger/silences.js";
 import { parseRepeat } from "../../../src/surfacer/policy/repeat.js";
 import { parseClock } from "../../../src/surfacer/policy/quiet-hours.js";
-import { ROOT, runCli, tempDir } from "../../helpers/cli.js";
+import { ROOT, tempDir } from "../../helpers/cli.js";
+import { runCliInProcess } from "../../helpers/in-process.js";
 import { deliverTo, fileNotifier, putSummary, readDelivered, type Delivered } from "../helpers.js";
 import { fakeClock, settings } from "./helpers.js";
 
@@ -62,7 +63,7 @@ async function produceExamples(): Promise<Map<string, string>> {
     clock.set("2026-11-22T09:00:00Z");
     const silence = await addSilence(ws, { skill: "tessl__check-cfps", forMs: 5 * 86_400_000, comment: "budget raised on the 27th" }, clock.now());
     for (const day of [23, 24, 25, 26]) await night(day, ["cfp-103", "cfp-104"]);
-    const history = await runCli(["history", "--workspace", ws], { env: { NODE_ENV: "test", SKIP_SUMMARY_NOW: "2026-11-26T12:00:00Z" } });
+    const history = await runCliInProcess(["history", "--workspace", ws], { env: { NODE_ENV: "test", SKIP_SUMMARY_NOW: "2026-11-26T12:00:00Z" } });
     expect(history.code, history.stderr).toBe(0);
     examples.set("history", history.stdout.trimEnd().replaceAll(silence.id, SHOWN_SILENCE_ID));
     clock.set("2026-11-27T09:05:00Z");

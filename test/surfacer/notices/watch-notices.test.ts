@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startWatch, type SurfaceOutcome, type WatchHandle } from "../../../src/surfacer/index.js";
 import { tempDir, waitFor } from "../../helpers/cli.js";
-import { deliverTo, fileNotifier, putSummary, readDelivered } from "../helpers.js";
+import { deliverTo, fileNotifier, putSummariesAtOnce, putSummary, readDelivered } from "../helpers.js";
 import { settings, summariesLeft } from "./helpers.js";
 
 let handle: WatchHandle | undefined;
@@ -18,8 +18,12 @@ describe("watch mode grouping", () => {
     const ws = await tempDir();
     const out = join(await tempDir(), "d.jsonl");
     const outcomes: SurfaceOutcome[] = [];
-    handle = await startWatch({ patterns: [ws], cwd: "/", deliver: deliverTo([fileNotifier(out)]), leaseMs: 600_000, rescanMs: 60_000, notices: settings({ groupWaitMs: 1_000 }), onOutcome: (o) => outcomes.push(o) });
-    for (let i = 0; i < 6; i++) await putSummary(ws, `tessl__w${i}`);
+    handle = await startWatch({ patterns: [ws], cwd: "/", deliver: deliverTo([fileNotifier(out)]), leaseMs: 600_000, rescanMs: 60_000, notices: settings({ groupWaitMs: 500 }), onOutcome: (o) => outcomes.push(o) });
+    // The first is claimed and kept, which opens the window; the other five land together inside it, so the window
+    // only has to cover the watcher's work, not the test's writes on a loaded machine.
+    await putSummary(ws, "tessl__w0");
+    await waitFor(async () => outcomes.length > 0 || (await summariesLeft(ws)).some((n) => n.endsWith(".claim")), 15_000);
+    await putSummariesAtOnce(Array.from({ length: 5 }, (_, i) => [ws, `tessl__w${i + 1}`] as const));
     await waitFor(() => outcomes.filter((o) => o.kind === "sent").length === 6, 15_000);
     const delivered = await readDelivered(out);
     expect(delivered).toHaveLength(1);
