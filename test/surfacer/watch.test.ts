@@ -6,23 +6,30 @@ import { startWatch, type SurfaceOutcome, type WatchHandle } from "../../src/sur
 import { CLI, tempDir, waitFor, readWorkspace } from "../helpers/cli.js";
 import { deliverTo, fileNotifier, fileNotifierConfig, flakyNotifier, putSummary, readDelivered } from "./helpers.js";
 
-const handles: WatchHandle[] = [];
-afterEach(async () => {
-  await Promise.all(handles.splice(0).map((h) => h.stop()));
+// The tests run side by side, each with its own folders and watchers: a test's watchers stop when it ends (in an
+// afterEach, so before test/setup.ts removes the folders), not when another test does.
+const handles = new Map<string, WatchHandle[]>();
+afterEach(async ({ task }) => {
+  const mine = handles.get(task.id) ?? [];
+  handles.delete(task.id);
+  await Promise.all(mine.map((h) => h.stop()));
 });
 
-async function watchWith(patterns: string[], deliver: Parameters<typeof startWatch>[0]["deliver"], rescanMs: number, outcomes: SurfaceOutcome[] = []) {
-  const h = await startWatch({ patterns, cwd: "/", deliver, leaseMs: 600_000, rescanMs, onOutcome: (o) => outcomes.push(o) });
-  handles.push(h);
+function keep(task: { readonly id: string }, h: WatchHandle): WatchHandle {
+  handles.set(task.id, [...(handles.get(task.id) ?? []), h]);
   return h;
 }
 
-describe("watch mode (a folder watch on a real folder)", () => {
-  it("surfaces what waits at start, then new files as they land, without waiting for a rescan", async () => {
+async function watchWith(task: { readonly id: string }, patterns: string[], deliver: Parameters<typeof startWatch>[0]["deliver"], rescanMs: number, outcomes: SurfaceOutcome[] = []) {
+  return keep(task, await startWatch({ patterns, cwd: "/", deliver, leaseMs: 600_000, rescanMs, onOutcome: (o) => outcomes.push(o) }));
+}
+
+describe.concurrent("watch mode (a folder watch on a real folder)", () => {
+  it("surfaces what waits at start, then new files as they land, without waiting for a rescan", async ({ task }) => {
     const ws = await tempDir();
     const out = join(await tempDir(), "d.jsonl");
     await putSummary(ws, "tessl__first");
-    await watchWith([ws], deliverTo([fileNotifier(out)]), 600_000);
+    await watchWith(task, [ws], deliverTo([fileNotifier(out)]), 600_000);
     await waitFor(async () => (await readDelivered(out)).length === 1, 10_000);
     await putSummary(ws, "tessl__second");
     await waitFor(async () => (await readDelivered(out)).length === 2, 10_000);
@@ -31,18 +38,20 @@ describe("watch mode (a folder watch on a real folder)", () => {
     await waitFor(async () => (await readWorkspace(ws)).length === 0, 10_000);
   });
 
-  it("survives its workspace being removed and re-created", async () => {
+  it("survives its workspace being removed and re-created", async ({ task }) => {
     const root = await tempDir();
     const ws = join(root, "group");
     await mkdir(ws);
     const out = join(root, "d.jsonl");
     const events: string[] = [];
-    handles.push(await startWatch({ patterns: [ws], cwd: "/", deliver: deliverTo([fileNotifier(out)]), leaseMs: 600_000, rescanMs: 50, log: (e) => void events.push(e.event) }));
+    keep(task, await startWatch({ patterns: [ws], cwd: "/", deliver: deliverTo([fileNotifier(out)]), leaseMs: 600_000, rescanMs: 50, log: (e) => void events.push(e.event) }));
     await putSummary(ws, "tessl__a");
     await waitFor(async () => (await readDelivered(out)).length === 1, 10_000);
     // Delivered, then counted in the ledger, then deleted: remove the folder once that is done.
     await waitFor(async () => (await readWorkspace(ws)).length === 0, 10_000);
-    await rm(ws, { recursive: true });
+    // The watcher's ledger upkeep may still be writing a batch under .skip-summary-ledger/ (the wait above hides that
+    // folder): a removal that finds a new entry (ENOTEMPTY) tries again, as a person's `rm -rf` would.
+    await rm(ws, { recursive: true, maxRetries: 5, retryDelay: 20 });
     await waitFor(() => events.includes("workspace_missing"), 10_000);
     await mkdir(ws);
     await putSummary(ws, "tessl__b");
@@ -51,11 +60,11 @@ describe("watch mode (a folder watch on a real folder)", () => {
     await waitFor(async () => (await readDelivered(out)).length === 3, 10_000);
   });
 
-  it("picks up workspaces that appear later under a glob", async () => {
+  it("picks up workspaces that appear later under a glob", async ({ task }) => {
     const root = await tempDir();
     const out = join(await tempDir(), "d.jsonl");
     await mkdir(join(root, "g1"));
-    const h = await watchWith([`${root}/*/`], deliverTo([fileNotifier(out)]), 200);
+    const h = await watchWith(task, [`${root}/*/`], deliverTo([fileNotifier(out)]), 200);
     expect(h.workspaces()).toEqual([join(root, "g1")]);
     await mkdir(join(root, "g2"));
     await waitFor(() => h.workspaces().length === 2, 10_000);
@@ -63,14 +72,14 @@ describe("watch mode (a folder watch on a real folder)", () => {
     await waitFor(async () => (await readDelivered(out)).some((d) => d.skill === "tessl__late"), 10_000);
   });
 
-  it("a notifier down, then up: the file stays on disk meanwhile, and is delivered after a retry", async () => {
+  it("a notifier down, then up: the file stays on disk meanwhile, and is delivered after a retry", async ({ task }) => {
     const ws = await tempDir();
     const flaky = flakyNotifier(2);
     const outcomes: SurfaceOutcome[] = [];
     // The watcher's clock is ours, so the retry delays (1 s, then 2 s) pass when the test says, not in real time.
     let clock = Date.parse("2026-11-22T18:00:00.000Z");
     const h = await startWatch({ patterns: [ws], cwd: "/", deliver: deliverTo([flaky]), leaseMs: 600_000, rescanMs: 50, now: () => new Date(clock), onOutcome: (o) => outcomes.push(o) });
-    handles.push(h);
+    keep(task, h);
     await putSummary(ws, "tessl__a");
     await waitFor(() => outcomes.length === 1, 10_000);
     expect(await readWorkspace(ws)).toContain(".skip-summary-tessl__a.json");
@@ -84,7 +93,7 @@ describe("watch mode (a folder watch on a real folder)", () => {
     await waitFor(async () => (await readWorkspace(ws)).length === 0, 10_000);
   });
 
-  it("does not spin on a backlog whose notifier is down: nothing is tried again before its time, then the delay doubles", async () => {
+  it("does not spin on a backlog whose notifier is down: nothing is tried again before its time, then the delay doubles", async ({ task }) => {
     const ws = await tempDir();
     const flaky = flakyNotifier(1_000_000);
     const outcomes: SurfaceOutcome[] = [];
@@ -102,7 +111,7 @@ describe("watch mode (a folder watch on a real folder)", () => {
       onOutcome: (o) => outcomes.push(o),
       log: (e) => void (e.event === "scan" && scans++),
     });
-    handles.push(h);
+    keep(task, h);
     await waitFor(() => outcomes.length >= 150, 20_000);
     // Each failed file went back under its name (a doorbell of its own) and many rescans pass: none is sent again.
     const scansBefore = scans;
@@ -127,12 +136,12 @@ describe("watch mode (a folder watch on a real folder)", () => {
     expect((await readWorkspace(ws)).filter((n) => n.endsWith(".json"))).toHaveLength(150);
   });
 
-  it("leaves an unrecognised version alone without looping on it, until it changes", async () => {
+  it("leaves an unrecognised version alone without looping on it, until it changes", async ({ task }) => {
     const ws = await tempDir();
     const outcomes: SurfaceOutcome[] = [];
     await putSummary(ws, "tessl__v2", { schema_version: 2 });
     let scans = 0;
-    handles.push(await startWatch({ patterns: [ws], cwd: "/", deliver: deliverTo([]), leaseMs: 600_000, rescanMs: 50, onOutcome: (o) => outcomes.push(o), log: (e) => void (e.event === "scan" && scans++) }));
+    keep(task, await startWatch({ patterns: [ws], cwd: "/", deliver: deliverTo([]), leaseMs: 600_000, rescanMs: 50, onOutcome: (o) => outcomes.push(o), log: (e) => void (e.event === "scan" && scans++) }));
     await waitFor(() => outcomes.length === 1, 10_000);
     const from = scans;
     await waitFor(() => scans >= from + 6, 10_000); // several rescans

@@ -7,18 +7,26 @@ import { tempDir, waitFor } from "../../helpers/cli.js";
 import { deliverTo, fileNotifier, putSummariesAtOnce, putSummary, readDelivered } from "../helpers.js";
 import { settings, summariesLeft } from "./helpers.js";
 
-let handle: WatchHandle | undefined;
-afterEach(async () => {
-  await handle?.stop();
-  handle = undefined;
+// The tests run side by side, each with its own folders and watcher, stopped when that test ends (in an afterEach,
+// so before test/setup.ts removes the folders).
+const handles = new Map<string, WatchHandle>();
+afterEach(async ({ task }) => {
+  const mine = handles.get(task.id);
+  handles.delete(task.id);
+  await mine?.stop();
 });
 
-describe("watch mode grouping", () => {
-  it("collects what arrives within group_wait and sends one digest naming every skill", async () => {
+function keep(task: { readonly id: string }, h: WatchHandle): WatchHandle {
+  handles.set(task.id, h);
+  return h;
+}
+
+describe.concurrent("watch mode grouping", () => {
+  it("collects what arrives within group_wait and sends one digest naming every skill", async ({ task }) => {
     const ws = await tempDir();
     const out = join(await tempDir(), "d.jsonl");
     const outcomes: SurfaceOutcome[] = [];
-    handle = await startWatch({ patterns: [ws], cwd: "/", deliver: deliverTo([fileNotifier(out)]), leaseMs: 600_000, rescanMs: 60_000, notices: settings({ groupWaitMs: 500 }), onOutcome: (o) => outcomes.push(o) });
+    keep(task, await startWatch({ patterns: [ws], cwd: "/", deliver: deliverTo([fileNotifier(out)]), leaseMs: 600_000, rescanMs: 60_000, notices: settings({ groupWaitMs: 500 }), onOutcome: (o) => outcomes.push(o) }));
     // The first is claimed and kept, which opens the window; the other five land together inside it, so the window
     // only has to cover the watcher's work, not the test's writes on a loaded machine.
     await putSummary(ws, "tessl__w0");
@@ -31,25 +39,25 @@ describe("watch mode grouping", () => {
     expect(await summariesLeft(ws)).toEqual([]);
   });
 
-  it("group_wait 0 sends each notice on its own", async () => {
+  it("group_wait 0 sends each notice on its own", async ({ task }) => {
     const ws = await tempDir();
     const out = join(await tempDir(), "d.jsonl");
-    handle = await startWatch({ patterns: [ws], cwd: "/", deliver: deliverTo([fileNotifier(out)]), leaseMs: 600_000, rescanMs: 60_000, notices: settings({ groupWaitMs: 0 }) });
+    keep(task, await startWatch({ patterns: [ws], cwd: "/", deliver: deliverTo([fileNotifier(out)]), leaseMs: 600_000, rescanMs: 60_000, notices: settings({ groupWaitMs: 0 }) }));
     for (let i = 0; i < 4; i++) await putSummary(ws, `tessl__w${i}`);
     await waitFor(async () => (await readDelivered(out)).length === 4 && (await summariesLeft(ws)).length === 0, 15_000);
     expect(await readDelivered(out)).toHaveLength(4);
   });
 
-  it("stopping sends what the window still holds", async () => {
+  it("stopping sends what the window still holds", async ({ task }) => {
     const ws = await tempDir();
     const out = join(await tempDir(), "d.jsonl");
     const outcomes: SurfaceOutcome[] = [];
-    handle = await startWatch({ patterns: [ws], cwd: "/", deliver: deliverTo([fileNotifier(out)]), leaseMs: 600_000, rescanMs: 60_000, notices: settings({ groupWaitMs: 60_000 }), onOutcome: (o) => outcomes.push(o) });
+    const handle = keep(task, await startWatch({ patterns: [ws], cwd: "/", deliver: deliverTo([fileNotifier(out)]), leaseMs: 600_000, rescanMs: 60_000, notices: settings({ groupWaitMs: 60_000 }), onOutcome: (o) => outcomes.push(o) }));
     await putSummary(ws, "tessl__a");
     await putSummary(ws, "tessl__b");
     await waitFor(async () => (await summariesLeft(ws)).every((n) => n.endsWith(".claim")) && (await summariesLeft(ws)).length === 2, 15_000);
+    handles.delete(task.id);
     await handle.stop();
-    handle = undefined;
     expect(await readDelivered(out)).toHaveLength(1);
     expect(await summariesLeft(ws)).toEqual([]);
   });
