@@ -53,13 +53,15 @@ async function ledgerSkills(ws: string): Promise<string[]> {
   return report.rows.filter((row) => row.sent > 0).map((row) => row.skill).sort();
 }
 
+// The once-mode tests run side by side (each with its own folders and servers, the CLI in process); the watcher of
+// the watch-mode test is stopped when it ends (in an afterEach, so before test/setup.ts removes its folders).
 let handle: WatchHandle | undefined;
 afterEach(async () => {
   await handle?.stop();
   handle = undefined;
 });
 
-describe("once mode: one digest per destination, across workspaces", () => {
+describe.concurrent("once mode: one digest per destination, across workspaces", () => {
   it("2 workspaces × 3 summaries and one webhook: exactly one message naming all 6; each file finished in its own workspace", async () => {
     const { root, a, b } = await twoTeams();
     const server = await startServer(() => ({ status: 204 }));
