@@ -6,7 +6,8 @@ import { Ajv } from "ajv";
 import formats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { CLI, ROOT, runCli, tempDir } from "../helpers/cli.js";
-import { runCliInProcess } from "../helpers/in-process.js";
+import { cliEnv, recordingStream, runCliInProcess } from "../helpers/in-process.js";
+import { main } from "../../src/cli/main.js";
 
 const FIXTURES = join(ROOT, "test", "fixtures", "lint");
 
@@ -152,7 +153,13 @@ describe.concurrent("skip-summary lint: formats", () => {
     const coloured = await onTty({});
     expect(coloured).toContain("\u001b[31merror  \u001b[0m");
     expect(coloured).toContain("\u001b[31;1m✖ 1 problem (1 error, 0 warnings) in 1 tile\u001b[0m");
-    const plain = await onTty({ NO_COLOR: "1" });
+    // NO_COLOR in process, on a stdout that is a terminal as the real one above was (the CLI asks its io, not the process).
+    const onTtyInProcess = async (env: Record<string, string>) => {
+      const stdout = recordingStream(true);
+      await main(["lint", "."], { stdout, stderr: recordingStream(true), stdin: { isTTY: true, async *[Symbol.asyncIterator]() {} }, env: cliEnv({ TERM: "xterm", ...env }), cwd });
+      return stdout.text;
+    };
+    const plain = await onTtyInProcess({ NO_COLOR: "1" });
     expect(plain).toContain("✖ 1 problem (1 error, 0 warnings) in 1 tile");
     expect(plain).not.toContain("\u001b[");
   });

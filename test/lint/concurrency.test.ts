@@ -6,7 +6,7 @@
 // timing: each file's facts were found on a worker thread.
 // The runs are in this process (runCliInProcess) with real worker threads: the pool starts the checkout's built worker
 // (facts-pool.ts), which is what the built CLI starts too. A run in process costs a third of a spawned one (no Node
-// start, no CLI load, this thread's grammars compiled once per test worker), and this file makes 20 of them. The
+// start, no CLI load, this thread's grammars compiled once per test worker), and this file makes over 20 of them. One
 // crashing worker goes through the built CLI: that a real process still exits with its code is the point there. The
 // worker run from a copy of the published files is in test/packaging/lint-package.test.ts.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -135,10 +135,11 @@ describe("lint --concurrency", () => {
   it("a worker that crashes costs nothing: its files are parsed in-process, same output, same exit code, no hang", async () => {
     const { dir, jsonOff } = sharedTile30();
     const victims = ["skills/s0/scripts/run.py", "skills/s29/scripts/loop.sh"];
-    // Through the built CLI: its process still ends, with the exit code and output of a run without workers.
+    // The first through the built CLI: its process still ends, with the exit code and output of a run without workers.
+    // The second in process (a worker thread's exit ends that thread alone either way).
     const [off, ...crashed] = await Promise.all([
       jsonOff,
-      ...victims.map((victim) => spawnedLint(dir, ["--format", "json", "--concurrency", "2"], { SKIP_SUMMARY_TEST_LINT_WORKER: `exit:${victim}` })),
+      ...victims.map((victim, i) => (i === 0 ? spawnedLint : lint)(dir, ["--format", "json", "--concurrency", "2"], { SKIP_SUMMARY_TEST_LINT_WORKER: `exit:${victim}` })),
     ]);
     expect(off!.stdout).toContain(victims[1]);
     for (const r of crashed) expect(r).toEqual(off);
