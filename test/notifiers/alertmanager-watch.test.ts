@@ -1,11 +1,13 @@
-// `surface --watch` (the built CLI) with an alertmanager notifier: the alert is recorded before the summary is
-// deleted and re-posted, byte for byte, on the configured interval; once mode posts once. The replica is an HTTP
-// server on 127.0.0.1 answering like POST /api/v2/alerts (the real binary is in alertmanager-real and test/stress).
+// `surface --watch` (the built CLI: it stops on SIGTERM) with an alertmanager notifier: the alert is recorded before
+// the summary is deleted and re-posted, byte for byte, on the configured interval; once mode (in process) posts once.
+// The replica is an HTTP server on 127.0.0.1 answering like POST /api/v2/alerts (the real binary is in
+// alertmanager-real and test/stress).
 import { spawn } from "node:child_process";
 import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
-import { CLI, readWorkspace, runCli, tempDir, waitFor } from "../helpers/cli.js";
+import { describe, it } from "vitest";
+import { CLI, readWorkspace, tempDir, waitFor } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 import { putSummary } from "../surfacer/helpers.js";
 import { startServer } from "./helpers.js";
 
@@ -20,8 +22,10 @@ async function setUp() {
   return { am, workspace, config };
 }
 
-describe("alertmanager notifier in watch mode (built CLI)", () => {
-  it("records the alert, re-posts the same bytes every interval, and stops on SIGTERM", async () => {
+// Concurrent: each test has its own replica, workspace and config; once mode runs while watch mode waits out its
+// re-post interval (at least 1 s, the config's floor).
+describe.concurrent("alertmanager notifier in watch mode", () => {
+  it("records the alert, re-posts the same bytes every interval, and stops on SIGTERM", async ({ expect }) => {
     const { am, workspace, config } = await setUp();
     const child = spawn(process.execPath, [CLI, "surface", "--watch", "--workspace", workspace, "--config", config, "--log-format", "json"], {
       stdio: ["ignore", "ignore", "pipe"],
@@ -42,9 +46,9 @@ describe("alertmanager notifier in watch mode (built CLI)", () => {
     expect(stderr).toContain('"event":"reposted"');
   });
 
-  it("once mode posts once and leaves no record", async () => {
+  it("once mode posts once and leaves no record", async ({ expect }) => {
     const { am, workspace, config } = await setUp();
-    const result = await runCli(["surface", "--workspace", workspace, "--config", config]);
+    const result = await runCliInProcess(["surface", "--workspace", workspace, "--config", config]);
     expect(result.code).toBe(0);
     expect(am.requests).toHaveLength(1);
     expect(await readWorkspace(workspace)).toEqual([]);

@@ -2,7 +2,7 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { CLI, tempDir } from "../helpers/cli.js";
 import { runCliInProcess } from "../helpers/in-process.js";
 import { startServer } from "./helpers.js";
@@ -18,8 +18,10 @@ async function workspaceWithSkip(technical = false): Promise<string> {
 
 const waiting = async (ws: string) => (await readdir(ws)).filter((f) => f.startsWith(".skip-summary-") && f !== ".skip-summary-ledger");
 
-describe("notifiers through `skip-summary surface`", () => {
-  it("telegram: a 429 with retry_after, then sent; the summary is deleted only after", async () => {
+// Concurrent: each test has its own workspace, servers and env; the Telegram retry's wait (retry_after: 1 s, the
+// Bot API's smallest) and the spawned terminal run overlap the others.
+describe.concurrent("notifiers through `skip-summary surface`", () => {
+  it("telegram: a 429 with retry_after, then sent; the summary is deleted only after", async ({ expect }) => {
     const server = await startServer((_req, i) =>
       i === 0
         ? { status: 429, body: { ok: false, error_code: 429, description: "Too Many Requests: retry after 1", parameters: { retry_after: 1 } } }
@@ -38,7 +40,7 @@ describe("notifiers through `skip-summary surface`", () => {
     expect(await waiting(ws)).toEqual([]);
   });
 
-  it("a permanent failure leaves the summary in place, exit 1, and the token appears nowhere", async () => {
+  it("a permanent failure leaves the summary in place, exit 1, and the token appears nowhere", async ({ expect }) => {
     const server = await startServer((req) => ({ status: 400, body: { ok: false, error_code: 400, description: `Bad Request: chat not found at ${req.url}` } }));
     const ws = await workspaceWithSkip();
     const env = { SKIP_SUMMARY_TELEGRAM_TOKEN: TOKEN, SKIP_SUMMARY_TELEGRAM_CHAT_ID: "-1", SKIP_SUMMARY_TELEGRAM_API_URL: server.url };
@@ -51,7 +53,7 @@ describe("notifiers through `skip-summary surface`", () => {
     expect(await waiting(ws)).toEqual([".skip-summary-tessl__check-cfps.json"]);
   });
 
-  it("nanoclaw is the default where its messages folder exists, with only NANOCLAW_CHAT_JID set, and leaves the host a complete message file", async () => {
+  it("nanoclaw is the default where its messages folder exists, with only NANOCLAW_CHAT_JID set, and leaves the host a complete message file", async ({ expect }) => {
     const root = await tempDir();
     const messages = join(root, "ipc", "messages");
     await mkdir(messages, { recursive: true });
@@ -68,7 +70,7 @@ describe("notifiers through `skip-summary surface`", () => {
     expect(await waiting(ws)).toEqual([]);
   });
 
-  it("with nothing configured, no host found and a stdout that is not a terminal, nothing is sent and the summary is kept (exit 1, one line)", async () => {
+  it("with nothing configured, no host found and a stdout that is not a terminal, nothing is sent and the summary is kept (exit 1, one line)", async ({ expect }) => {
     const ws = await workspaceWithSkip();
     const missing = join(await tempDir(), "ipc", "messages");
     // The chat is set but the messages folder is missing: no NanoClaw host reads there.
@@ -84,17 +86,22 @@ describe("notifiers through `skip-summary surface`", () => {
     expect(await waiting(ws)).toEqual([]);
   });
 
-  it("with nothing configured and stdout a terminal (a person at it), the notice is printed there and the summary deleted", async () => {
+  it("with nothing configured and stdout a terminal (a person at it), the notice is printed there and the summary deleted", async ({ expect }) => {
     const ws = await workspaceWithSkip();
     const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} surface --workspace ${JSON.stringify(ws)}`;
     // script(1) gives the CLI a pseudo-terminal for stdout.
-    const r = spawnSync("script", ["-qec", command, "/dev/null"], { encoding: "utf8", timeout: 20_000, env: { PATH: process.env.PATH ?? "" } });
+    // Not spawnSync: that would stop the other tests of the file (their servers answer from this process) meanwhile.
+    const r = await new Promise<{ status: number | null; stdout: string }>((resolve) => {
+      const child = execFile("script", ["-qec", command, "/dev/null"], { encoding: "utf8", timeout: 20_000, env: { PATH: process.env.PATH ?? "" } }, (_error, stdout) =>
+        resolve({ status: child.exitCode, stdout }),
+      );
+    });
     expect(r.status, r.stdout).toBe(0);
     expect(r.stdout).toContain("check-cfps: policy skip");
     expect(await waiting(ws)).toEqual([]);
   });
 
-  it("takes no secret from argv: there is no flag for a token, and --notify takes names only", async () => {
+  it("takes no secret from argv: there is no flag for a token, and --notify takes names only", async ({ expect }) => {
     const help = await runCliInProcess(["surface", "--help"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("--notify");
@@ -106,7 +113,7 @@ describe("notifiers through `skip-summary surface`", () => {
     expect(await waiting(ws)).toEqual([".skip-summary-tessl__check-cfps.json"]);
   });
 
-  it("a bad notify section is a config error (exit 2) naming the key, and touches nothing", async () => {
+  it("a bad notify section is a config error (exit 2) naming the key, and touches nothing", async ({ expect }) => {
     const ws = await workspaceWithSkip();
     const dir = await tempDir();
     const config = join(dir, "skip-summary.config.json");

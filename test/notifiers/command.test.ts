@@ -1,7 +1,7 @@
 // The command notifier with real scripts: stdin, env, exit codes, no shell, and a timeout that kills.
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, it } from "vitest";
 import { commandOutcome, deliver, isPermanentExitCode, loadNotifiers } from "../../src/notifiers/index.js";
 import { tempDir, waitFor } from "../helpers/cli.js";
 import { isRunning } from "../process/helpers.js";
@@ -32,8 +32,10 @@ async function setup(exitCode: number, extra: Record<string, unknown> = {}) {
   return { dir, out, loaded };
 }
 
-describe("command notifier", () => {
-  it("runs argv without a shell, the text on stdin and the summary in env", async () => {
+// Concurrent: each test has its own folder and notifier; they mostly wait on the programs they start (and one on
+// its 500 ms timeout).
+describe.concurrent("command notifier", () => {
+  it("runs argv without a shell, the text on stdin and the summary in env", async ({ expect }) => {
     const { dir, out, loaded } = await setup(0, { pass_env: ["EXTRA"] });
     const request = deliveryRequest({ route: "technical" });
     const report = await deliver(request, { ...loaded, timeoutMs: 10_000, retries: 0, log: () => undefined });
@@ -56,7 +58,7 @@ describe("command notifier", () => {
     });
   });
 
-  it("sends the HTML when format is html, leaves summary fields unset for a quarantine notice, and passes on no variable it was not given", async () => {
+  it("sends the HTML when format is html, leaves summary fields unset for a quarantine notice, and passes on no variable it was not given", async ({ expect }) => {
     const { out, loaded } = await setup(0, { format: "html" });
     const request = deliveryRequest({ summary: undefined });
     await deliver(request, { ...loaded, timeoutMs: 10_000, retries: 0, log: () => undefined });
@@ -67,7 +69,7 @@ describe("command notifier", () => {
     );
   });
 
-  it("retries exit 1 and 75, gives up at once on 65, with stderr's last line in the error", async () => {
+  it("retries exit 1 and 75, gives up at once on 65, with stderr's last line in the error", async ({ expect }) => {
     // Only the exit code and stderr matter here: a shell program, not a node start per attempt (7 of them).
     const failing = 'cat > /dev/null; printf "first line\\nsomething went wrong\\n" >&2; exit "$EXIT_CODE"';
     const cases = [[1, false, 3], [75, false, 3], [65, true, 1]] as const;
@@ -85,7 +87,7 @@ describe("command notifier", () => {
     }
   });
 
-  it("a program that does not exist is a permanent failure naming argv[0]", async () => {
+  it("a program that does not exist is a permanent failure naming argv[0]", async ({ expect }) => {
     const config = { path: undefined, data: { notify: { notifiers: { x: { type: "command", argv: ["/nonexistent/send-message"] } } } } };
     const loaded = await loadNotifiers({ config, env: {}, cwd: "/", names: undefined, stdout: { write: () => undefined } });
     const report = await deliver(deliveryRequest(), { ...loaded, timeoutMs: 10_000, retries: 3, log: () => undefined, sleep: async () => undefined });
@@ -93,7 +95,7 @@ describe("command notifier", () => {
     expect(report.results[0]!.error).toMatch(/"\/nonexistent\/send-message" could not be started \(ENOENT\)/);
   });
 
-  it("a missing working folder is named as such, not blamed on argv[0]", async () => {
+  it("a missing working folder is named as such, not blamed on argv[0]", async ({ expect }) => {
     const dir = await tempDir();
     const config = { path: join(dir, "skip-summary.config.json"), data: { notify: { notifiers: { x: { type: "command", argv: [process.execPath, "-e", "0"], cwd: "./nope" } } } } };
     const loaded = await loadNotifiers({ config, env: {}, cwd: "/", names: undefined, stdout: { write: () => undefined } });
@@ -102,7 +104,7 @@ describe("command notifier", () => {
     expect(report.results[0]!.error).toBe(`command ${JSON.stringify(process.execPath)} could not be started: its working folder ${join(dir, "nope")} does not exist; check cwd in the config`);
   });
 
-  it("kills a program that runs past the timeout, and its children", async () => {
+  it("kills a program that runs past the timeout, and its children", async ({ expect }) => {
     const dir = await tempDir();
     const pidFile = join(dir, "child.pid");
     // A shell script whose own child would outlive a plain kill of the script.
@@ -117,7 +119,7 @@ describe("command notifier", () => {
     await waitFor(() => !isRunning(childPid), 10_000);
   });
 
-  it("words every exit the same way (policy table)", () => {
+  it("words every exit the same way (policy table)", ({ expect }) => {
     expect([0, 1, 2, 64, 65, 75, 78, 79, 126, 127, 137].map((c) => [c, c === 0 ? "ok" : isPermanentExitCode(c)])).toEqual([
       [0, "ok"], [1, false], [2, false], [64, true], [65, true], [75, false], [78, true], [79, false], [126, true], [127, true], [137, false],
     ]);

@@ -72,8 +72,11 @@ describe("notifier deadlines", () => {
     const { url, received } = await hangingServer();
     const telegram = createTelegramNotifier("tg", { token: TOKEN, apiBaseUrl: url, policy: { chatId: 1 }, technical: { chatId: 1 } });
     const webhook = createWebhookNotifier("hook", { url: `${url}/hook` });
-    for (const [notifier, words] of [[telegram, /^Telegram sendMessage timed out after 300 ms$/], [webhook, /^webhook POST to http:\/\/127\.0\.0\.1:\d+ timed out after 300 ms$/]] as const) {
-      const result = await notifier.send(notifyRequest({}, 300));
+    const cases = [[telegram, /^Telegram sendMessage timed out after 300 ms$/], [webhook, /^webhook POST to http:\/\/127\.0\.0\.1:\d+ timed out after 300 ms$/]] as const;
+    // Side by side: each send has its own deadline and its own request to the server.
+    const results = await Promise.all(cases.map(([notifier]) => notifier.send(notifyRequest({}, 300))));
+    for (const [i, [, words]] of cases.entries()) {
+      const result = results[i]!;
       expect(result).toMatchObject({ ok: false, permanent: false });
       expect(result.ok === false && result.error).toMatch(words);
     }

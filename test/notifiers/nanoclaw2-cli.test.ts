@@ -108,7 +108,8 @@ describe("skip-summary surface into a NanoClaw 2.x outbound.db", () => {
     expect(allOutRows(s)).toHaveLength(1);
     expect((await readdir(ws)).some((n) => n.endsWith(".claim"))).toBe(true); // the crashed run's claim, no journal
 
-    const again = await runCli(["surface", "--workspace", ws], { env });
+    // The next run needs no process of its own: what it finds is on disk (the row, the dead run's claim).
+    const again = await runCliInProcess(["surface", "--workspace", ws], { env });
     expect(again.code, again.stderr).toBe(0);
     expect(await readWorkspace(ws)).toEqual([]);
     expect(allOutRows(s)).toHaveLength(1);

@@ -4,7 +4,7 @@ import Database from "libsql";
 import { spawn } from "node:child_process";
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, it } from "vitest";
 import { chooseDefaultNotifier, deliver, nanoclaw2MessageId } from "../../src/notifiers/index.js";
 import { ROOT, tempDir } from "../helpers/cli.js";
 import { PYTHON } from "../python/helpers.js";
@@ -12,8 +12,10 @@ import { deliveryRequest, notifyRequest } from "./helpers.js";
 import { allOutRows, hostDelivers, initSession, insertInboundMessage, journalMode } from "./nanoclaw2-host.js";
 import { ROUTING, load, runNode, session } from "./nanoclaw2-session.js";
 
-describe("nanoclaw2 notifier", () => {
-  it("writes one messages_out row as send_message does, which the host's delivery loop picks up", async () => {
+// Concurrent: each test has its own session folder, and the lock tests mostly wait on another process holding a
+// lock (the notifier's busy waits are short slices with a pause between them, so the others' tests run meanwhile).
+describe.concurrent("nanoclaw2 notifier", () => {
+  it("writes one messages_out row as send_message does, which the host's delivery loop picks up", async ({ expect }) => {
     const s = await session();
     insertInboundMessage(s, "in-1", "hello");
     const inSeq = insertInboundMessage(s, "in-2", "check the CFPs"); // even, and above every outbound seq
@@ -45,7 +47,7 @@ describe("nanoclaw2 notifier", () => {
     expect((await readdir(s.dir)).sort()).toEqual(["inbound.db", "outbound.db", "outbox"]);
   });
 
-  it("takes the seq above the agent's own rows, and a second send of the same delivery adds nothing", async () => {
+  it("takes the seq above the agent's own rows, and a second send of the same delivery adds nothing", async ({ expect }) => {
     const s = await session();
     const agent = runNode("agent-writer.mjs", [s.outboundDb, s.inboundDb, "3"]);
     expect(JSON.parse((await agent.stdout).split("\n")[1]!)).toEqual({ written: [1, 3, 5], errors: [] });
@@ -58,7 +60,7 @@ describe("nanoclaw2 notifier", () => {
     expect(rows.map((r) => [r.seq, r.id.startsWith("skip-summary-")])).toEqual([[1, false], [3, false], [5, false], [9, true]]);
   });
 
-  it("follows send_message's fallback when the session has no routing: its only destination", async () => {
+  it("follows send_message's fallback when the session has no routing: its only destination", async ({ expect }) => {
     const s = await initSession(join(await tempDir(), "sess"));
     const db = new Database(s.inboundDb);
     db.prepare("INSERT INTO destinations (name, display_name, type, channel_type, platform_id, agent_group_id) VALUES ('owner', 'Owner', 'channel', 'slack', 'slack:C123', NULL)").run();
@@ -68,7 +70,7 @@ describe("nanoclaw2 notifier", () => {
     expect(allOutRows(s)[0]).toMatchObject({ channel_type: "slack", platform_id: "slack:C123", thread_id: null });
   });
 
-  it("refuses, permanently and by name, a session with no routing and no single destination; nothing is written", async () => {
+  it("refuses, permanently and by name, a session with no routing and no single destination; nothing is written", async ({ expect }) => {
     const s = await initSession(join(await tempDir(), "sess"));
     const { notifiers } = await load(s);
     const result = await notifiers[0]!.send(notifyRequest());
@@ -77,7 +79,7 @@ describe("nanoclaw2 notifier", () => {
     expect(allOutRows(s)).toEqual([]);
   });
 
-  it("names the file and the missing table when outbound.db is not a 2.x session's, and does not retry", async () => {
+  it("names the file and the missing table when outbound.db is not a 2.x session's, and does not retry", async ({ expect }) => {
     const s = await session();
     const other = join(s.dir, "other.db");
     const db = new Database(other);
@@ -90,7 +92,7 @@ describe("nanoclaw2 notifier", () => {
     expect(report.results[0]!.error).toContain(`${other} has no messages_out table`);
   });
 
-  it("names a missing file and never creates it", async () => {
+  it("names a missing file and never creates it", async ({ expect }) => {
     const s = await session();
     const missing = join(s.dir, "nope", "outbound.db");
     const { notifiers } = await load(s, { outbound_db: missing });
@@ -104,7 +106,7 @@ describe("nanoclaw2 notifier", () => {
     expect(!notDb.ok && notDb.error).toContain("not-a-db");
   });
 
-  it("waits for a lock held by another process and writes once it is released", async () => {
+  it("waits for a lock held by another process and writes once it is released", async ({ expect }) => {
     const s = await session();
     const holder = runNode("lock-holder.mjs", [s.outboundDb, "700"]);
     expect(await holder.firstLine).toBe("locked");
@@ -117,7 +119,7 @@ describe("nanoclaw2 notifier", () => {
     expect(allOutRows(s)).toHaveLength(1);
   });
 
-  it("reports a lock held past the attempt's timeout as worth retrying, and writes nothing", async () => {
+  it("reports a lock held past the attempt's timeout as worth retrying, and writes nothing", async ({ expect }) => {
     const s = await session();
     const holder = runNode("lock-holder.mjs", [s.outboundDb, "2500"]);
     expect(await holder.firstLine).toBe("locked");
@@ -130,7 +132,7 @@ describe("nanoclaw2 notifier", () => {
     expect(allOutRows(s)).toEqual([]);
   });
 
-  it("is the default where the session's outbound.db exists, ahead of a 1.x messages folder; a folder of that name is not one", async () => {
+  it("is the default where the session's outbound.db exists, ahead of a 1.x messages folder; a folder of that name is not one", async ({ expect }) => {
     const s = await session();
     const ipc = join(s.dir, "ipc", "messages");
     await mkdir(ipc, { recursive: true });
@@ -142,7 +144,7 @@ describe("nanoclaw2 notifier", () => {
     expect(none).toMatchObject({ kind: "none", why: expect.stringContaining(`no NanoClaw 2.x ${join(s.dir, "gone.db")}`) });
   });
 
-  it("waits for a lock taken by another SQLite build too (Python's sqlite3 module, the system library), as bun:sqlite's would be", async () => {
+  it("waits for a lock taken by another SQLite build too (Python's sqlite3 module, the system library), as bun:sqlite's would be", async ({ expect }) => {
     const s = await session();
     const holder = spawn(
       PYTHON,
