@@ -10,11 +10,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ROOT, readWorkspace, runCli, tempDir } from "../helpers/cli.js";
 import { runCliInProcess } from "../helpers/in-process.js";
 import { allOutRows, hostDelivers, initSession, writeSessionRouting, type Session } from "./nanoclaw2-host.js";
+import { memoryTempDir } from "./nanoclaw2-session.js";
 
 const ROUTING = { channel_type: "telegram", platform_id: "telegram:-1001234567890", thread_id: null };
 
 async function setup(): Promise<{ ws: string; s: Session; env: Record<string, string> }> {
-  const root = await tempDir();
+  // In memory where the machine has a tmpfs (see memoryTempDir): the workspace and the session's SQLite files.
+  const root = await memoryTempDir();
   const ws = join(root, "group");
   await mkdir(ws);
   const s = await initSession(join(root, "session"));

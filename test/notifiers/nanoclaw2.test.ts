@@ -6,11 +6,13 @@ import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "vitest";
 import { chooseDefaultNotifier, deliver, nanoclaw2MessageId } from "../../src/notifiers/index.js";
-import { ROOT, tempDir } from "../helpers/cli.js";
 import { PYTHON } from "../python/helpers.js";
 import { deliveryRequest, notifyRequest } from "./helpers.js";
 import { allOutRows, hostDelivers, initSession, insertInboundMessage, journalMode } from "./nanoclaw2-host.js";
-import { ROUTING, load, runNode, session } from "./nanoclaw2-session.js";
+import { ROUTING, load, memoryTempDir, runNode, session as sessionIn } from "./nanoclaw2-session.js";
+
+// Every session of this file lives in memory (see memoryTempDir): its SQLite commits do not wait for the disk.
+const session = async () => sessionIn(await memoryTempDir());
 
 // Concurrent: each test has its own session folder, and the lock tests mostly wait on another process holding a
 // lock (the notifier's busy waits are short slices with a pause between them, so the others' tests run meanwhile).
@@ -61,7 +63,7 @@ describe.concurrent("nanoclaw2 notifier", () => {
   });
 
   it("follows send_message's fallback when the session has no routing: its only destination", async ({ expect }) => {
-    const s = await initSession(join(await tempDir(), "sess"));
+    const s = await initSession(join(await memoryTempDir(), "sess"));
     const db = new Database(s.inboundDb);
     db.prepare("INSERT INTO destinations (name, display_name, type, channel_type, platform_id, agent_group_id) VALUES ('owner', 'Owner', 'channel', 'slack', 'slack:C123', NULL)").run();
     db.close();
@@ -71,7 +73,7 @@ describe.concurrent("nanoclaw2 notifier", () => {
   });
 
   it("refuses, permanently and by name, a session with no routing and no single destination; nothing is written", async ({ expect }) => {
-    const s = await initSession(join(await tempDir(), "sess"));
+    const s = await initSession(join(await memoryTempDir(), "sess"));
     const { notifiers } = await load(s);
     const result = await notifiers[0]!.send(notifyRequest());
     expect(result).toMatchObject({ ok: false, permanent: true });
@@ -108,9 +110,12 @@ describe.concurrent("nanoclaw2 notifier", () => {
 
   it("waits for a lock held by another process and writes once it is released", async ({ expect }) => {
     const s = await session();
-    const holder = runNode("lock-holder.mjs", [s.outboundDb, "700"]);
+    const holder = runNode("lock-holder.mjs", [s.outboundDb, "10000"]);
     expect(await holder.firstLine).toBe("locked");
     const started = Date.now();
+    // Released 450 ms after the send started, by the clock of this test: the other tests of the file run meanwhile,
+    // so a hold timed from the holder's own start could be mostly over before the send began.
+    setTimeout(() => holder.child.kill("SIGTERM"), 450);
     const { notifiers } = await load(s);
     const result = await notifiers[0]!.send(notifyRequest({}, 5_000));
     expect(result).toMatchObject({ ok: true });
@@ -121,13 +126,13 @@ describe.concurrent("nanoclaw2 notifier", () => {
 
   it("reports a lock held past the attempt's timeout as worth retrying, and writes nothing", async ({ expect }) => {
     const s = await session();
-    const holder = runNode("lock-holder.mjs", [s.outboundDb, "2500"]);
+    const holder = runNode("lock-holder.mjs", [s.outboundDb, "10000"]);
     expect(await holder.firstLine).toBe("locked");
     const { notifiers } = await load(s);
     const result = await notifiers[0]!.send(notifyRequest({}, 600));
     expect(result).toMatchObject({ ok: false, permanent: false });
     expect(!result.ok && result.error).toContain("stayed locked");
-    holder.child.kill("SIGTERM"); // still holding it (2.5 s): the attempt gave up on its own deadline
+    holder.child.kill("SIGTERM"); // still holding it (10 s): the attempt gave up on its own deadline
     await holder.stdout;
     expect(allOutRows(s)).toEqual([]);
   });
@@ -148,9 +153,11 @@ describe.concurrent("nanoclaw2 notifier", () => {
     const s = await session();
     const holder = spawn(
       PYTHON,
-      ["-c", "import sqlite3, sys, time\nc = sqlite3.connect(sys.argv[1], isolation_level=None)\nc.execute('BEGIN EXCLUSIVE')\nprint('locked', sqlite3.sqlite_version, flush=True)\ntime.sleep(0.7)\nc.execute('COMMIT')", s.outboundDb],
-      { stdio: ["ignore", "pipe", "inherit"] },
+      // Holds the lock until its stdin has a line (or ends), then commits.
+      ["-c", "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1], isolation_level=None)\nc.execute('BEGIN EXCLUSIVE')\nprint('locked', sqlite3.sqlite_version, flush=True)\nsys.stdin.readline()\nc.execute('COMMIT')", s.outboundDb],
+      { stdio: ["pipe", "pipe", "inherit"] },
     );
+    const closed = new Promise((resolve) => holder.on("close", resolve));
     const line = await new Promise<string>((resolve, reject) => {
       holder.on("error", reject);
       let out = "";
@@ -159,12 +166,13 @@ describe.concurrent("nanoclaw2 notifier", () => {
         if (out.includes("\n")) resolve(out.trim());
       });
     });
-    expect(line).toMatch(/^locked 3\./);
     const started = Date.now();
+    setTimeout(() => holder.stdin!.end("release\n"), 450); // as above: timed from the send's start
+    expect(line).toMatch(/^locked 3\./);
     const { notifiers } = await load(s);
     expect(await notifiers[0]!.send(notifyRequest({}, 5_000))).toMatchObject({ ok: true });
     expect(Date.now() - started).toBeGreaterThanOrEqual(400);
-    await new Promise((resolve) => holder.on("close", resolve));
+    await closed;
     expect(allOutRows(s)).toHaveLength(1);
   });
 });
