@@ -36,7 +36,9 @@ describe("claim names", () => {
   });
 });
 
-describe("takeover of a dead surfacer's claims", () => {
+// Each takeover case has its own workspace and owners: they run side by side. The owner's-lock cases stay in a row,
+// as one of them bounds how long four lock waits take.
+describe.concurrent("takeover of a dead surfacer's claims", () => {
   it("takes over a claim whose process is gone and sends it", async () => {
     const ws = await tempDir();
     const out = join(await tempDir(), "d.jsonl");

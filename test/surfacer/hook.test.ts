@@ -1,6 +1,6 @@
 // `surface --hook-input` as Claude Code runs it: real-shaped Stop, SubagentStop and PostToolUse events on stdin,
-// the CLI (in process; the nightly run through the built CLI's hot entry), real folders, and the hook's JSON checked
-// against the SDK's SyncHookJSONOutput (ported).
+// the CLI (in process; the nightly run's delivering Stop through the built CLI's hot entry), real folders, and the
+// hook's JSON checked against the SDK's SyncHookJSONOutput (ported).
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -23,7 +23,9 @@ const spawnedHook = (input: string, args: string[] = []) => runCli(["surface", "
 describe("surface --hook-input: the events that follow a skill's work", () => {
   it("a nightly run: PostToolUse(Skill) while nothing waits, then the skill's script writes the summary, then Stop; exactly one notice, after Stop", async () => {
     const { ws, out, config } = await setup();
-    const early = await spawnedHook(postToolUseEvent(ws, "Skill", { skill: "check-cfps" }, { success: true, commandName: "check-cfps" }), ["--config", config]);
+    // Nothing waits before the summary nor after its delivery: the same fast path in process (an empty workspace
+    // through the built hot entry: test/cli/hot-path-modules.test.ts); the Stop that delivers runs the real binary.
+    const early = await hook(postToolUseEvent(ws, "Skill", { skill: "check-cfps" }, { success: true, commandName: "check-cfps" }), ["--config", config]);
     expect(early.code).toBe(0);
     expect(early.stdout).toBe(""); // nothing waited: nothing to say, and the transcript stays clean
     expect(await readDelivered(out)).toEqual([]);
@@ -36,7 +38,7 @@ describe("surface --hook-input: the events that follow a skill's work", () => {
     expect((await readDelivered(out)).map((d) => d.skill)).toEqual(["tessl__check-cfps"]);
     expect(await readWorkspace(ws)).toEqual([]);
 
-    const again = await spawnedHook(stopEvent(ws, { stop_hook_active: true }), ["--config", config]);
+    const again = await hook(stopEvent(ws, { stop_hook_active: true }), ["--config", config]);
     expect(again.code).toBe(0);
     expect(again.stdout).toBe("");
     expect(await readDelivered(out)).toHaveLength(1);

@@ -8,7 +8,8 @@ import { deliverTo, fileNotifier, flakyNotifier, putSummary, readDelivered } fro
 
 const LEASE = 600_000;
 
-describe("surfaceOnce (library, real folders)", () => {
+// Every test has its own workspace and notifier; they run side by side (they wait on file system calls, not on each other).
+describe.concurrent("surfaceOnce (library, real folders)", () => {
   it("sends a waiting summary, then deletes it; nothing else is left", async () => {
     const ws = await tempDir();
     const out = join(await tempDir(), "delivered.jsonl");

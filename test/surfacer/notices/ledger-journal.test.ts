@@ -28,7 +28,8 @@ function record(skill: string, n: number, at: Date): JournalRecord {
 const batchNames = async (ws: string) => (await readdir(journalDir(ws))).filter((n) => n.endsWith(".jsonl")).sort();
 const total = (l: { entries: Record<string, { count: number }> }) => Object.values(l.entries).reduce((n, e) => n + e.count, 0);
 
-describe("the ledger journal", () => {
+// Every test has its own workspace and fake clock; they run side by side (they wait on file system calls, not on each other).
+describe.concurrent("the ledger journal", () => {
   it("counts are read from file + journal, folded in once, and a batch left behind by a crash does not count twice", async () => {
     const ws = await tempDir();
     const at = new Date("2026-11-20T03:00:00Z");
@@ -127,7 +128,7 @@ describe("the ledger journal", () => {
   });
 });
 
-describe("ledger pruning", () => {
+describe.concurrent("ledger pruning", () => {
   it("drops a skill never seen again on a later surfacer pass, at most once a day (fake clock)", async () => {
     const ws = await tempDir();
     const a = new Date("2027-03-01T12:00:00Z"); // pass A

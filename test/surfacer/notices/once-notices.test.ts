@@ -20,7 +20,8 @@ async function setup() {
   return { ws, out, deliver: deliverTo([fileNotifier(out)]) };
 }
 
-describe("the ledger's words in the notice", () => {
+// Every test has its own workspace, notifier file and fake clock; they run side by side (they wait on file system calls, not on each other).
+describe.concurrent("the ledger's words in the notice", () => {
   it("5 nights of the same skip: first time, then 2nd … 5th night in a row (since 18 Nov)", async () => {
     const { ws, out, deliver } = await setup();
     const clock = fakeClock("2026-11-18T03:00:00Z");
@@ -51,7 +52,7 @@ describe("the ledger's words in the notice", () => {
   });
 });
 
-describe("repeat: on_change", () => {
+describe.concurrent("repeat: on_change", () => {
   it("folds identical repeats (counted, deleted after the ledger write) and reports them in the next message", async () => {
     const { ws, out, deliver } = await setup();
     const notices = settings({ policy: { repeat: parseRepeat("on_change") } });
@@ -89,7 +90,7 @@ describe("repeat: on_change", () => {
   });
 });
 
-describe("grouping in one once run", () => {
+describe.concurrent("grouping in one once run", () => {
   it("8 summaries become exactly one message that names all 8", async () => {
     const { ws, out, deliver } = await setup();
     const skills = Array.from({ length: 8 }, (_, i) => `tessl__skill-${i}`);
@@ -142,7 +143,7 @@ describe("grouping in one once run", () => {
   });
 });
 
-describe("silences", () => {
+describe.concurrent("silences", () => {
   it("mutes (counted, not sent), then one message says what happened while it was on", async () => {
     const { ws, out, deliver } = await setup();
     const clock = fakeClock("2026-11-20T09:00:00Z");
@@ -187,7 +188,7 @@ describe("silences", () => {
   });
 });
 
-describe("quiet hours", () => {
+describe.concurrent("quiet hours", () => {
   // 22:00–07:00 in Asia/Tokyo (UTC+9): 22:00 JST is 13:00 UTC, 07:00 JST is 22:00 UTC.
   const quiet = { start: parseClock("22:00"), end: parseClock("07:00"), timeZone: "Asia/Tokyo" };
 
