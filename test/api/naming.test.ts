@@ -6,7 +6,8 @@ import { writeFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { surfaceOnce } from "../../src/index.js";
 import { reportJson } from "../../src/surfacer/report-json.js";
-import { runCli, tempDir } from "../helpers/cli.js";
+import { tempDir } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 import { deliverTo, fileNotifier, summary } from "../surfacer/helpers.js";
 
 const SRC = new URL("../../src/", import.meta.url).pathname;
@@ -41,7 +42,7 @@ describe("one naming convention", () => {
     expect(json.outcomes).not.toContainEqual(expect.objectContaining({ deliveryId: expect.anything() }));
 
     await writeFile(join(ws, ".skip-summary-tessl__b.json"), JSON.stringify(summary("tessl__b")));
-    const cli = await runCli(["surface", "--workspace", ws, "--json", "--dry-run"]);
+    const cli = await runCliInProcess(["surface", "--workspace", ws, "--json", "--dry-run"]);
     const printed = JSON.parse(cli.stdout) as Record<string, unknown>;
     expect(printed).toMatchObject({ dry_run: true, outcomes: [{ kind: "would-send", skill: "tessl__b" }] });
     expect(Object.keys(printed)).not.toContain("dryRun");

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, tempDir } from "../helpers/cli.js";
+import { tempDir } from "../helpers/cli.js";
 import { runCliInProcess } from "../helpers/in-process.js";
 
 const good = { schema_version: 1, skill: "tessl__a", step: 1, reason: "r", items: [], technical_failure: false, occurred_at: "2026-11-22T00:00:00Z" };
@@ -70,7 +70,8 @@ describe("the CLI shell", () => {
   });
 
   it("exits 2 on an unknown command and with no command", async () => {
-    const [unknown, none] = await Promise.all([runCli(["frobnicate"]), runCli([])]);
+    const unknown = await runCliInProcess(["frobnicate"]);
+    const none = await runCliInProcess([]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("unknown command 'frobnicate'");
     expect(none.code).toBe(2);

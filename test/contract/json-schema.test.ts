@@ -2,7 +2,8 @@ import { readFile } from "node:fs/promises";
 import Ajv2020 from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { buildJsonSchema } from "../../src/contract/json-schema.js";
-import { runCli, ROOT } from "../helpers/cli.js";
+import { ROOT } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 
 const committedPath = `${ROOT}/schemas/skip-summary.v1.schema.json`;
 
@@ -13,7 +14,7 @@ describe("the generated JSON Schema", () => {
   });
 
   it("is what `skip-summary schema` prints", async () => {
-    const r = await runCli(["schema"]);
+    const r = await runCliInProcess(["schema"]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(buildJsonSchema());
   });
