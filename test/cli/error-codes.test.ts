@@ -135,7 +135,8 @@ describe("an error with no row is a bug", () => {
     const ws = await tempDir();
     const plan = join(ws, "plan.yaml");
     await writeFile(plan, "skill: tessl__a\nsteps:\n  - run: [\"true\"]\n");
-    const [r, missing] = await Promise.all([runCli(["run", "--plan", plan], { env: inject("open") }), runCli(["run", "--plan", join(ws, "nope.yaml")])]);
+    // The fault needs the built CLI (it is injected at the process's start); the missing plan does not.
+    const [r, missing] = await Promise.all([runCli(["run", "--plan", plan], { env: inject("open") }), runCliInProcess(["run", "--plan", join(ws, "nope.yaml")])]);
     expect(r.code, r.stderr).toBe(70);
     expect(r.stderr).toContain("skip-summary: internal error: injected: open is not a function of this world");
     expect(missing.code).toBe(65);
