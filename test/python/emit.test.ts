@@ -11,7 +11,7 @@ import { MAX_SUMMARY_BYTES } from "../../src/contract/index.js";
 import { emitSkip, type SkipInput } from "../../src/owner/index.js";
 import { ROOT, runCli, tempDir } from "../helpers/cli.js";
 import { runCliInProcess } from "../helpers/in-process.js";
-import { PY_HELPER, assertPython, runPython, startPyEmitter, type PyEmitter } from "./helpers.js";
+import { PY_HELPER, assertPython, runPython, startPyEmitter } from "./helpers.js";
 
 beforeAll(assertPython);
 
@@ -20,8 +20,8 @@ const emitter = startPyEmitter();
 afterAll(() => emitter.close());
 
 /** Runs emit_skip for each input (keyword arguments) in the file's Python emitter; a refused one gives its error. */
-function pyEmit(ws: string, inputs: readonly Record<string, unknown>[], via: PyEmitter = emitter) {
-  return via.emit(inputs.map((i) => ({ workspace: ws, ...i })));
+function pyEmit(ws: string, inputs: readonly Record<string, unknown>[]) {
+  return emitter.emit(inputs.map((i) => ({ workspace: ws, ...i })));
 }
 
 const toNode = (i: Record<string, unknown>): SkipInput => i as unknown as SkipInput;
@@ -90,10 +90,8 @@ describe("python emit_skip writes the same bytes as the Node writer", () => {
   });
 });
 
-// The next three groups run side by side: their tests mostly wait (on Python starting, on a lock), each in its own
-// workspaces.
-describe.concurrent("python emit_skip: the file it writes", () => {
-  it("validates against schemas/skip-summary.v1.schema.json and is surfaced by the built CLI", async ({ expect }) => {
+describe("python emit_skip: the file it writes", () => {
+  it("validates against schemas/skip-summary.v1.schema.json and is surfaced by the built CLI", async () => {
     const ws = await tempDir();
     const [r] = await pyEmit(ws, [{ skill: "tessl__py-check", step: "publish", reason: "login expired", items: ["post-1", "post-2"], technical_failure: true, reason_key: "login" }]);
     const summary = JSON.parse(await readFile(r!.path!, "utf8"));
@@ -110,7 +108,7 @@ describe.concurrent("python emit_skip: the file it writes", () => {
     expect(await readdir(ws)).not.toContain(".skip-summary-tessl__py-check.json");
   });
 
-  it("takes links as (title, url) pairs too, and refuses a non-web URL with the Node side's words", async ({ expect }) => {
+  it("takes links as (title, url) pairs too, and refuses a non-web URL with the Node side's words", async () => {
     const ws = await tempDir();
     const code = `import skip_summary as ss
 print(ss.emit_skip("tessl__py-links", "login", "login expired", reason_key="login-expired", links=[("Log in again", "https://example.com/login")]))
@@ -127,7 +125,7 @@ except ss.SummaryValidationError as e:
     expect(node.message).toContain('links[0].url: must be an http: or https: URL; "javascript:" links are refused');
   });
 
-  it("finds the workspace as the Node side does: argument, then SKIP_SUMMARY_WORKSPACE, relative to the cwd", async ({ expect }) => {
+  it("finds the workspace as the Node side does: argument, then SKIP_SUMMARY_WORKSPACE, relative to the cwd", async () => {
     const root = await tempDir();
     await mkdir(join(root, "from-env"));
     await mkdir(join(root, "from-arg"));
@@ -141,7 +139,7 @@ except ss.SummaryValidationError as e:
     expect(emptyArg).toBe(join(root, "from-env", ".skip-summary-tessl__ws.json"));
   });
 
-  it("without any workspace, refuses with the CLI's words and exit code (when /workspace/group does not exist)", async ({ expect }) => {
+  it("without any workspace, refuses with the CLI's words and exit code (when /workspace/group does not exist)", async () => {
     const exists = await stat("/workspace/group").then(() => true, () => false);
     expect(exists, "this test needs a machine without /workspace/group").toBe(false);
     const py = await runPython(`import skip_summary as ss\nss.skip_and_exit("tessl__ws", 1, "r")`);
@@ -151,7 +149,7 @@ except ss.SummaryValidationError as e:
     expect(py.stderr.replace(/^skip-summary: /, "")).toBe(cli.stderr.replace(/^skip-summary emit: /, ""));
   });
 
-  it("refuses to overwrite a waiting summary of another version or an invalid one, with the Node side's words", async ({ expect }) => {
+  it("refuses to overwrite a waiting summary of another version or an invalid one, with the Node side's words", async () => {
     for (const [content, kind] of [[JSON.stringify({ schema_version: 2, skill: "tessl__w" }), "unrecognised-version"], ['{"schema_version": 1, "skill": "tessl__w"}', "invalid-existing"]] as const) {
       const ws = await tempDir();
       const file = join(ws, ".skip-summary-tessl__w.json");
@@ -164,7 +162,7 @@ except ss.SummaryValidationError as e:
     }
   });
 
-  it("never follows a planted symlink at the summary's name", async ({ expect }) => {
+  it("never follows a planted symlink at the summary's name", async () => {
     const ws = await tempDir();
     const secret = join(await tempDir(), "secret.txt");
     await writeFile(secret, "do not touch\n");
@@ -178,7 +176,7 @@ except ss.SummaryValidationError as e:
     expect(await readdir(ws)).toEqual([".skip-summary-tessl__l.json"]);
   });
 
-  it("never follows a planted symlink at the lock's name, dangling or not, and stops at once", async ({ expect }) => {
+  it("never follows a planted symlink at the lock's name, dangling or not, and stops at once", async () => {
     for (const target of ["missing", "real"]) {
       const ws = await tempDir();
       const real = join(await tempDir(), "real");
@@ -195,29 +193,28 @@ except ss.SummaryValidationError as e:
   });
 });
 
+// The next two groups run side by side: their tests wait on Python processes and on a lock, each in its own
+// workspaces, and none keeps this worker busy meanwhile (the lock test measures how long a Node emit waited).
 describe.concurrent("python and Node share one lock", () => {
   const LOCK = ".skip-summary-tessl__lk.json.lock";
 
-  it("a Python emit waits for a Node-style record of a live holder, and takes over a dead or empty one", async ({ expect, onTestFinished }) => {
-    // Its own emitter: its two lock timeouts would hold up the other tests' emits.
-    const own = startPyEmitter();
-    onTestFinished(() => own.close());
+  it("a Python emit waits for a Node-style record of a live holder, and takes over a dead or empty one", async ({ expect }) => {
     const ws = await tempDir();
     const lock = join(ws, LOCK);
     const aged = async (s: number) => utimes(lock, new Date(Date.now() - s * 1000), new Date(Date.now() - s * 1000));
     await writeFile(lock, `${JSON.stringify({ pid: process.pid, host: hostname(), at: Date.now() })}\n`);
     await aged(2);
-    const [held] = await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", lock_timeout: 0.5 }], own);
+    const [held] = await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", lock_timeout: 0.5 }]);
     expect(held).toMatchObject({ error: "SummaryWriteError", kind: "lock-timeout", message: expect.stringContaining("timed out after 500 ms waiting for the lock") });
     await writeFile(lock, JSON.stringify({ pid: 2 ** 22 + 777, host: hostname(), at: Date.now() }));
     await aged(2);
-    expect((await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", items: ["dead"] }], own))[0]!.error).toBeUndefined();
+    expect((await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", items: ["dead"] }]))[0]!.error).toBeUndefined();
     await writeFile(lock, "");
     await aged(2);
-    expect((await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", items: ["empty"] }], own))[0]!.error).toBeUndefined();
+    expect((await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", items: ["empty"] }]))[0]!.error).toBeUndefined();
     await writeFile(lock, JSON.stringify({ pid: 2 ** 22 + 777, host: "another-container", at: Date.now() }));
     await aged(2);
-    const [foreign] = await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", lock_timeout: 0.5 }], own);
+    const [foreign] = await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", lock_timeout: 0.5 }]);
     expect(foreign).toMatchObject({ kind: "lock-timeout" });
   });
 
