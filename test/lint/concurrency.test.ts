@@ -145,6 +145,14 @@ describe("lint --concurrency", () => {
     for (const r of crashed) expect(r).toEqual(off);
   }, 60_000);
 
+  it("a worker that cannot start (no thread to be had) costs nothing: the files are parsed in-process, same output", async () => {
+    // The pool starts while the tile is listed; Node's refusal (ERR_WORKER_INIT_FAILED) must not read as a tile that
+    // cannot be read, nor crash the lint.
+    const { dir, jsonOff } = sharedTile30();
+    const refused = await lint(dir, ["--format", "json", "--concurrency", "2"], { SKIP_SUMMARY_TEST_LINT_WORKER: "start-fails" });
+    expect(refused).toEqual(await jsonOff);
+  }, 60_000);
+
   it('"auto" starts no worker for a small tile; a number starts one; the config key does as the flag', async () => {
     const dir = await writeTile(bigTile(3));
     const env = { SKIP_SUMMARY_TEST_LINT_WORKER: "throw:skills/s1/scripts/run.py" };

@@ -7,6 +7,7 @@ import { analyseJsTree } from "./js.js";
 import { analysePythonTree } from "./python.js";
 import { analyseShellTree, prepareBats } from "./shell.js";
 import { jsGrammar, type Grammar, type Parsers } from "./tree-sitter.js";
+import type { Language } from "../tile/classify-path.js";
 
 export type CodeLanguage = "python" | "shell" | "bats" | "js";
 
@@ -24,7 +25,8 @@ const SKIP_SHAPES: Readonly<Record<CodeLanguage, RegExp>> = {
   js: /\bcatch\b|\bcontinue\b|\bbreak\b/,
 };
 
-export function grammarOf(language: CodeLanguage, fileName: string): Grammar {
+/** The grammar a file of this language is read with (anything not Python or JS/TS: bash, as SKILL.md's inline commands). */
+export function grammarOf(language: Language, fileName: string): Grammar {
   return language === "python" ? "python" : language === "js" ? jsGrammar(fileName) : "bash";
 }
 

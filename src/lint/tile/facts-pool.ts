@@ -62,8 +62,8 @@ interface Slot {
 }
 
 /**
- * Workers started as soon as the tile is listed (their start-up overlaps reading the files), then handed the files a
- * parser reads. `run` finds the facts of every job on them and on this thread; `close` ends them.
+ * Workers started while the tile is listed (pool-start.ts: their start-up overlaps listing and reading the files), then
+ * handed the files a parser reads. `run` finds the facts of every job on them and on this thread; `close` ends them.
  */
 export class FactsPool {
   private readonly slots: Slot[] = [];
@@ -78,33 +78,56 @@ export class FactsPool {
   /** Read when the pool starts, not when the module loads: the in-process tests set it for one run. */
   private readonly workersFirst = process.env.SKIP_SUMMARY_TEST_LINT_WORKER !== undefined;
 
-  private constructor(file: string, workers: number, grammars: readonly Grammar[]) {
-    for (let i = 0; i < workers; i++) {
-      const slot: Slot = { worker: new Worker(file, { workerData: { grammars } }), inFlight: new Map(), ready: false, dead: false };
-      slot.worker.on("message", (msg: { id: number; results: CachedFacts[] } | "ready") => {
-        if (msg === "ready") {
-          slot.ready = true;
-          this.send(slot);
-          return;
-        }
-        const done = slot.inFlight.get(msg.id);
-        if (!done) return;
-        slot.inFlight.delete(msg.id);
-        done.forEach((job, k) => this.results.set(job.file.path, msg.results[k]!));
-        this.send(slot);
-        this.notify();
-      });
-      slot.worker.on("error", () => this.fail(slot));
-      slot.worker.on("exit", () => this.fail(slot));
-      slot.worker.on("messageerror", () => this.fail(slot));
-      this.slots.push(slot);
-    }
+  private constructor(
+    private readonly file: string,
+    workers: number,
+    grammars: readonly Grammar[],
+  ) {
+    this.grow(workers, grammars);
   }
 
-  /** Starts `workers` workers that preload `grammars`; undefined when there are none to start or no built worker file. */
+  /**
+   * Starts `workers` workers that preload `grammars`; undefined when there are none to start or no built worker file.
+   * Throws what `new Worker` throws (no thread to be had); the caller parses on its own thread then (pool-start.ts).
+   */
   static start(workers: number, grammars: readonly Grammar[]): FactsPool | undefined {
     const file = workers > 0 ? workerFile() : undefined;
     return file === undefined ? undefined : new FactsPool(file, workers, grammars);
+  }
+
+  /**
+   * Starts more workers, up to `workers` in all (the tile turned out larger than when the pool started). Once one runs,
+   * a worker that cannot start is only one fewer.
+   */
+  grow(workers: number, grammars: readonly Grammar[]): void {
+    try {
+      while (this.slots.length < Math.min(workers, MAX_WORKERS)) this.slots.push(this.startWorker(grammars));
+    } catch (error) {
+      if (this.slots.length === 0) throw error;
+    }
+  }
+
+  private startWorker(grammars: readonly Grammar[]): Slot {
+    // Test-only: a worker that cannot start, as Node reports it when the system refuses a thread.
+    if (process.env.SKIP_SUMMARY_TEST_LINT_WORKER === "start-fails") throw Object.assign(new Error("EAGAIN"), { code: "ERR_WORKER_INIT_FAILED" });
+    const slot: Slot = { worker: new Worker(this.file, { workerData: { grammars } }), inFlight: new Map(), ready: false, dead: false };
+    slot.worker.on("message", (msg: { id: number; results: CachedFacts[] } | "ready") => {
+      if (msg === "ready") {
+        slot.ready = true;
+        this.send(slot);
+        return;
+      }
+      const done = slot.inFlight.get(msg.id);
+      if (!done) return;
+      slot.inFlight.delete(msg.id);
+      done.forEach((job, k) => this.results.set(job.file.path, msg.results[k]!));
+      this.send(slot);
+      this.notify();
+    });
+    slot.worker.on("error", () => this.fail(slot));
+    slot.worker.on("exit", () => this.fail(slot));
+    slot.worker.on("messageerror", () => this.fail(slot));
+    return slot;
   }
 
   /**
@@ -120,24 +143,20 @@ export class FactsPool {
     for (const job of jobs) this.batch(job, batchBytes);
     this.flush();
     this.streaming = false;
-    try {
-      for (const slot of this.slots) this.send(slot);
-      while (meanwhile?.()) await this.yieldToWorkers();
-      const p = await parsers();
-      for (;;) {
-        const mine = this.parsesHere() ? this.queue.shift() : undefined;
-        if (mine) {
-          for (const job of mine) this.results.set(job.file.path, analyseFile(job.file, job.test, p));
-          await this.yieldToWorkers();
-          continue;
-        }
-        if (this.queue.length === 0 && this.slots.every((s) => s.dead || s.inFlight.size === 0)) break;
-        // Files a failed worker handed back go to another.
-        for (const slot of this.slots) this.send(slot);
-        await new Promise<void>((r) => (this.wake = r));
+    for (const slot of this.slots) this.send(slot);
+    while (meanwhile?.()) await this.yieldToWorkers();
+    const p = await parsers();
+    for (;;) {
+      const mine = this.parsesHere() ? this.queue.shift() : undefined;
+      if (mine) {
+        for (const job of mine) this.results.set(job.file.path, analyseFile(job.file, job.test, p));
+        await this.yieldToWorkers();
+        continue;
       }
-    } finally {
-      this.close();
+      if (this.queue.length === 0 && this.slots.every((s) => s.dead || s.inFlight.size === 0)) break;
+      // Files a failed worker handed back go to another.
+      for (const slot of this.slots) this.send(slot);
+      await new Promise<void>((r) => (this.wake = r));
     }
     return this.results;
   }
@@ -171,8 +190,10 @@ export class FactsPool {
     return !this.workersFirst || this.slots.every((s) => s.dead);
   }
 
+  /** Ends the workers; the pool's owner calls it once the facts are in, or the tile failed (load-tile.ts). */
   close(): void {
     for (const slot of this.slots) {
+      if (slot.dead) continue;
       slot.dead = true;
       void slot.worker.terminate();
     }

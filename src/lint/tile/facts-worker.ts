@@ -13,7 +13,8 @@ interface Start {
 }
 
 // Test-only fault injection, so the tests can show a crashing worker and a throwing file cost no finding and no hang:
-// SKIP_SUMMARY_TEST_LINT_WORKER=exit:<path> ends the worker on that file, throw:<path> makes its analysis throw.
+// SKIP_SUMMARY_TEST_LINT_WORKER=exit:<path> ends the worker on that file, throw:<path> makes its analysis throw
+// (start-fails, read by the pool, makes the worker fail to start at all: facts-pool.ts).
 const fault = /^(exit|throw):(.+)$/.exec(process.env.SKIP_SUMMARY_TEST_LINT_WORKER ?? "");
 
 const port = parentPort;

@@ -1,5 +1,5 @@
 // Lists a tile's files with fast-glob and reads the ones the checks need, reporting (never crashing on) files it cannot read.
-import { closeSync, fstatSync, openSync, readSync, constants } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, readSync, constants, type Dirent } from "node:fs";
 import fg from "fast-glob";
 import { baseName, isSummaryLikeName, languageOf, type Language } from "./classify-path.js";
 
@@ -32,7 +32,12 @@ export interface TileFiles {
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
 export interface ListHooks {
-  /** Hears the listed paths before any is read (the lint starts its parser workers then: facts-pool.ts). */
+  /**
+   * Hears each folder's entries as fast-glob reads it, before its filters (so ignored files are counted too): the lint
+   * starts its parser workers as soon as it has seen enough files to parse (pool-start.ts), while the rest is listed.
+   */
+  readonly onFolder?: (folder: string, entries: readonly Dirent[]) => void;
+  /** Hears the listed paths before any is read (the lint settles how many parser workers to keep then). */
   readonly onListed?: (paths: readonly string[]) => void;
   /**
    * Hears each file as it is read (the lint hands the ones to parse to its workers then). With it, the reading lets the
@@ -45,7 +50,7 @@ export interface ListHooks {
 const READS_PER_TURN = 200;
 
 export async function listTileFiles(dir: string, ignore: readonly string[], hooks: ListHooks = {}): Promise<TileFiles> {
-  const { onListed, onRead } = hooks;
+  const { onFolder, onListed, onRead } = hooks;
   // The synchronous walk: on a local disk it avoids a thread-pool hop per folder, which dominates on small tiles' many folders.
   // "**/*", not "**": a globstar never matches a name with a line break, so "**" would drop such a folder without a
   // trace, while "**/*" still lists it (its last part is matched by "*") and it can be reported below.
@@ -58,6 +63,8 @@ export async function listTileFiles(dir: string, ignore: readonly string[], hook
     ignore: [...DEFAULT_IGNORE, ...ignore],
     // A folder that cannot be read must not be skipped in silence: the error reaches the caller (exit 2).
     suppressErrors: false,
+    // fast-glob's documented file-system adapter: the same readdirSync, heard on the way (folders as absolute paths).
+    ...(onFolder ? { fs: { readdirSync: listening(onFolder) } } : {}),
   });
   onListed?.(entries.filter((e) => !e.dirent.isDirectory()).map((e) => e.path));
   const files: TileFile[] = [];
@@ -91,6 +98,14 @@ export async function listTileFiles(dir: string, ignore: readonly string[], hook
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { files, unreadable };
+}
+
+function listening(onFolder: NonNullable<ListHooks["onFolder"]>): typeof readdirSync {
+  return ((path: string, options?: { withFileTypes?: boolean }) => {
+    const entries = readdirSync(path, options as { withFileTypes: true });
+    if (options?.withFileTypes) onFolder(path, entries);
+    return entries;
+  }) as typeof readdirSync;
 }
 
 /** Code, SKILL.md, rule files, manifests and summaries are read; other files (docs, data, images) only listed. */

@@ -3,11 +3,10 @@ import { readFile, stat } from "node:fs/promises";
 import { SkipSummaryError } from "../../contract/errors.js";
 import { isSystemError } from "../../fs/errors.js";
 import { resolve } from "node:path";
-import { jsGrammar, Parsers } from "../source/tree-sitter.js";
+import { Parsers, type Grammar } from "../source/tree-sitter.js";
 import { grammarsFor } from "./analyse-file.js";
-import { FactsPool, workerCount, type Concurrency, type PoolJob } from "./facts-pool.js";
-import { languageOf } from "./classify-path.js";
-import type { Grammar } from "../source/tree-sitter.js";
+import type { Concurrency, PoolJob } from "./facts-pool.js";
+import { PoolStarter } from "./pool-start.js";
 import { baseName } from "./classify-path.js";
 import fg from "fast-glob";
 import { DEFAULT_IGNORE, listTileFiles, type TileFile } from "./files.js";
@@ -58,30 +57,20 @@ export async function loadTile(dirArg: string, cwd: string, options: LoadTileOpt
     if (!isSystemError(error)) throw error;
     throw tileUnreadable(dirArg, error.code === "ENOENT" ? "does not exist" : `cannot be read (${error.code})`);
   }
-  // Parser workers start as soon as the files are listed, so their start-up overlaps reading them.
-  let pool: FactsPool | undefined;
-  // With --cache only the files not in it count, and that is known only once they are read.
-  const startPool = (paths: readonly string[]) => {
-    const candidates = options.cache ? paths : paths.filter(mayParse);
-    if (pool) return;
-    const grammars = [...new Set(candidates.map(likelyGrammar))];
-    pool = FactsPool.start(workerCount(options.concurrency ?? "auto", candidates.length), grammars);
-    // A tile large enough for workers: this thread's grammars compile (in V8's background threads) while it reads the
-    // files, instead of after. Loaded once per process either way; an error shows where they are awaited (readTile).
-    if (pool) void Parsers.load(grammars).catch(() => undefined);
-  };
+  // Parser workers start while the tile is listed (pool-start.ts); they end once the facts are in, or the tile failed.
+  const starter = new PoolStarter(options.concurrency ?? "auto", dir);
   try {
-    return await readTile(dirArg, dir, options, () => pool, startPool);
+    return await readTile(dirArg, dir, options, starter);
   } finally {
-    pool?.close();
+    starter.close();
   }
 }
 
-async function readTile(dirArg: string, dir: string, options: LoadTileOptions, pool: () => FactsPool | undefined, startPool: (paths: readonly string[]) => void): Promise<Tile> {
+async function readTile(dirArg: string, dir: string, options: LoadTileOptions, starter: PoolStarter): Promise<Tile> {
   // The files to parse found while reading, sent to the workers at once (with their grammars, by path).
   const streamed = new Map<string, Grammar[]>();
   const stream = (f: TileFile) => {
-    const workers = pool();
+    const workers = starter.workers;
     if (!workers) return;
     const test = isTestFile(f.path, f.language);
     const needed = grammarsFor(f, test);
@@ -92,7 +81,7 @@ async function readTile(dirArg: string, dir: string, options: LoadTileOptions, p
   let walked: Awaited<ReturnType<typeof listTileFiles>>;
   try {
     // Without --cache the files to parse are known as they are read, and go to the workers at once.
-    walked = await listTileFiles(dir, options.ignore, options.cache ? {} : { onListed: startPool, onRead: stream });
+    walked = await listTileFiles(dir, options.ignore, options.cache ? {} : { onFolder: starter.onFolder, onListed: starter.onListed, onRead: stream });
   } catch (error) {
     if (!isSystemError(error)) throw error;
     const e = error;
@@ -137,8 +126,8 @@ async function readTile(dirArg: string, dir: string, options: LoadTileOptions, p
   });
   const unique = [...new Set(grammars)];
   let shared: Parsers | undefined;
-  if (options.cache && jobs.length > 0) startPool(jobs.map((j) => j.file.path));
-  const workers = jobs.length > 0 || streamed.size > 0 ? pool() : undefined;
+  if (options.cache && jobs.length > 0) starter.settle(jobs.map((j) => j.file.path));
+  const workers = jobs.length > 0 || streamed.size > 0 ? starter.workers : undefined;
   // With workers, this thread reads the skills' front matter (YAML) while they parse, then parses what is left.
   const frontMatter = new Map<string, FrontMatter>();
   const skillMds = workers ? skillCandidates(files, manifest, byPath).flatMap((c) => (c.skillMd ? [c.skillMd] : [])) : [];
@@ -200,15 +189,4 @@ function expandManifest(manifest: Manifest, paths: readonly string[], dir: strin
     return found.length === 0 ? [{ path, field }] : found.map((p) => ({ path: p, field }));
   });
   return { ...manifest, skillDirs, ruleFiles };
-}
-
-/** A file a parser may read: code, or a SKILL.md (its code blocks); what "auto" counts. */
-function mayParse(path: string): boolean {
-  const language = languageOf(path);
-  return language === "python" || language === "js" || language === "shell" || language === "bats" || language === "shell-or-other" || path === "SKILL.md" || path.endsWith("/SKILL.md");
-}
-
-function likelyGrammar(path: string): Grammar {
-  const language = languageOf(path);
-  return language === "python" ? "python" : language === "js" ? jsGrammar(path) : "bash";
 }
