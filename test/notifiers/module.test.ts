@@ -1,7 +1,7 @@
 // A user's notifier from a real .mjs file: both export styles, and clear errors when it does not fit.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, it } from "vitest";
 import { isSkipSummaryError } from "../../src/contract/errors.js";
 import { deliver, loadNotifiers } from "../../src/notifiers/index.js";
 import { tempDir } from "../helpers/cli.js";
@@ -16,8 +16,9 @@ async function load(dir: string, file: string, source: string, options?: Record<
   return loadNotifiers({ config, env: {}, cwd: "/", names: undefined, stdout: { write: () => undefined } });
 }
 
-describe("module notifier", () => {
-  it("loads createNotifier(options) relative to the config file and passes requests through", async () => {
+// Concurrent: each test loads its own files from its own folder; the timeout test's 200 ms overlap the others.
+describe.concurrent("module notifier", () => {
+  it("loads createNotifier(options) relative to the config file and passes requests through", async ({ expect }) => {
     const dir = await tempDir();
     const source = `
       import { appendFileSync } from "node:fs";
@@ -36,7 +37,7 @@ describe("module notifier", () => {
     expect(JSON.parse(await readFile(log, "utf8"))).toEqual({ skill: "tessl__check-cfps", route: "policy", id: "d-0123456789abcdef", timeoutMs: 4321, aborted: false });
   });
 
-  it("accepts a default export with send, and retries what it throws", async () => {
+  it("accepts a default export with send, and retries what it throws", async ({ expect }) => {
     const dir = await tempDir();
     const source = `let calls = 0; export default { async send() { calls += 1; if (calls < 3) throw new Error("chat API down"); return { ok: true }; } };`;
     const loaded = await load(dir, "flaky.mjs", source);
@@ -46,7 +47,7 @@ describe("module notifier", () => {
     expect(delays).toEqual([500, 1000]);
   });
 
-  it("a result of the wrong shape is a permanent failure in words", async () => {
+  it("a result of the wrong shape is a permanent failure in words", async ({ expect }) => {
     const dir = await tempDir();
     const loaded = await load(dir, "wrong.mjs", `export default { send: async () => ({ ok: false, error: "nope" }) };`);
     const report = await deliver(deliveryRequest(), { ...loaded, timeoutMs: 5000, retries: 3, log: () => undefined });
@@ -54,7 +55,7 @@ describe("module notifier", () => {
     expect(report.results[0]!.error).toMatch(/returned an invalid result: a failure must set `permanent` to true or false/);
   });
 
-  it("a module that does not export a notifier is a config error naming the path and what it exports", async () => {
+  it("a module that does not export a notifier is a config error naming the path and what it exports", async ({ expect }) => {
     const dir = await tempDir();
     const error = await load(dir, "bad.mjs", `export const send = () => ({ ok: true }); export const other = 1;`).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "config.invalid" });
@@ -64,7 +65,7 @@ describe("module notifier", () => {
     expect(message).toMatch(/must export createNotifier\(options\) or a default object with a send\(request\) function; it exports send, other/);
   });
 
-  it("a module that cannot be imported, or whose factory throws, is a config error", async () => {
+  it("a module that cannot be imported, or whose factory throws, is a config error", async ({ expect }) => {
     const dir = await tempDir();
     const missing = { path: join(dir, "skip-summary.config.json"), data: { notify: { notifiers: { mine: { type: "module", path: "./nope.mjs" } } } } };
     const error = await loadNotifiers({ config: missing, env: {}, cwd: "/", names: undefined, stdout: { write: () => undefined } }).catch((e: Error) => e.message);
@@ -79,7 +80,7 @@ describe("module notifier", () => {
     );
   });
 
-  it("a send that never settles is cut off by the timeout", async () => {
+  it("a send that never settles is cut off by the timeout", async ({ expect }) => {
     const dir = await tempDir();
     const loaded = await load(dir, "hang.mjs", `export default { send: () => new Promise(() => {}) };`);
     const report = await deliver(deliveryRequest(), { ...loaded, timeoutMs: 200, retries: 0, log: () => undefined });
