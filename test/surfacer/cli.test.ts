@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { CLI, runCli, tempDir, readWorkspace } from "../helpers/cli.js";
 import { runCliInProcess } from "../helpers/in-process.js";
 import { fileNotifierConfig, putSummary, readDelivered } from "./helpers.js";
@@ -14,7 +14,9 @@ async function setup() {
   return { ws, aux, out, config };
 }
 
-describe("skip-summary surface, once mode", () => {
+// Every test has its own folders, and the CLI runs in process but for the hot entry and the terminal cases: they run
+// side by side.
+describe.concurrent("skip-summary surface, once mode", () => {
   // Spawned: the after-skill hook's common case through the real binary's hot entry (dist/hot/surface.js).
   it("exits 0 when nothing waits, and prints nothing on stdout", async () => {
     const ws = await tempDir();
@@ -169,7 +171,7 @@ describe("skip-summary surface, once mode", () => {
   });
 });
 
-describe("skip-summary surface --hook-input (Claude Code PostToolUse on the Skill tool; Stop and the rest in hook.test.ts)", () => {
+describe.concurrent("skip-summary surface --hook-input (Claude Code PostToolUse on the Skill tool; Stop and the rest in hook.test.ts)", () => {
   const event = (toolName: string, toolInput: unknown, extra: Record<string, unknown> = {}) =>
     JSON.stringify({ session_id: "s1", transcript_path: "/tmp/t.jsonl", cwd: "/tmp", hook_event_name: "PostToolUse", tool_name: toolName, tool_input: toolInput, tool_response: { success: true }, tool_use_id: "toolu_1", ...extra });
 
@@ -211,7 +213,19 @@ describe("skip-summary surface --hook-input (Claude Code PostToolUse on the Skil
   it("does not wait on a terminal: stdin that is a TTY is a clear error with exit 1 (run under script(1) for a pty)", async () => {
     const ws = await tempDir();
     const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} surface --hook-input --workspace ${JSON.stringify(ws)}`;
-    const r = spawnSync("script", ["-qec", command, "/dev/null"], { encoding: "utf8", timeout: 20_000, env: { PATH: process.env.PATH ?? "" } });
+    // Started without blocking (as spawnSync would), so the file's other tests run meanwhile.
+    const r = await new Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string }>((resolve, reject) => {
+      const child = spawn("script", ["-qec", command, "/dev/null"], { env: { PATH: process.env.PATH ?? "" }, stdio: ["pipe", "pipe", "ignore"] });
+      let stdout = "";
+      child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+      const timer = setTimeout(() => child.kill("SIGTERM"), 20_000);
+      child.on("error", reject);
+      child.on("close", (status, signal) => {
+        clearTimeout(timer);
+        resolve({ status, signal, stdout });
+      });
+      child.stdin!.end();
+    });
     expect(r.signal, "it waited on the terminal").toBeNull();
     expect(r.status).toBe(1);
     expect(r.stdout).toContain("--hook-input: stdin is a terminal");
