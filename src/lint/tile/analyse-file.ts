@@ -6,7 +6,7 @@ import { EMPTY_FACTS } from "../source/facts.js";
 import { analyseMarkdown } from "../source/markdown.js";
 import type { Grammar, Parsers } from "../source/tree-sitter.js";
 import type { CachedFacts } from "./facts-cache.js";
-import { baseName } from "./classify-path.js";
+import { baseName, isCode } from "./classify-path.js";
 import type { TileFile } from "./files.js";
 
 const BLOCK = /^\s*(?:```+|~~~+)\s*(js|javascript|mjs|ts|typescript|jsx|tsx|py|python|python3|sh|bash|shell|zsh|console|shell-session)\b/gm;
@@ -47,4 +47,13 @@ export function grammarsFor(f: TileFile, test: boolean): Grammar[] {
   if (f.language !== "python" && f.language !== "js" && f.language !== "shell" && f.language !== "bats") return [];
   const language = f.language as CodeLanguage;
   return needsParse(language, f.text, !test) ? [grammarOf(language, f.path)] : [];
+}
+
+/**
+ * The facts of a code file that `grammarsFor` gives no grammar: what analyseFile finds for it (its text names nothing a
+ * reader looks for), known without testing the text again. The rules ask for every script's facts after the parsing,
+ * on the lint's own thread, so the load step hands these over (load-tile.ts). Undefined for any other file.
+ */
+export function factsWithoutParser(f: TileFile): CachedFacts | undefined {
+  return f.text !== undefined && isCode(f.language) ? { facts: EMPTY_FACTS } : undefined;
 }

@@ -4,7 +4,7 @@ import { SkipSummaryError } from "../../contract/errors.js";
 import { isSystemError } from "../../fs/errors.js";
 import { resolve } from "node:path";
 import { Parsers, type Grammar } from "../source/tree-sitter.js";
-import { grammarsFor } from "./analyse-file.js";
+import { factsWithoutParser, grammarsFor } from "./analyse-file.js";
 import type { Concurrency, PoolJob } from "./facts-pool.js";
 import { PoolStarter } from "./pool-start.js";
 import { baseName } from "./classify-path.js";
@@ -13,7 +13,7 @@ import { DEFAULT_IGNORE, listTileFiles, type TileFile } from "./files.js";
 import { LEGACY_MANIFEST, PLUGIN_MANIFEST, parseManifest, type Manifest } from "./manifest.js";
 import { parseRuleFile } from "./rule-file.js";
 import { isTestFile } from "./classify-path.js";
-import { FactsCache } from "./facts-cache.js";
+import { FactsCache, type CachedFacts } from "./facts-cache.js";
 import { readFrontMatter, type FrontMatter } from "./front-matter.js";
 import { buildTile, skillCandidates, type RuleSource, type Tile } from "./tile.js";
 
@@ -69,12 +69,18 @@ export async function loadTile(dirArg: string, cwd: string, options: LoadTileOpt
 async function readTile(dirArg: string, dir: string, options: LoadTileOptions, starter: PoolStarter): Promise<Tile> {
   // The files to parse found while reading, sent to the workers at once (with their grammars, by path).
   const streamed = new Map<string, Grammar[]>();
+  // Code files that need no parser: their (empty) facts are known now, so the rules do not look at their text again.
+  const known = new Map<string, CachedFacts>();
+  const unparsed = (f: TileFile) => {
+    const facts = factsWithoutParser(f);
+    if (facts) known.set(f.path, facts);
+  };
   const stream = (f: TileFile) => {
     const workers = starter.workers;
     if (!workers) return;
     const test = isTestFile(f.path, f.language);
     const needed = grammarsFor(f, test);
-    if (needed.length === 0) return;
+    if (needed.length === 0) return unparsed(f);
     streamed.set(f.path, needed);
     workers.add({ file: f, test, grammars: needed });
   };
@@ -113,9 +119,13 @@ async function readTile(dirArg: string, dir: string, options: LoadTileOptions, s
   const grammars = files.flatMap((f) => {
     const already = streamed.get(f.path);
     if (already) return already;
+    if (known.has(f.path)) return [];
     const test = isTestFile(f.path, f.language);
     const needed = grammarsFor(f, test);
-    if (needed.length === 0) return needed;
+    if (needed.length === 0) {
+      unparsed(f);
+      return needed;
+    }
     if (cache) {
       const key = FactsCache.key({ language: f.language, test, path: f.path, text: f.text! });
       cacheKeys.set(f.path, key);
@@ -137,7 +147,8 @@ async function readTile(dirArg: string, dir: string, options: LoadTileOptions, s
   };
   const parsed = workers ? await workers.run(jobs, async () => (shared = await Parsers.load(unique)), readSomeFrontMatter) : undefined;
   shared ??= await Parsers.load(unique);
-  return buildTile({ dir, files, unreadable, manifest, rule, parsers: shared, frontMatter, ...(cache ? { factsCache: cache, cacheKeys } : {}), ...(parsed ? { parsed } : {}) });
+  for (const [path, facts] of parsed ?? []) known.set(path, facts);
+  return buildTile({ dir, files, unreadable, manifest, rule, parsers: shared, frontMatter, parsed: known, ...(cache ? { factsCache: cache, cacheKeys } : {}) });
 }
 
 /**

@@ -63,7 +63,7 @@ export function buildTile(input: {
   /** `lint --cache`: facts of the files a parser reads, by content key (cacheKeys). */
   factsCache?: FactsCache;
   cacheKeys?: ReadonlyMap<string, string>;
-  /** Facts already found by parser workers (`--concurrency`), by path. */
+  /** Facts already found, by path: by parser workers (`--concurrency`), or without a parser (analyse-file.ts). */
   parsed?: ReadonlyMap<string, CachedFacts>;
   /** Front matter already read (while parser workers parsed), by the SKILL.md's path. */
   frontMatter?: ReadonlyMap<string, FrontMatter>;
