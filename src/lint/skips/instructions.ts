@@ -6,9 +6,12 @@ import type { SkipEvidence } from "../source/facts.js";
 
 const SKIP = /\b(skip(?:s|ped|ping)?|drop(?:s|ped)?|discard(?:s|ed)?|omit(?:s|ted)?|defer(?:s|red)?|ignore[sd]?|leave (?:it|them|the \w+) for the next (?:run|cycle)|retr(?:y|ies) (?:on |in )?the next (?:run|cycle|fire|sweep)|(?:proceed|continue|move on|fail|exclude|remove)s? silently|(?:do not|don't|never) (?:surface|report|forward|relay|notify|mention|echo) (?:it|them|this|the (?:failure|error))\b)\b/gi;
 const NEGATION = /\b(do not|don't|never|must not|mustn't|no|not|nothing to|without|cannot|instead of|rather than|isn't|is not)\s+(?:\w+[\s-]){0,2}$/i;
+const FAILURE_WORDS = String.raw`fail(?:s|ed|ure|ures)?|errors?|unreachable|time[sd]? out|timeouts?|non-?zero|exits? [1-9]|unverifiable|could not|couldn't|cannot be|malformed|invalid|unparseable|HTTP [45]\d\d|[45]\d\d`;
+const LIMIT_WORDS = String.raw`budget|limit (?:is )?(?:reached|hit|exceeded)|deadline|quota|rate[- ]limit(?:ed)?|too (?:large|many|long)`;
 /** A failure (not a limit): "are dropped" after a limit reads as how a platform behaves ("reloads over the budget are deferred"). */
-const FAILURE = /\b(fail(?:s|ed|ure|ures)?|errors?|unreachable|time[sd]? out|timeouts?|non-?zero|exits? [1-9]|unverifiable|could not|couldn't|cannot be|malformed|invalid|unparseable|HTTP [45]\d\d|[45]\d\d)\b/i;
-const CONDITION = /\b(fail(?:s|ed|ure|ures)?|errors?|unreachable|time[sd]? out|timeouts?|non-?zero|exits? [1-9]|unverifiable|could not|couldn't|cannot be|malformed|invalid|unparseable|budget|limit (?:is )?(?:reached|hit|exceeded)|deadline|quota|rate[- ]limit(?:ed)?|too (?:large|many|long)|HTTP [45]\d\d|[45]\d\d)\b/i;
+const FAILURE = new RegExp(String.raw`\b(${FAILURE_WORDS})\b`, "i");
+/** A failure or a limit: when an instruction in the imperative ("skip the rest") applies. */
+const CONDITION = new RegExp(String.raw`\b(${FAILURE_WORDS}|${LIMIT_WORDS})\b`, "i");
 const SURFACE = /send_message|\bconfirm\b|\bsay so\b|\binform\b|\blet (?:the )?\w+ know\b|\bsend (?:a|the|it)\b|\bnotif(?:y|ies|ication)\b|\bsurface[sd]?\b|\breport(?:s|ed)? (?:it|them|the|to|a|an)\b|\btell (?:the )?\w+|\bwarn(?:s|ing)?\b|\balert\b|skip-summary|skip summary|\bexit(?:s)? (?:non-?zero|[1-9])|\bnon-?zero exit|\brelay|\bforward (?:it|them|the|a)\b|\bcaller\b|<internal>|\bask (?:the )?(?:user|owner|operator)/gi;
 const STAMP = /\b(mark|set|stamp|write|advance)s?\b[^.]*\b(_?verified(?:_this_run)?|last_verified|last_checked|_last_checked|verified_at|checked_at)\b[^.]*\b(true|today|now)\b/i;
 /** Absence is not failure: "missing files: skip silently" reads nothing because there is nothing to read. */
