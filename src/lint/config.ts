@@ -3,6 +3,7 @@ import * as z from "zod/mini";
 import { configProblems, type LoadedConfig } from "../config/load.js";
 import { dirname, resolve } from "node:path";
 import { MECHANISMS } from "./skips/intentional.js";
+import { MAX_WORKERS } from "./tile/facts-pool.js";
 import type { ConfiguredSeverity, Severity } from "./types.js";
 
 export const LintConfigSection = z.strictObject(
@@ -15,7 +16,7 @@ export const LintConfigSection = z.strictObject(
     ignore: z.optional(z.array(z.string({ error: "must be a string: a glob relative to the tile, such as \"vendor/**\"" }), { error: "must be an array of globs" })),
     rule: z.optional(z.string({ error: "must be a string: the path of the no-silent-defer rule file your tiles share" })),
     concurrency: z.optional(
-      z.union([z.literal("auto"), z.literal("off"), z.int().check(z.gte(1), z.lte(64))], { error: 'must be "auto", "off" or a number of worker threads from 1 to 64' }),
+      z.union([z.literal("auto"), z.literal("off"), z.int().check(z.gte(1), z.lte(MAX_WORKERS))], { error: `must be "auto", "off" or a number of worker threads from 1 to ${MAX_WORKERS}` }),
     ),
     intentionalSkips: z.optional(
       z.record(z.string(), z.record(z.string(), z.string({ error: "must be a string: why the owner need not hear of it" }), { error: "must map a mechanism to a reason" }), {

@@ -1,5 +1,6 @@
 // The lint's public API: lint tiles, format results, decide the exit code.
 export { FactsCache, DEFAULT_CACHE_FILE } from "./tile/facts-cache.js";
+export { MAX_WORKERS } from "./tile/facts-pool.js";
 export { lintTiles, defaultSeverities, summarise, type LintOptions } from "./run-lint.js";
 export { lintExitCode, type ExitCodeOptions } from "./exit-code.js";
 export { resolveLintConfig, LintConfigSection, type LintConfig } from "./config.js";

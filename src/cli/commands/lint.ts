@@ -89,8 +89,8 @@ export const lintCommand: CommandDefinition = {
           if (opts.concurrency !== undefined) {
             const c = opts.concurrency.trim();
             if (c === "auto" || c === "off") concurrency = c;
-            else if (/^\d+$/.test(c) && Number(c) >= 1 && Number(c) <= 64) concurrency = Number(c);
-            else throw usageError(`--concurrency: expected a number of worker threads from 1 to 64, "auto" or "off", got ${JSON.stringify(opts.concurrency)}`);
+            else if (/^\d+$/.test(c) && Number(c) >= 1 && Number(c) <= lint.MAX_WORKERS) concurrency = Number(c);
+            else throw usageError(`--concurrency: expected a number of worker threads from 1 to ${lint.MAX_WORKERS}, "auto" or "off", got ${JSON.stringify(opts.concurrency)}`);
           }
           const { loadConfigFile } = await import("../../config/load.js");
           const { useColor } = await import("../io.js");

@@ -28,7 +28,7 @@ export const AUTO_MIN_FILES = 1000;
 const AUTO_FILES_PER_WORKER = 500;
 /** Batches of jobs found while the tile is read (the total is not known yet). */
 const STREAM_BATCH_BYTES = 16 * 1024;
-/** The most workers a number may ask for. */
+/** The most workers a number may ask for (`--concurrency`, the config's `lint.concurrency`). */
 export const MAX_WORKERS = 64;
 
 /** How many workers to start for `files` files a parser may read, on a machine with `cores` cores. */
