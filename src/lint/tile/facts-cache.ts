@@ -34,9 +34,6 @@ function buildStamp(): string {
 
 export class FactsCache {
   private readonly used = new Map<string, CachedFacts>();
-  /** Entries answered from the file (hits) and computed this run (misses); for the bench and tests. */
-  hits = 0;
-  misses = 0;
 
   private constructor(
     readonly path: string,
@@ -70,11 +67,9 @@ export class FactsCache {
   get(key: string, compute: () => CachedFacts): CachedFacts {
     const known = this.used.get(key) ?? this.stored.get(key);
     if (known) {
-      this.hits++;
       this.used.set(key, known);
       return known;
     }
-    this.misses++;
     const fresh = compute();
     this.used.set(key, fresh);
     return fresh;
