@@ -8,24 +8,12 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import fg from "fast-glob";
-import { CLI, ROOT, median, report } from "./lib.mjs";
+import { CLI, ROOT, compareCommands, median, report } from "./lib.mjs";
 import { setFlagsFromString } from "node:v8";
 
 // lintTiles() leaves V8's flags alone; this process lints as the CLI does, with WebAssembly on the baseline compiler
 // only (src/cli/commands/lint.ts).
 setFlagsFromString("--liftoff-only");
-
-const TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
-
-/** One run: wall ms, and CPU ms (user+sys of the process and its threads) when /usr/bin/time is there. */
-function runTimed(argv) {
-  const start = process.hrtime.bigint();
-  const r = TIME ? spawnSync(TIME, ["-f", "%U %S", ...argv], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" }) : spawnSync(argv[0], argv.slice(1), { cwd: ROOT, stdio: "ignore" });
-  const wall = Number(process.hrtime.bigint() - start) / 1e6;
-  if (r.status !== 0) throw new Error(`${argv.join(" ")} exited ${r.status}: ${r.stderr ?? ""}`);
-  const m = TIME ? /([\d.]+) ([\d.]+)\s*$/.exec(r.stderr) : null;
-  return { wall, cpu: m ? (Number(m[1]) + Number(m[2])) * 1000 : undefined };
-}
 
 const SKILLS = Number(process.env.BENCH_SKILLS ?? 1000);
 // About ten files a skill (eleven for every fourth one), as published skills are laid out.
@@ -97,18 +85,10 @@ try {
     // The warm-up run writes the cache; every measured run reads it.
     ["skip-summary lint --cache, warm", [process.execPath, CLI, "lint", dir, "--format", "json", "--concurrency", "off", "--cache-location", cacheFile]],
   ];
-  const timed = commands.map(() => ({ wall: [], cpu: [] }));
   const RUNS = Number(process.env.BENCH_RUNS ?? 7);
   const loadStart = loadavg()[0];
-  for (let i = 0; i < RUNS + 1; i++) {
-    commands.forEach(([, argv], k) => {
-      const t = runTimed(argv);
-      if (i > 0) {
-        timed[k].wall.push(t.wall);
-        if (t.cpu !== undefined) timed[k].cpu.push(t.cpu);
-      }
-    });
-  }
+  // One warm-up round (it writes the cache the warm --cache runs read), then RUNS interleaved rounds.
+  const timed = compareCommands(commands.map(([, argv]) => [argv[0], argv.slice(1), { cwd: ROOT }]), { runs: RUNS, warmup: 1, cpu: true });
   rmSync(cacheFile, { force: true });
 
   // The same findings, byte for byte, with and without workers: on the synthetic tile and on the corpus tiles when present.
@@ -126,7 +106,7 @@ try {
 
   const g = median(globTimes);
   const l = median(lintTimes);
-  const [glob, auto, off, warm] = timed.map((t) => ({ wall: median(t.wall), cpu: t.cpu.length ? median(t.cpu) : undefined }));
+  const [glob, auto, off, warm] = timed.map((t) => ({ wall: t.median, cpu: t.cpu }));
   const row = (t) => `${t.wall.toFixed(1)} ms wall (${(t.wall / glob.wall).toFixed(2)}x)${t.cpu === undefined ? "" : `, ${t.cpu.toFixed(0)} ms CPU (${(t.cpu / glob.cpu).toFixed(2)}x)`}`;
   report(`lint: ${SKILLS} skills, ${files.length} files (medians of ${RUNS}, interleaved)`, [
     ["fast-glob listing, in process", `${g.toFixed(1)} ms`],
