@@ -136,12 +136,17 @@ export function runChild(options: RunChildOptions): Promise<ChildOutcome> {
     child.on("exit", (code, signal) => {
       exit = { code, signal };
       if (child.pid !== undefined) leaderExited(child.pid);
+      // The pipes are closed from a setImmediate, after one more poll phase: libuv reaps every exited child on any
+      // SIGCHLD, so this exit can be handled in a poll phase whose epoll batch predates the bytes the child wrote
+      // last, and on a starved event loop the timer is due before the next poll would read them.
       timers.push(
         setTimeout(() => {
-          child.stderr?.destroy();
-          child.stdout?.destroy();
-          child.stdin?.destroy();
-          finish();
+          setImmediate(() => {
+            child.stderr?.destroy();
+            child.stdout?.destroy();
+            child.stdin?.destroy();
+            finish();
+          });
         }, options.pipeDrainMs ?? PIPE_DRAIN_MS),
       );
     });
