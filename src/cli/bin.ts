@@ -3,11 +3,12 @@
 // file, no ESM loader, no commander, no process streams. Everything else loads the full ESM CLI (full.ts).
 import { join } from "node:path";
 import { fdSink } from "./fd-io.js";
+import { debugRequested } from "./debug-flag.js";
 import { loadWithCodeCache } from "./hot/code-cache.js";
 import { reportInternalError } from "./report-internal-error.js";
 
 const argv = process.argv.slice(2);
-const debug = argv.includes("--debug") || process.env.SKIP_SUMMARY_DEBUG === "1";
+const debug = debugRequested(argv, process.env);
 // stderr is written synchronously, so exiting right after the message loses nothing.
 const fatal = (error: unknown): never => process.exit(reportInternalError(error, { stderr: fdSink(2) }, debug));
 process.on("uncaughtException", fatal);

@@ -1,5 +1,6 @@
 // The full CLI: commander parses, one command runs, its exit code comes back. bin.ts sets process.exitCode from it.
 import { COMMANDS } from "./commands/index.js";
+import { debugRequested } from "./debug-flag.js";
 import type { CliIo } from "./io.js";
 import type { ExitCode } from "./action.js";
 import { isSkipSummaryError } from "../contract/errors.js";
@@ -8,7 +9,7 @@ import { reportInternalError } from "./report-internal-error.js";
 import { usageExitCode } from "./exit-codes.js";
 
 export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode> {
-  const debug = argv.includes("--debug") || io.env.SKIP_SUMMARY_DEBUG === "1";
+  const debug = debugRequested(argv, io.env);
   let exitCode: ExitCode = 0;
   const program = buildProgram(
     COMMANDS,

@@ -9,6 +9,7 @@ import { runFastPath } from "../../src/cli/fast-path.js";
 import type { CliIo } from "../../src/cli/io.js";
 import { main } from "../../src/cli/main.js";
 import { reportInternalError } from "../../src/cli/report-internal-error.js";
+import { debugRequested } from "../../src/cli/debug-flag.js";
 import { ROOT, type CliResult, type RunCliOptions } from "./cli.js";
 
 /** A stream that keeps what was written; `isTTY` is false, as for the spawned CLI's pipes. */
@@ -57,7 +58,7 @@ export async function runCliInProcess(args: readonly string[], options: RunCliOp
   const stdout = recordingStream();
   const stderr = recordingStream();
   const io: CliIo = { stdout, stderr, stdin: inputStream(options.input ?? ""), env: cliEnv(options.env), cwd: options.cwd ?? ROOT };
-  const debug = args.includes("--debug") || io.env.SKIP_SUMMARY_DEBUG === "1";
+  const debug = debugRequested(args, io.env);
   const run = async (): Promise<number> => {
     // bin.ts: emit and surface try their hot entry (the fast path) first; anything it declines goes to main.
     if (args[0] === "emit" || args[0] === "surface") {
