@@ -5,7 +5,8 @@ import { classifyTarget } from "../source/targets.js";
 import type { TileFile } from "../tile/files.js";
 import type { Skill, Tile } from "../tile/tile.js";
 
-const SKILL_MD_EMITS = /skip-summary\s+emit\b|\bskipAndExit\b|\bemitSkip\b|\bcreateSkipCollector\b|\.skip-summary-/;
+/** A SKILL.md that tells the agent to write a skip summary (then the skill surfaces what it leaves undone). */
+export const SKILL_MD_EMITS = /skip-summary\s+emit\b|\bskipAndExit\b|\bemitSkip\b|\bcreateSkipCollector\b|\.skip-summary-/;
 
 /** The skill writes a summary: `skip-summary emit`, this project's library, or a path with `.skip-summary-`. */
 export function emitsSummary(tile: Tile, skill: Skill): boolean {

@@ -3,7 +3,9 @@
 import { posix } from "node:path";
 import { writesSkipSummary, type SkipEvidence, type SkipMechanism } from "../source/facts.js";
 import type { Skill, Tile } from "../tile/tile.js";
-import { emitsSummary } from "../rules/skill-facts.js";
+import type { TileFile } from "../tile/files.js";
+import { baseName } from "../tile/classify-path.js";
+import { emitsSummary, SKILL_MD_EMITS } from "../rules/skill-facts.js";
 import { instructionSkips, linkedReferences, proseUnits, relayedFields, relayedFieldsIn, type RelayedField } from "./instructions.js";
 
 export interface Place {
@@ -22,7 +24,7 @@ export function skipEvidence(tile: Tile, skill: Skill): Map<SkipMechanism, Place
   let texts = byPathCache.get(tile);
   if (!texts) byPathCache.set(tile, (texts = new Map(tile.files.map((f) => [f.path, f]))));
   const docs = [skill.skillMd, ...linkedReferences(skill.skillMd.text ?? "").map((p) => texts.get(posix.join(skill.dir, p))).filter((f) => f?.text !== undefined)];
-  const relayed = docs.flatMap((d) => relayedFieldsIn(d!.text!));
+  const relayed = docs.flatMap((d) => relayedIn(d!));
   const scriptNames = skill.scripts.filter((f) => f !== skill.skillMd).map((f) => posix.basename(f.path));
   const found = new Map<SkipMechanism, Place[]>();
   const add = (file: string, language: string, e: SkipEvidence) => {
@@ -41,12 +43,35 @@ export function skipEvidence(tile: Tile, skill: Skill): Map<SkipMechanism, Place
   const summaryEverywhere = emitsSummary(tile, skill);
   for (const doc of docs) {
     if (summaryEverywhere && doc === skill.skillMd) continue;
-    for (const e of instructionSkips(doc!.text!)) add(doc!.path, "markdown", e);
+    for (const e of instructedIn(doc!)) add(doc!.path, "markdown", e);
   }
   if (!summaryEverywhere) for (const e of swallowedOutput(tile, skill)) add(skill.skillMd.path, "markdown", e);
   for (const list of found.values()) list.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.e.line - b.e.line));
   evidenceCache.set(skill, found);
   return found;
+}
+
+// What a SKILL.md or references/*.md says (pure functions of its text), read once per file: with parser workers the load
+// step reads it ahead (readDocAhead) while they parse, instead of after the parsing, when only this thread works.
+const relayedCache = new WeakMap<TileFile, RelayedField[]>();
+const instructedCache = new WeakMap<TileFile, SkipEvidence[]>();
+
+function relayedIn(doc: TileFile): RelayedField[] {
+  let r = relayedCache.get(doc);
+  if (!r) relayedCache.set(doc, (r = relayedFieldsIn(doc.text ?? "")));
+  return r;
+}
+
+function instructedIn(doc: TileFile): SkipEvidence[] {
+  let r = instructedCache.get(doc);
+  if (!r) instructedCache.set(doc, (r = instructionSkips(doc.text ?? "")));
+  return r;
+}
+
+/** Reads what skipEvidence will ask of a SKILL.md or a references/*.md (not a SKILL.md's instructions when it emits). */
+export function readDocAhead(doc: TileFile): void {
+  relayedIn(doc);
+  if (baseName(doc.path) !== "SKILL.md" || !SKILL_MD_EMITS.test(doc.text ?? "")) instructedIn(doc);
 }
 
 /**

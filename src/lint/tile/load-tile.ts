@@ -16,6 +16,7 @@ import { isTestFile } from "./classify-path.js";
 import { FactsCache, type CachedFacts } from "./facts-cache.js";
 import { readFrontMatter, type FrontMatter } from "./front-matter.js";
 import { buildTile, skillCandidates, type RuleSource, type Tile } from "./tile.js";
+import { readDocAhead } from "../skips/evidence.js";
 
 export const RULE_FILE_NAME = "no-silent-defer.md";
 
@@ -138,14 +139,18 @@ async function readTile(dirArg: string, dir: string, options: LoadTileOptions, s
   let shared: Parsers | undefined;
   if (options.cache && jobs.length > 0) starter.settle(jobs.map((j) => j.file.path));
   const workers = jobs.length > 0 || streamed.size > 0 ? starter.workers : undefined;
-  // With workers, this thread reads the skills' front matter (YAML) while they parse, then parses what is left.
+  // With workers, this thread reads the skills' front matter (YAML) and their markdown (SKILL.md and references/*.md:
+  // what they relay and what they tell the agent to skip) while the workers parse, then parses what is left.
   const frontMatter = new Map<string, FrontMatter>();
   const skillMds = workers ? skillCandidates(files, manifest, byPath).flatMap((c) => (c.skillMd ? [c.skillMd] : [])) : [];
-  const readSomeFrontMatter = () => {
+  const docs = workers ? [...skillMds, ...files.filter((f) => f.text !== undefined && f.language === "markdown" && /(^|\/)references\//.test(f.path))] : [];
+  const readAhead = () => {
     for (const md of skillMds.splice(0, 25)) if (!frontMatter.has(md.path)) frontMatter.set(md.path, readFrontMatter(md.text ?? ""));
-    return skillMds.length > 0;
+    if (skillMds.length > 0) return true;
+    for (const doc of docs.splice(0, 25)) readDocAhead(doc);
+    return docs.length > 0;
   };
-  const parsed = workers ? await workers.run(jobs, async () => (shared = await Parsers.load(unique)), readSomeFrontMatter) : undefined;
+  const parsed = workers ? await workers.run(jobs, async () => (shared = await Parsers.load(unique)), readAhead) : undefined;
   shared ??= await Parsers.load(unique);
   for (const [path, facts] of parsed ?? []) known.set(path, facts);
   return buildTile({ dir, files, unreadable, manifest, rule, parsers: shared, frontMatter, parsed: known, ...(cache ? { factsCache: cache, cacheKeys } : {}) });
