@@ -75,10 +75,10 @@ async function spawnedLint(dir: string, args: readonly string[], env: Record<str
 }
 
 /**
- * The 30-skill tile and its `--format json --concurrency off` run, shared by the two tests that compare against it: a
- * lint of it costs CPU, and the tile and that run are the same for both. The folder outlives one test, so it
- * is not a `tempDir()` (removed after each test) but this file's own, removed after its tests. The run is made on
- * first use, so either test also runs alone (`-t`).
+ * The 30-skill tile and its `--format json --concurrency off` run, shared by the tests that compare against it: a
+ * lint of it costs CPU, and the tile and that run are the same for each. The folder outlives one test, so it is not a
+ * `tempDir()` (removed after each test) but this file's own, removed after its tests. The run is made on first use, so
+ * each test also runs alone (`-t`).
  */
 let tile30: { dir: string; jsonOff?: ReturnType<typeof lint> } | undefined;
 beforeAll(async () => {
