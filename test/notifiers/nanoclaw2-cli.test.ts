@@ -6,7 +6,8 @@ import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { afterEachTest } from "../helpers/after-each.js";
 import { ROOT, readWorkspace, runCli, tempDir } from "../helpers/cli.js";
 import { runCliInProcess } from "../helpers/in-process.js";
 import { allOutRows, hostDelivers, initSession, writeSessionRouting, type Session } from "./nanoclaw2-host.js";
@@ -46,14 +47,16 @@ async function bareFolder(): Promise<string> {
   throw new Error(`every temp folder sees a libsql package above it: ${tried.join("; ")}`);
 }
 const made: string[] = [];
-afterEach(async () => {
+// Once no test of the file is running (test/setup.ts), not after each one: the tests run side by side.
+afterEachTest(async () => {
   await Promise.all(made.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });
 
 const waiting = async (ws: string) => (await readdir(ws)).filter((n) => n.startsWith(".skip-summary-") && n !== ".skip-summary-ledger");
 
-describe("skip-summary surface into a NanoClaw 2.x outbound.db", () => {
-  it("picks nanoclaw2 by itself when the session's outbound.db exists, and the host delivers the row", async () => {
+// Concurrent: each test has its own workspace and session; the spawned CLIs of one overlap the others' work.
+describe.concurrent("skip-summary surface into a NanoClaw 2.x outbound.db", () => {
+  it("picks nanoclaw2 by itself when the session's outbound.db exists, and the host delivers the row", async ({ expect }) => {
     const { ws, s, env } = await setup();
     const r = await runCliInProcess(["surface", "--workspace", ws], { env });
     expect(r.code, r.stderr).toBe(0);
@@ -69,7 +72,7 @@ describe("skip-summary surface into a NanoClaw 2.x outbound.db", () => {
     expect(text).toMatch(/\n\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/);
   });
 
-  it("keeps the summary and names the file when outbound.db has no messages_out table", async () => {
+  it("keeps the summary and names the file when outbound.db has no messages_out table", async ({ expect }) => {
     const { ws, s, env } = await setup();
     const empty = join(s.dir, "outbound-old.db");
     await cp(join(s.dir, "inbound.db"), empty); // a real SQLite file, but the host's other one
@@ -80,7 +83,7 @@ describe("skip-summary surface into a NanoClaw 2.x outbound.db", () => {
     expect(await waiting(ws)).toHaveLength(1);
   });
 
-  it("after a crash between the insert and the journal, the next run finds its row: still one row, then the summary goes", async () => {
+  it("after a crash between the insert and the journal, the next run finds its row: still one row, then the summary goes", async ({ expect }) => {
     const { ws, s, env } = await setup();
     // A second notifier on the same route kills the surfacer once the row is in outbound.db, before the journal.
     const crash = join(s.dir, "crash.mjs");
@@ -118,7 +121,7 @@ describe("skip-summary surface into a NanoClaw 2.x outbound.db", () => {
     expect(hostDelivers(s)).toHaveLength(1);
   });
 
-  it("without the libsql package, says which package to install and keeps the summary", async () => {
+  it("without the libsql package, says which package to install and keeps the summary", async ({ expect }) => {
     const { ws, env } = await setup();
     // The bundled CLI on its own, with no node_modules anywhere above it: as after `npm install --omit=optional`.
     const bare = await bareFolder();
@@ -138,7 +141,7 @@ describe("skip-summary surface into a NanoClaw 2.x outbound.db", () => {
     expect(await waiting(ws)).toHaveLength(1);
   });
 
-  it("emit and a surface with nothing waiting never load the SQLite binding", async () => {
+  it("emit and a surface with nothing waiting never load the SQLite binding", async ({ expect }) => {
     const { ws, env } = await setup();
     const probe = join(ROOT, "test", "fixtures", "nanoclaw2", "report-libsql.cjs");
     const run = (args: string[]) =>
