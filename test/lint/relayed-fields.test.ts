@@ -6,26 +6,18 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { positiveSurface, proseUnits, relayedFieldsIn, sentences } from "../../src/lint/skips/instructions.js";
+import { FIELD_REF, KEEPS_SILENT, positiveSurface, proseUnits, relayedFieldsIn, sectionFinder, sentences } from "../../src/lint/skips/instructions.js";
 import { ROOT } from "../helpers/cli.js";
-
-const KEEPS_SILENT = /\b(?:do not|don't|never)\s+(?:surface|forward|relay|report|mention|echo|show)\b|\bproceed(?:s)?\s+silently\b|\binternally\b/i;
 
 /** The reading without the shortcut, as it was before it. */
 function plainReading(markdown: string): { field: string; section: string }[] {
-  const lines = markdown.split("\n");
-  const headings = lines.flatMap((l, i) => (/^\s{0,3}#{1,6}\s/.test(l) ? [i + 1] : []));
-  const sectionOf = (line: number) => {
-    const from = headings.filter((h) => h <= line).at(-1) ?? 1;
-    const to = headings.find((h) => h > line) ?? lines.length + 1;
-    return lines.slice(from - 1, to - 1).join("\n");
-  };
+  const sectionOf = sectionFinder(markdown);
   const out: { field: string; section: string }[] = [];
   for (const unit of proseUnits(markdown)) {
     if (KEEPS_SILENT.test(unit.text)) continue;
     for (const sentence of sentences(unit.text)) {
       if (!positiveSurface(sentence)) continue;
-      for (const m of sentence.matchAll(/`([A-Za-z_][\w.]*)`|"([A-Za-z_]\w*)"\s*:/g)) out.push({ field: (m[1] ?? m[2])!.split(".").pop()!, section: sectionOf(unit.line) });
+      for (const m of sentence.matchAll(FIELD_REF)) out.push({ field: (m[1] ?? m[2])!.split(".").pop()!, section: sectionOf(unit.line) });
     }
   }
   return out;

@@ -139,7 +139,7 @@ export function instructionSkips(markdown: string): SkipEvidence[] {
 }
 
 /** "do not surface it", "proceed silently", "consume it internally": a paragraph that says so relays nothing. */
-const KEEPS_SILENT = /\b(?:do not|don't|never)\s+(?:surface|forward|relay|report|mention|echo|show)\b|\bproceed(?:s)?\s+silently\b|\binternally\b/i;
+export const KEEPS_SILENT = /\b(?:do not|don't|never)\s+(?:surface|forward|relay|report|mention|echo|show)\b|\bproceed(?:s)?\s+silently\b|\binternally\b/i;
 
 export interface RelayedField {
   readonly field: string;
@@ -147,25 +147,33 @@ export interface RelayedField {
   readonly section: string;
 }
 
+/** A field written as code (`failed`, `result.failed`) or as a quoted key (`"failed":`); group 1 or 2 is its name. */
+export const FIELD_REF = /`([A-Za-z_][\w.]*)`|"([A-Za-z_]\w*)"\s*:/g;
+
+/** For a line of `markdown`, the text of its section: heading to heading, code blocks included. */
+export function sectionFinder(markdown: string): (line: number) => string {
+  const lines = markdown.split("\n");
+  const headings = lines.flatMap((l, i) => (/^\s{0,3}#{1,6}\s/.test(l) ? [i + 1] : []));
+  return (line) => {
+    const from = headings.filter((h) => h <= line).at(-1) ?? 1;
+    const to = headings.find((h) => h > line) ?? lines.length + 1;
+    return lines.slice(from - 1, to - 1).join("\n");
+  };
+}
+
 /**
  * Result fields SKILL.md tells the agent to relay: a field written as code (`failed`, `result.failed`, `"failed":`) in
  * a sentence that surfaces it, in a paragraph that does not also say to keep it silent. A bare word is not a field.
  */
 export function relayedFieldsIn(markdown: string): RelayedField[] {
-  const lines = markdown.split("\n");
-  const headings = lines.flatMap((l, i) => (/^\s{0,3}#{1,6}\s/.test(l) ? [i + 1] : []));
-  const sectionOf = (line: number) => {
-    const from = headings.filter((h) => h <= line).at(-1) ?? 1;
-    const to = headings.find((h) => h > line) ?? lines.length + 1;
-    return lines.slice(from - 1, to - 1).join("\n");
-  };
+  const sectionOf = sectionFinder(markdown);
   const out: RelayedField[] = [];
   // A field is written as code or as a quoted key, so a paragraph or sentence with neither relays none; the cheap test
   // comes first (on a large tile most paragraphs have none), the surfacing words only where there is a field.
   for (const unit of proseUnits(markdown)) {
     if (!/[`"]/.test(unit.text) || KEEPS_SILENT.test(unit.text)) continue;
     for (const sentence of sentences(unit.text)) {
-      const fields = [...sentence.matchAll(/`([A-Za-z_][\w.]*)`|"([A-Za-z_]\w*)"\s*:/g)];
+      const fields = [...sentence.matchAll(FIELD_REF)];
       if (fields.length === 0 || !positiveSurface(sentence)) continue;
       for (const m of fields) out.push({ field: (m[1] ?? m[2])!.split(".").pop()!, section: sectionOf(unit.line) });
     }
