@@ -23,8 +23,8 @@ export function skipEvidence(tile: Tile, skill: Skill): Map<SkipMechanism, Place
   if (cached) return cached;
   let texts = byPathCache.get(tile);
   if (!texts) byPathCache.set(tile, (texts = new Map(tile.files.map((f) => [f.path, f]))));
-  const docs = [skill.skillMd, ...linkedReferences(skill.skillMd.text ?? "").map((p) => texts.get(posix.join(skill.dir, p))).filter((f) => f?.text !== undefined)];
-  const relayed = docs.flatMap((d) => relayedIn(d!));
+  const docs = skillDocs(skill.dir, skill.skillMd, texts);
+  const relayed = docs.flatMap(relayedIn);
   const scriptNames = skill.scripts.filter((f) => f !== skill.skillMd).map((f) => posix.basename(f.path));
   const found = new Map<SkipMechanism, Place[]>();
   const add = (file: string, language: string, e: SkipEvidence) => {
@@ -43,12 +43,17 @@ export function skipEvidence(tile: Tile, skill: Skill): Map<SkipMechanism, Place
   const summaryEverywhere = emitsSummary(tile, skill);
   for (const doc of docs) {
     if (summaryEverywhere && doc === skill.skillMd) continue;
-    for (const e of instructedIn(doc!)) add(doc!.path, "markdown", e);
+    for (const e of instructedIn(doc)) add(doc.path, "markdown", e);
   }
   if (!summaryEverywhere) for (const e of swallowedOutput(tile, skill)) add(skill.skillMd.path, "markdown", e);
   for (const list of found.values()) list.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.e.line - b.e.line));
   evidenceCache.set(skill, found);
   return found;
+}
+
+/** What a skill tells the agent: its SKILL.md and the references/*.md it links (those the tile has, readable). */
+export function skillDocs(dir: string, skillMd: TileFile, byPath: ReadonlyMap<string, TileFile>): TileFile[] {
+  return [skillMd, ...linkedReferences(skillMd.text ?? "").flatMap((p) => byPath.get(posix.join(dir, p)) ?? []).filter((f) => f.text !== undefined)];
 }
 
 // What a SKILL.md or references/*.md says (pure functions of its text), read once per file: with parser workers the load

@@ -2,7 +2,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { SkipSummaryError } from "../../contract/errors.js";
 import { isSystemError } from "../../fs/errors.js";
-import { posix, resolve } from "node:path";
+import { resolve } from "node:path";
 import { Parsers, type Grammar } from "../source/tree-sitter.js";
 import { factsWithoutParser, grammarsFor } from "./analyse-file.js";
 import type { Concurrency, PoolJob } from "./facts-pool.js";
@@ -16,8 +16,7 @@ import { isTestFile } from "./classify-path.js";
 import { FactsCache, type CachedFacts } from "./facts-cache.js";
 import { readFrontMatter, type FrontMatter } from "./front-matter.js";
 import { buildTile, skillCandidates, type RuleSource, type Tile } from "./tile.js";
-import { readDocAhead } from "../skips/evidence.js";
-import { linkedReferences } from "../skips/instructions.js";
+import { readDocAhead, skillDocs } from "../skips/evidence.js";
 
 export const RULE_FILE_NAME = "no-silent-defer.md";
 
@@ -146,7 +145,7 @@ async function readTile(dirArg: string, dir: string, options: LoadTileOptions, s
   const skills = workers ? skillCandidates(files, manifest, byPath).flatMap((c) => (c.skillMd ? [{ dir: c.dir, skillMd: c.skillMd }] : [])) : [];
   const skillMds = skills.map((c) => c.skillMd);
   // The docs skipEvidence reads: each SKILL.md and the references/*.md it links.
-  const docs = skills.flatMap(({ dir, skillMd }) => [skillMd, ...linkedReferences(skillMd.text ?? "").flatMap((p) => byPath.get(posix.join(dir, p)) ?? []).filter((f) => f.text !== undefined)]);
+  const docs = skills.flatMap(({ dir, skillMd }) => skillDocs(dir, skillMd, byPath));
   const readAhead = () => {
     for (const md of skillMds.splice(0, 25)) if (!frontMatter.has(md.path)) frontMatter.set(md.path, readFrontMatter(md.text ?? ""));
     if (skillMds.length > 0) return true;
