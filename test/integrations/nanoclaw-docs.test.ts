@@ -3,7 +3,7 @@
 // real-shaped events on stdin, and a port of each fork's IPC read loop must accept the message file and show the
 // owner the notice, character for character. The hook runs the built CLI, as Claude Code would; the install line and
 // the skill's emit run in process (what they write is the point, not their process).
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { chmod, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -48,7 +48,17 @@ async function installAsDocumented(layout: Awaited<ReturnType<typeof hostLayout>
 
 // Claude Code runs a command hook through a shell, in the agent's working directory, with the agent's environment.
 function runHook(command: string, event: string, cwd: string, env: Record<string, string>) {
-  return spawnSync("/bin/sh", ["-c", command], { cwd, input: event, encoding: "utf8", env, timeout: 20_000 });
+  return runShell("/bin/sh", ["-c", command], { cwd, env, input: event });
+}
+
+// Not spawnSync: the worker's other tests go on while a shell runs (the three tests below run side by side).
+function runShell(shell: string, args: string[], options: { cwd: string; env: Record<string, string>; input?: string }) {
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = execFile(shell, args, { cwd: options.cwd, env: options.env, encoding: "utf8", timeout: 20_000 }, (error, stdout, stderr) =>
+      resolve({ status: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr }),
+    );
+    child.stdin!.end(options.input ?? "");
+  });
 }
 
 async function skillWritesSummary(workspace: string, env: Record<string, string>, summary: SkipSummary) {
@@ -59,17 +69,17 @@ async function skillWritesSummary(workspace: string, env: Record<string, string>
 
 const SUMMARY = { schema_version: 1, skill: "tessl__check-cfps", step: 3, reason: "nightly budget_spent for tessl__check-cfps", items: ["__init__", "a & b <c>", "🚀 *launch*"], technical_failure: false } as unknown as SkipSummary;
 
-describe("docs/integrations/nanoclaw.md, step by step", () => {
+describe.concurrent("docs/integrations/nanoclaw.md, step by step", () => {
   it("nanoclaw-public: install, a nightly run (PostToolUse on Skill, the skill's emit, Stop), and the host sends one notice the owner reads literally", async () => {
     const layout = await hostLayout();
     const [command] = await installAsDocumented(layout);
     expect(command).toBe("skip-summary surface --hook-input");
     // nanoclaw-public's container env: NANOCLAW_CHAT_JID set by `docker run -e`; the messages folder mounted.
     const env = { PATH: `${layout.bin}:${process.env.PATH}`, HOME: layout.root, NANOCLAW_CHAT_JID: CHAT, SKIP_SUMMARY_NANOCLAW_DIR: layout.messages };
-    expect(runHook(command!, postToolUseEvent(layout.workspace, "Skill", { skill: "check-cfps" }), layout.workspace, env).status).toBe(0);
+    expect((await runHook(command!, postToolUseEvent(layout.workspace, "Skill", { skill: "check-cfps" }), layout.workspace, env)).status).toBe(0);
     expect(await readdir(layout.messages)).toEqual([]);
     await skillWritesSummary(layout.workspace, env, SUMMARY);
-    const stop = runHook(command!, stopEvent(layout.workspace), layout.workspace, env);
+    const stop = await runHook(command!, stopEvent(layout.workspace), layout.workspace, env);
     expect(stop.status, stop.stderr).toBe(0);
     expect((await readdir(layout.workspace)).filter((f) => /^\.skip-summary-.*\.json$/.test(f))).toEqual([]);
 
@@ -86,7 +96,7 @@ describe("docs/integrations/nanoclaw.md, step by step", () => {
     // nanoclaw-telegram: NANOCLAW_CHAT_JID only reaches the MCP server, not the agent or its hooks.
     const env = { PATH: `${layout.bin}:${process.env.PATH}`, HOME: layout.root, SKIP_SUMMARY_NANOCLAW_DIR: layout.messages };
     await skillWritesSummary(layout.workspace, env, SUMMARY);
-    const kept = runHook(command!, stopEvent(layout.workspace), layout.workspace, env);
+    const kept = await runHook(command!, stopEvent(layout.workspace), layout.workspace, env);
     expect(kept.status).toBe(1);
     expect(kept.stderr).toMatch(/nothing sent, every summary is kept: .*NANOCLAW_CHAT_JID is not set/);
     expect((await readdir(layout.workspace)).filter((f) => /^\.skip-summary-.*\.json$/.test(f))).toEqual([".skip-summary-tessl__check-cfps.json"]);
@@ -95,7 +105,7 @@ describe("docs/integrations/nanoclaw.md, step by step", () => {
     const block = /^( *)```json\n([^`]*"type": "nanoclaw"[^`]*)\n\1```/m.exec(doc);
     expect(block, "the doc shows the config file").not.toBeNull();
     await writeFile(join(layout.workspace, "skip-summary.config.json"), block![2]!.replace(new RegExp(`^${block![1]}`, "gm"), ""));
-    const stop = runHook(command!, stopEvent(layout.workspace), layout.workspace, env);
+    const stop = await runHook(command!, stopEvent(layout.workspace), layout.workspace, env);
     expect(stop.status, stop.stderr).toBe(0);
     const sent = await hostReadLoop("nanoclaw-telegram", layout.ipc, { [CHAT]: { folder: layout.folder } });
     expect(sent).toHaveLength(1);
@@ -107,7 +117,7 @@ describe("docs/integrations/nanoclaw.md, step by step", () => {
   });
 });
 
-describe("docs/integrations/claude-code.md, step by step", () => {
+describe.concurrent("docs/integrations/claude-code.md, step by step", () => {
   it("install with --dry-run, then for real, then the doc's check: the summary is delivered and deleted", async () => {
     const doc = await readFile(join(ROOT, "docs", "integrations", "claude-code.md"), "utf8");
     const layout = await hostLayout();
@@ -115,14 +125,14 @@ describe("docs/integrations/claude-code.md, step by step", () => {
     const env = { PATH: `${layout.bin}:${process.env.PATH}`, HOME: layout.root, NANOCLAW_CHAT_JID: CHAT, SKIP_SUMMARY_NANOCLAW_DIR: layout.messages };
     const install = /```sh\n(skip-summary hooks install[^`]*)```/.exec(doc);
     expect(install, "the doc shows the install commands").not.toBeNull();
-    const installed = spawnSync("/bin/sh", ["-ec", install![1]!], { cwd: project, env, encoding: "utf8" });
+    const installed = await runShell("/bin/sh", ["-ec", install![1]!], { cwd: project, env });
     expect(installed.status, installed.stderr).toBe(0);
     expect(installed.stdout).toMatch(/^\+\+\+ .*settings\.json/m); // the dry run's diff
     expect(installed.stdout).toContain("installed skip-summary surface --hook-input for Stop, SubagentStop");
 
     const check = /## 4\. Check it once[\s\S]*?```sh\n([\s\S]*?)```/.exec(doc);
     expect(check, "the doc shows the check").not.toBeNull();
-    const r = spawnSync("/bin/bash", ["-c", check![1]!], { cwd: project, env, encoding: "utf8" });
+    const r = await runShell("/bin/bash", ["-c", check![1]!], { cwd: project, env });
     expect(r.stdout, r.stderr).toMatch(/exit 0\ndelivered and deleted\n$/);
     const sent = await hostReadLoop("nanoclaw-public", layout.ipc, { [CHAT]: { folder: layout.folder } });
     expect(ownerSees("nanoclaw-public", sent[0]!.text)).toMatch(/^⏭️ check-cfps: policy skip — your call\nStep: 1\nReason: wiring test\n/);

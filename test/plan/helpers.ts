@@ -1,5 +1,5 @@
 // Plan tests write a plan into a fresh folder and run the CLI on it (in process; `runSpawned` for the built CLI),
-// with bash fixture steps recording a trace.
+// with shell fixture steps recording a trace.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ROOT, runCli, tempDir, type CliResult } from "../helpers/cli.js";

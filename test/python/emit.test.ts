@@ -1,6 +1,7 @@
 // The Python helper writes what the Node side writes, byte for byte, and refuses what it refuses: checked by
 // running both on the same inputs, and by handing the Python helper's files to the JSON Schema and the CLI (in
 // process; the built CLI where a Node process waits on the lock a Python process holds).
+import { spawn } from "node:child_process";
 import { lstat, mkdir, readdir, readFile, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
@@ -11,7 +12,7 @@ import { MAX_SUMMARY_BYTES } from "../../src/contract/index.js";
 import { emitSkip, type SkipInput } from "../../src/owner/index.js";
 import { ROOT, runCli, tempDir } from "../helpers/cli.js";
 import { runCliInProcess } from "../helpers/in-process.js";
-import { PY_HELPER, assertPython, runPython, startPyEmitter } from "./helpers.js";
+import { PY_DIR, PY_HELPER, PYTHON, assertPython, runPython, startPyEmitter } from "./helpers.js";
 
 beforeAll(assertPython);
 
@@ -220,27 +221,40 @@ describe.concurrent("python and Node share one lock", () => {
 
   it("a Node emit waits while Python holds the lock, then merges after it", async ({ expect }) => {
     const ws = await tempDir();
-    const holder = runPython(`
+    // Python takes the lock, says so, and releases it 0.9 s after the test's "go": on the clock of the Node emit,
+    // which starts with that line, so the emit surely waits that long however late Python reads it.
+    const holder = spawn(PYTHON, ["-c", `
 import sys, time, skip_summary as ss
 with ss._FileLock(${JSON.stringify(join(ws, LOCK))}):
     print("held", flush=True)
     sys.stdout.write(open(${JSON.stringify(join(ws, LOCK))}).read())
     sys.stdout.flush()
-    time.sleep(1.5)
-print("released", flush=True)`);
-    // Wait until Python holds it, then start the Node emit.
-    const deadline = Date.now() + 10_000;
-    while (!(await lstat(join(ws, LOCK)).then(() => true, () => false))) {
-      if (Date.now() > deadline) throw new Error("python never took the lock");
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    sys.stdin.readline()
+    time.sleep(0.9)
+print("released", flush=True)`], { cwd: ROOT, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", PYTHONPATH: PY_DIR, PYTHONDONTWRITEBYTECODE: "1" } });
+    const killer = setTimeout(() => holder.kill("SIGKILL"), 20_000);
+    let stdout = "";
+    let stderr = "";
+    holder.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const closed = new Promise<number | null>((resolve) => holder.on("close", (code) => resolve(code)));
+    // Wait until Python holds the lock (its record is printed from inside it), then start the Node emit.
+    await new Promise<void>((resolve, reject) => {
+      holder.on("error", reject);
+      void closed.then((code) => reject(new Error(`python ended (code ${code}) without taking the lock:\n${stderr}`)));
+      holder.stdout.setEncoding("utf8").on("data", (d: string) => {
+        stdout += d;
+        if (stdout.split("\n").length > 2) resolve();
+      });
+    });
     const start = Date.now();
+    holder.stdin.end("go\n");
     const node = await runCli(["emit", "--skill", "tessl__lk", "--step", "1", "--reason", "r", "--workspace", ws]);
     expect(node.code, node.stderr).toBe(0);
     expect(Date.now() - start).toBeGreaterThan(800);
-    const out = await holder;
-    expect(out.code, out.stderr).toBe(0);
-    const record = JSON.parse(out.stdout.split("\n")[1]!);
+    const code = await closed;
+    clearTimeout(killer);
+    expect(code, stderr).toBe(0);
+    const record = JSON.parse(stdout.split("\n")[1]!);
     expect(record).toEqual({ pid: expect.any(Number), host: hostname(), at: expect.any(Number) });
     expect(await readdir(ws)).toEqual([".skip-summary-tessl__lk.json"]);
   });

@@ -1,4 +1,4 @@
-// Colour, logging, usage errors and --surface: in process, with the terminal and the inherited stdout through the built CLI.
+// Colour, logging, usage errors and --surface: in process, with the terminal (and the pipe beside it) through the built CLI.
 import { execFile } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -107,7 +107,7 @@ describe.concurrent("skip-summary run: usage errors exit 64 and name the flag", 
 describe.concurrent("skip-summary run: the command after --", () => {
   it("passes flags after -- to the skill, never to the runner", async () => {
     const ws = await tempDir();
-    const r = await runCli(["run", "--skill", "tessl__a", "--workspace", ws, "--", "echo", "--json", "--retry", "3"]);
+    const r = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", ws, "--", "echo", "--json", "--retry", "3"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("--json --retry 3\n");
   });
