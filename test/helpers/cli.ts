@@ -56,6 +56,19 @@ export async function tempDir(prefix = "skip-summary-"): Promise<string> {
   return dir;
 }
 
+/**
+ * A fresh real folder on tmpfs (/dev/shm) where the machine has one, else as tempDir(); removed after the test. For
+ * tests that write many durable files as their setup or their subject's bookkeeping (each emit, ledger batch and
+ * SQLite commit is fsynced, its folder too): on this project's busy shared disk every fsync held the test still.
+ * The files, renames, links and locks are the same in memory; use it where no assertion is about the disk itself.
+ */
+export async function memoryTempDir(prefix = "skip-summary-"): Promise<string> {
+  const dir = await mkdtemp(join("/dev/shm", prefix)).catch(() => undefined);
+  if (dir === undefined) return tempDir(prefix);
+  made.push(dir);
+  return dir;
+}
+
 /** Polls `check` until it returns a truthy value or `timeoutMs` passes (the style of file-watching tests). */
 export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs = 5_000, intervalMs = 10): Promise<T> {
   const deadline = Date.now() + timeoutMs;

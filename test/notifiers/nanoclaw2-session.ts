@@ -2,10 +2,8 @@
 // campaign in test/stress/): its databases with routing, the notifier loaded on it, and the fixtures that write or
 // lock outbound.db from a second process.
 import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { loadNotifiers } from "../../src/notifiers/index.js";
-import { afterEachTest } from "../helpers/after-each.js";
 import { ROOT, tempDir } from "../helpers/cli.js";
 import { initSession, writeSessionRouting, type Session } from "./nanoclaw2-host.js";
 
@@ -13,24 +11,11 @@ const FIXTURES = join(ROOT, "test", "fixtures", "nanoclaw2");
 export const ROUTING = { channel_type: "telegram", platform_id: "telegram:-1001234567890", thread_id: "42" };
 export const NOW = new Date("2026-11-22T18:04:05.123Z");
 
-const inMemory: string[] = [];
-afterEachTest(async () => {
-  await Promise.all(inMemory.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-/**
- * A fresh real folder on tmpfs (/dev/shm) where the machine has one, else in the temp folder; removed after the test.
- * SQLite syncs every commit to disk (DELETE journal: the journal, the database, the folder), and libsql's calls are
- * synchronous, so on a busy disk a test's whole worker stood still for each transaction (~50 ms on this project's
- * shared VM). The files, locks and journal are the same in memory; only the wait for the disk is gone, and no test
- * here is about surviving a power cut. The stress campaign keeps its sessions on disk.
- */
-export async function memoryTempDir(): Promise<string> {
-  const dir = await mkdtemp("/dev/shm/skip-summary-").catch(() => undefined);
-  if (dir === undefined) return tempDir();
-  inMemory.push(dir);
-  return dir;
-}
+// The sessions of the file's tests live in memory where the machine has a tmpfs (memoryTempDir, test/helpers/cli.ts):
+// SQLite syncs every commit to disk (DELETE journal: the journal, the database, the folder), and libsql's calls are
+// synchronous, so on a busy disk a test's whole worker stood still for each transaction (~50 ms on this project's
+// shared VM). No test here is about surviving a power cut. The stress campaign keeps its sessions on disk.
+export { memoryTempDir } from "../helpers/cli.js";
 
 /** A session with routing, in `root` (a fresh temp folder by default). */
 export async function session(root?: string): Promise<Session> {

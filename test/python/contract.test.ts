@@ -30,6 +30,8 @@ describe("python/skip_summary.py: the shared contract cases", () => {
   let answers: { classify: Expected[]; text: Expected[]; build: ({ name: string; message: string; exit_code: number } | null)[] };
   beforeAll(async () => {
     assertPython();
+    // The interpreter checks below start meanwhile: they need a Python process of their own.
+    probeInterpreter().catch(() => undefined);
     const r = await runPython(`import runpy, sys; sys.argv = ["run_cases", ${JSON.stringify(TABLE)}]; runpy.run_path(${JSON.stringify(join(ROOT, "test", "python", "run_cases.py"))}, run_name="__main__")`);
     expect(r.code, r.stderr).toBe(0);
     answers = JSON.parse(r.stdout);

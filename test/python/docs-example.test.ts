@@ -26,7 +26,8 @@ async function tile(state: unknown) {
   return { ws, run };
 }
 
-describe("docs/owner.md: the worked Python example", () => {
+// Each run has its own tile folder: the tests, and the two runs of the second, go side by side.
+describe.concurrent("docs/owner.md: the worked Python example", () => {
   it("records the budget skip and the timed-out CFP in one summary, and exits 2", async () => {
     assertPython();
     const cfps = [{ id: "cfp-1", status: "open", slow: true }, { id: "cfp-2", status: "open" }, { id: "cfp-3", status: "open" }, { id: "cfp-4", status: "open" }, { id: "cfp-0", status: "closed" }];
@@ -45,10 +46,10 @@ describe("docs/owner.md: the worked Python example", () => {
   it("with the login expired, records a technical skip and exits 75; with nothing open, writes nothing", async () => {
     assertPython();
     const expired = await tile({ cfps: [{ id: "cfp-1", status: "open" }], login_expired: true });
-    const r = await expired.run();
+    const idle = await tile({ cfps: [] });
+    const [r, nothingOpen] = await Promise.all([expired.run(), idle.run()]);
     expect(r.code, r.stderr).toBe(75);
     expect(JSON.parse(await readFile(join(expired.ws, ".skip-summary-tessl__check-cfps.json"), "utf8"))).toMatchObject({ step: "login", technical_failure: true, reason_key: "login-expired", items: [] });
-    const idle = await tile({ cfps: [] });
-    expect((await idle.run()).code).toBe(0);
+    expect(nothingOpen.code).toBe(0);
   });
 });

@@ -16,7 +16,10 @@ import { PY_DIR, PY_HELPER, PYTHON, assertPython, runPython, startPyEmitter } fr
 
 beforeAll(assertPython);
 
-// One Python process answers the file's emit_skip calls (startPyEmitter): each test has its own workspaces.
+// One Python process answers the file's emit_skip calls (startPyEmitter), one request after another: each test has
+// its own workspaces. The groups up to "shipping the helper" run side by side: their tests wait on Python processes
+// and on a lock, each in its own workspaces, and none keeps this worker busy meanwhile (the lock test measures how
+// long a Node emit waited; the emitter's queue only adds to a wait).
 const emitter = startPyEmitter();
 afterAll(() => emitter.close());
 
@@ -28,7 +31,7 @@ function pyEmit(ws: string, inputs: readonly Record<string, unknown>[]) {
 const toNode = (i: Record<string, unknown>): SkipInput => i as unknown as SkipInput;
 const T = "2026-11-22T10:00:00.000Z";
 
-describe("python emit_skip writes the same bytes as the Node writer", () => {
+describe.concurrent("python emit_skip writes the same bytes as the Node writer", () => {
   const sequences: [string, Record<string, unknown>[]][] = [
     ["one skip", [{ skill: "tessl__same", step: 3, reason: "budget spent", items: ["a", "b"], occurred_at: T }]],
     [
@@ -91,7 +94,7 @@ describe("python emit_skip writes the same bytes as the Node writer", () => {
   });
 });
 
-describe("python emit_skip: the file it writes", () => {
+describe.concurrent("python emit_skip: the file it writes", () => {
   it("validates against schemas/skip-summary.v1.schema.json and is surfaced by the built CLI", async () => {
     const ws = await tempDir();
     const [r] = await pyEmit(ws, [{ skill: "tessl__py-check", step: "publish", reason: "login expired", items: ["post-1", "post-2"], technical_failure: true, reason_key: "login" }]);
@@ -194,8 +197,6 @@ except ss.SummaryValidationError as e:
   });
 });
 
-// The next two groups run side by side: their tests wait on Python processes and on a lock, each in its own
-// workspaces, and none keeps this worker busy meanwhile (the lock test measures how long a Node emit waited).
 describe.concurrent("python and Node share one lock", () => {
   const LOCK = ".skip-summary-tessl__lk.json.lock";
 

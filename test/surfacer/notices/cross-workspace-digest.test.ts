@@ -9,7 +9,7 @@ import { silentLogger } from "../../../src/log/logger.js";
 import { renderDigest } from "../../../src/surfacer/grouping/render-digest.js";
 import { setUpSurfacer, startWatch, type SurfaceOutcome, type WatchHandle } from "../../../src/surfacer/index.js";
 import { TELEGRAM_MESSAGE_LIMIT } from "../../../src/surfacer/render.js";
-import { readWorkspace, tempDir, waitFor } from "../../helpers/cli.js";
+import { readWorkspace, memoryTempDir, waitFor } from "../../helpers/cli.js";
 import { runCliInProcess } from "../../helpers/in-process.js";
 import { startServer, type TestServer } from "../../notifiers/helpers.js";
 import { FILE_NOTIFIER, putSummariesAtOnce, putSummary, readDelivered, summary } from "../helpers.js";
@@ -20,7 +20,7 @@ const B_SKILLS = ["tessl__check-cfps", "tessl__sync-calendar", "tessl__weekly-re
 
 /** Two workspaces, `team-a` and `team-b`, three summaries each; check-cfps skipped in both. */
 async function twoTeams(names: readonly [string, string] = ["team-a", "team-b"]) {
-  const root = await tempDir();
+  const root = await memoryTempDir();
   const a = join(root, names[0]);
   const b = join(root, names[1]);
   await mkdir(a, { recursive: true });
@@ -99,14 +99,14 @@ describe.concurrent("once mode: one digest per destination, across workspaces", 
   });
 
   it("two workspaces with the same folder name are named by their whole paths", async () => {
-    const one = join(await tempDir(), "group");
-    const two = join(await tempDir(), "group");
+    const one = join(await memoryTempDir(), "group");
+    const two = join(await memoryTempDir(), "group");
     await mkdir(one);
     await mkdir(two);
     await putSummary(one, "tessl__check-cfps", { reason: "first" });
     await putSummary(two, "tessl__check-cfps", { reason: "second" });
-    const out = join(await tempDir(), "delivered.jsonl");
-    const config = await writeConfig(await tempDir(), { file: { type: "module", path: FILE_NOTIFIER, options: { path: out } } });
+    const out = join(await memoryTempDir(), "delivered.jsonl");
+    const config = await writeConfig(await memoryTempDir(), { file: { type: "module", path: FILE_NOTIFIER, options: { path: out } } });
     const r = await runCliInProcess(["surface", "--workspace", one, "--workspace", two, "--config", config]);
     expect(r.code, r.stderr).toBe(0);
     const delivered = await readDelivered(out);
@@ -193,7 +193,7 @@ describe.concurrent("once mode: one digest per destination, across workspaces", 
 
 describe("watch mode uses the same key", () => {
   it("one group_wait window over two workspaces and one module notifier: one digest of all 6", async () => {
-    const root = await tempDir();
+    const root = await memoryTempDir();
     const a = join(root, "team-a");
     const b = join(root, "team-b");
     await mkdir(a);

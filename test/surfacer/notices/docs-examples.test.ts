@@ -9,7 +9,7 @@ import { surfaceOnce } from "../../../src/surfacer/index.js";
 import { addSilence } from "../../../src/surfacer/ledger/silences.js";
 import { parseRepeat } from "../../../src/surfacer/policy/repeat.js";
 import { parseClock } from "../../../src/surfacer/policy/quiet-hours.js";
-import { ROOT, tempDir } from "../../helpers/cli.js";
+import { ROOT, memoryTempDir } from "../../helpers/cli.js";
 import { runCliInProcess } from "../../helpers/in-process.js";
 import { deliverTo, fileNotifier, putSummary, readDelivered, type Delivered } from "../helpers.js";
 import { fakeClock, settings } from "./helpers.js";
@@ -20,8 +20,8 @@ const MARKED = /<!-- example: ([\w-]+) -->\n(\s*)```[^\n]*\n([\s\S]*?)\n\s*```/g
 const SHOWN_SILENCE_ID = "f12fb9a6";
 
 async function world() {
-  const ws = await tempDir();
-  const out = join(await tempDir(), "delivered.jsonl");
+  const ws = await memoryTempDir();
+  const out = join(await memoryTempDir(), "delivered.jsonl");
   return { ws, out, deliver: deliverTo([fileNotifier(out)]) };
 }
 
@@ -83,8 +83,8 @@ async function produceExamples(): Promise<Map<string, string>> {
 
   // Two NanoClaw groups, one chat: check-cfps skipped in both, one digest naming each skill's group.
   {
-    const root = await tempDir();
-    const out = join(await tempDir(), "delivered.jsonl");
+    const root = await memoryTempDir();
+    const out = join(await memoryTempDir(), "delivered.jsonl");
     const deliver = Object.assign(deliverTo([fileNotifier(out)]), { destinationOf: async () => "one chat" });
     const [a, b] = [join(root, "team-a"), join(root, "team-b")];
     await mkdir(a);

@@ -4,7 +4,7 @@
 import { copyFile, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempDir } from "../../helpers/cli.js";
+import { memoryTempDir } from "../../helpers/cli.js";
 import { journalRecords, journalDir, type JournalRecord } from "../../../src/surfacer/ledger/batches.js";
 import { compactLedger } from "../../../src/surfacer/ledger/compaction.js";
 import { createAccountant } from "../../../src/surfacer/grouping/accountant.js";
@@ -31,7 +31,7 @@ const total = (l: { entries: Record<string, { count: number }> }) => Object.valu
 // Every test has its own workspace and fake clock; they run side by side (they wait on file system calls, not on each other).
 describe.concurrent("the ledger journal", () => {
   it("counts are read from file + journal, folded in once, and a batch left behind by a crash does not count twice", async () => {
-    const ws = await tempDir();
+    const ws = await memoryTempDir();
     const at = new Date("2026-11-20T03:00:00Z");
     // 70 counts of one skill in one batch: more than the 64 delivery ids a skill file remembers, so only the
     // batch marks can keep a second fold from counting the first six again.
@@ -44,7 +44,7 @@ describe.concurrent("the ledger journal", () => {
 
     // Not due yet (young, and one batch): nothing folded.
     expect((await compactLedger(ws, { now: at })).batches).toBe(0);
-    const aside = join(await tempDir(), batch!);
+    const aside = join(await memoryTempDir(), batch!);
     await copyFile(join(journalDir(ws), batch!), aside);
     // Due once the oldest batch is 30 s old.
     expect(await compactLedger(ws, { now: new Date(at.getTime() + 31_000) })).toEqual({ batches: 1, records: 71, skills: 2 });
@@ -60,7 +60,7 @@ describe.concurrent("the ledger journal", () => {
   });
 
   it("a compaction told to stop between skills leaves every batch, and the counts stay what they were", async () => {
-    const ws = await tempDir();
+    const ws = await memoryTempDir();
     const at = new Date("2026-11-20T03:00:00Z");
     await journalRecords(ws, [record("tessl__a", 0, at), record("tessl__b", 0, at)], OWNER, () => at);
     const before = await batchNames(ws);
@@ -70,7 +70,7 @@ describe.concurrent("the ledger journal", () => {
   });
 
   it("64 waiting batches are due at once, however young: a busy workspace does not grow its journal without bound", async () => {
-    const ws = await tempDir();
+    const ws = await memoryTempDir();
     const at = new Date("2026-11-20T03:00:00Z");
     for (let i = 0; i < 63; i++) await journalRecords(ws, [record("tessl__a", i, at)], OWNER, () => at);
     expect((await compactLedger(ws, { now: at, onlyWhenFull: true })).batches).toBe(0);
@@ -81,8 +81,8 @@ describe.concurrent("the ledger journal", () => {
   });
 
   it("a digest sent after a shutdown began leaves a full journal for the next pass: its upkeep heeds stop too", async () => {
-    const ws = await tempDir();
-    const out = join(await tempDir(), "d.jsonl");
+    const ws = await memoryTempDir();
+    const out = join(await memoryTempDir(), "d.jsonl");
     const at = new Date("2026-11-20T03:00:00Z");
     for (let i = 0; i < 63; i++) await journalRecords(ws, [record("tessl__old", i, at)], OWNER, () => at);
     const stop = new AbortController();
@@ -103,7 +103,7 @@ describe.concurrent("the ledger journal", () => {
   });
 
   it("a journal line of the wrong shape (another version, a hand edit) is skipped, never counted as a skip", async () => {
-    const ws = await tempDir();
+    const ws = await memoryTempDir();
     const at = new Date("2026-11-20T03:00:00Z");
     await journalRecords(ws, [record("tessl__a", 0, at)], OWNER, () => at);
     const [batch] = await batchNames(ws);
@@ -118,8 +118,8 @@ describe.concurrent("the ledger journal", () => {
   });
 
   it("a digest's members are counted in one batch", async () => {
-    const ws = await tempDir();
-    const out = join(await tempDir(), "d.jsonl");
+    const ws = await memoryTempDir();
+    const out = join(await memoryTempDir(), "d.jsonl");
     const clock = fakeClock("2026-11-20T03:00:00Z");
     for (let i = 0; i < 8; i++) await putSummary(ws, `tessl__s-${i}`, { occurred_at: clock.now().toISOString() });
     await surfaceOnce({ workspaces: [ws], deliver: deliverTo([fileNotifier(out)]), leaseMs: 600_000, now: clock.now, notices: settings() });
@@ -130,7 +130,7 @@ describe.concurrent("the ledger journal", () => {
 
 describe.concurrent("ledger pruning", () => {
   it("drops a skill never seen again on a later surfacer pass, at most once a day (fake clock)", async () => {
-    const ws = await tempDir();
+    const ws = await memoryTempDir();
     const a = new Date("2027-03-01T12:00:00Z"); // pass A
     // "old" was last seen 100 days before A, "mid" 89.5 days before: A prunes old, keeps mid.
     const old = new Date(a.getTime() - 100 * DAY);
@@ -143,7 +143,7 @@ describe.concurrent("ledger pruning", () => {
     expect(await files()).toEqual(["tessl__mid.json", "tessl__old.json"]);
 
     // Pass A: a surfacer run for another skill prunes the skill that never came back.
-    const out = join(await tempDir(), "d.jsonl");
+    const out = join(await memoryTempDir(), "d.jsonl");
     await putSummary(ws, "tessl__new", { occurred_at: a.toISOString() });
     await surfaceOnce({ workspaces: [ws], deliver: deliverTo([fileNotifier(out)]), leaseMs: 600_000, now: () => a, notices: settings() });
     expect(await files()).toEqual(["tessl__mid.json", "tessl__new.json"]);
@@ -160,7 +160,7 @@ describe.concurrent("ledger pruning", () => {
   });
 
   it("a pass with entries of several ages keeps the recent ones of the same skill", async () => {
-    const ws = await tempDir();
+    const ws = await memoryTempDir();
     const now = new Date("2027-03-01T12:00:00Z");
     const r1 = record("tessl__x", 0, new Date(now.getTime() - 95 * DAY));
     const base2 = record("tessl__x", 1, new Date(now.getTime() - 10 * DAY));

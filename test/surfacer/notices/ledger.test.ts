@@ -7,7 +7,7 @@ import { applyOccurrence, emptyLedger, pruneLedger, type Occurrence } from "../.
 import { historyWords } from "../../../src/surfacer/ledger/words.js";
 import { readSkillLedger, updateSkillLedger } from "../../../src/surfacer/ledger/store.js";
 import { writeBatch } from "../../../src/surfacer/ledger/batches.js";
-import { tempDir } from "../../helpers/cli.js";
+import { memoryTempDir } from "../../helpers/cli.js";
 
 const occ = (day: number, id: string, extra: Partial<Occurrence> = {}): Occurrence => ({
   reasonKey: "budget", reason: "budget spent", step: 3, items: [], occurredAt: new Date(Date.UTC(2026, 10, day, 3)), deliveryId: id, disposition: "sent", ...extra,
@@ -19,7 +19,7 @@ describe("ledger entries", () => {
     // A digest counts into a journal batch; a later single send goes straight into the skill file; the reader applies
     // the batch after the file. Under `repeat: on_change` a "last message" moved back to the digest's would fold a
     // change back to that reason, and a repeat period would run from the older send.
-    const ws = await tempDir();
+    const ws = await memoryTempDir();
     const digestAt = new Date("2026-11-29T03:00:00Z");
     const singleAt = new Date("2026-11-30T03:00:00Z");
     await writeBatch(ws, [{ skill: "tessl__a", occurrence: occ(29, "digest", { reason: "budget A", reasonKey: "a" }), now: digestAt, timeZone: "UTC" }], { host: "h", pid: 1 }, digestAt);
@@ -67,22 +67,22 @@ describe("ledger entries", () => {
 
 describe("the ledger on disk", () => {
   it("is written durably per skill and read back", async () => {
-    const ws = await tempDir();
+    const ws = await memoryTempDir();
     await updateSkillLedger(ws, "tessl__a", (l) => applyOccurrence(l, occ(1, "a"), NOW, "UTC"), { now: NOW });
     expect((await readSkillLedger(ws, "tessl__a")).entries.budget?.count).toBe(1);
     expect((await readdir(join(ws, ".skip-summary-ledger"))).sort()).toEqual(["tessl__a.json"]);
   });
 
   it("refuses a symlink planted at the ledger folder, and writes nothing through it", async () => {
-    const ws = await tempDir();
-    const elsewhere = await tempDir("skip-summary-elsewhere-");
+    const ws = await memoryTempDir();
+    const elsewhere = await memoryTempDir("skip-summary-elsewhere-");
     await symlink(elsewhere, join(ws, ".skip-summary-ledger"));
     await expect(updateSkillLedger(ws, "tessl__a", (l) => applyOccurrence(l, occ(1, "a"), NOW, "UTC"), { now: NOW })).rejects.toThrow(/link/);
     expect(await readdir(elsewhere)).toEqual([]);
   });
 
   it("a ledger file that cannot be parsed is set aside, not fatal", async () => {
-    const ws = await tempDir();
+    const ws = await memoryTempDir();
     await mkdir(join(ws, ".skip-summary-ledger"));
     const { writeFile } = await import("node:fs/promises");
     await writeFile(join(ws, ".skip-summary-ledger", "tessl__a.json"), "{ not json");

@@ -8,15 +8,15 @@ import { readSkillLedger } from "../../../src/surfacer/ledger/store.js";
 import { addSilence, expireSilence, listSilences } from "../../../src/surfacer/ledger/silences.js";
 import { parseRepeat } from "../../../src/surfacer/policy/repeat.js";
 import { parseClock } from "../../../src/surfacer/policy/quiet-hours.js";
-import { tempDir } from "../../helpers/cli.js";
+import { memoryTempDir } from "../../helpers/cli.js";
 import { deliverTo, fileNotifier, flakyNotifier, putSummary, readDelivered } from "../helpers.js";
 import { fakeClock, settings, summariesLeft } from "./helpers.js";
 
 const LEASE = 600_000;
 
 async function setup() {
-  const ws = await tempDir();
-  const out = join(await tempDir(), "delivered.jsonl");
+  const ws = await memoryTempDir();
+  const out = join(await memoryTempDir(), "delivered.jsonl");
   return { ws, out, deliver: deliverTo([fileNotifier(out)]) };
 }
 

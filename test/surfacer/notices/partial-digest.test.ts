@@ -4,7 +4,7 @@
 import { join } from "node:path";
 import { writeFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { readWorkspace, tempDir } from "../../helpers/cli.js";
+import { readWorkspace, memoryTempDir } from "../../helpers/cli.js";
 import { runCliInProcess } from "../../helpers/in-process.js";
 import { startServer } from "../../notifiers/helpers.js";
 import { FILE_NOTIFIER, putSummary, readDelivered } from "../helpers.js";
@@ -19,8 +19,8 @@ async function twoNotifierConfig(dir: string, out: string, hookUrl: string): Pro
 
 describe("a digest partly accepted", () => {
   it("is not sent again to the notifier that took it; the retry goes to the one that failed, and a newcomer to both", async () => {
-    const ws = await tempDir();
-    const aux = await tempDir();
+    const ws = await memoryTempDir();
+    const aux = await memoryTempDir();
     const out = join(aux, "file.jsonl");
     let up = false;
     const server = await startServer(() => ({ status: up ? 200 : 500, body: up ? "ok" : "down" }));

@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { surfaceOnce } from "../../../src/surfacer/index.js";
 import { inQuietHours, parseClock, quietEndsAt, type QuietHours } from "../../../src/surfacer/policy/quiet-hours.js";
-import { tempDir } from "../../helpers/cli.js";
+import { memoryTempDir } from "../../helpers/cli.js";
 import { deliverTo, fileNotifier, putSummary, readDelivered } from "../helpers.js";
 import { fakeClock, settings, summariesLeft } from "./helpers.js";
 
@@ -81,8 +81,8 @@ describe("quietEndsAt across a daylight-saving change", () => {
 
 describe("quiet hours in once mode on a DST night (Europe/Berlin, 25 Oct 2026)", () => {
   it("holds until 07:00 CET, still holds at 06:30 CET, then sends one digest", async () => {
-    const ws = await tempDir();
-    const out = join(await tempDir(), "delivered.jsonl");
+    const ws = await memoryTempDir();
+    const out = join(await memoryTempDir(), "delivered.jsonl");
     const deliver = deliverTo([fileNotifier(out)]);
     const notices = settings({ policy: { quietHours: window("22:00", "07:00", "Europe/Berlin") } });
     const clock = fakeClock("2026-10-24T21:00:00Z"); // 23:00 CEST

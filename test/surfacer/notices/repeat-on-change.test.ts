@@ -4,13 +4,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { surfaceOnce } from "../../../src/surfacer/index.js";
 import { parseRepeat } from "../../../src/surfacer/policy/repeat.js";
-import { tempDir } from "../../helpers/cli.js";
+import { memoryTempDir } from "../../helpers/cli.js";
 import { deliverTo, fileNotifier, putSummary, readDelivered } from "../helpers.js";
 import { settings } from "./helpers.js";
 
 async function setup() {
-  const ws = await tempDir();
-  const out = join(await tempDir(), "delivered.jsonl");
+  const ws = await memoryTempDir();
+  const out = join(await memoryTempDir(), "delivered.jsonl");
   return { ws, out, deliver: deliverTo([fileNotifier(out)]) };
 }
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { surfaceOnce } from "../../../src/surfacer/index.js";
 import { addSilence } from "../../../src/surfacer/ledger/silences.js";
-import { tempDir } from "../../helpers/cli.js";
+import { memoryTempDir } from "../../helpers/cli.js";
 import { runCliInProcess } from "../../helpers/in-process.js";
 import { deliverTo, fileNotifier, fileNotifierConfig, readDelivered } from "../helpers.js";
 import { fakeClock, settings } from "./helpers.js";
@@ -14,8 +14,8 @@ const WEEK = 7 * 86_400_000;
 
 describe("once mode with a silences file and nothing waiting (library)", () => {
   it("prepares nothing while the silence is on; after it ends, prepares once and sends one message", async () => {
-    const ws = await tempDir();
-    const out = join(await tempDir(), "delivered.jsonl");
+    const ws = await memoryTempDir();
+    const out = join(await memoryTempDir(), "delivered.jsonl");
     const clock = fakeClock("2026-11-20T09:00:00Z");
     await addSilence(ws, { skill: "tessl__check-cfps", forMs: WEEK, comment: "budget raised next week" }, clock.now());
     let prepared = 0;
@@ -38,8 +38,8 @@ describe("skip-summary surface with a silences file and an empty workspace", () 
   const at = (iso: string) => ({ NODE_ENV: "test", SKIP_SUMMARY_NOW: iso });
 
   it("builds no notifier while the silence is on, and exactly one message when it has ended", async () => {
-    const ws = await tempDir();
-    const aux = await tempDir();
+    const ws = await memoryTempDir();
+    const aux = await memoryTempDir();
     const out = join(aux, "delivered.jsonl");
     const built = join(aux, "built.log");
     const config = await fileNotifierConfig(aux, { path: out, builtFile: built });

@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startWatch, type SurfaceOutcome, type WatchHandle } from "../../../src/surfacer/index.js";
-import { tempDir, waitFor } from "../../helpers/cli.js";
+import { memoryTempDir, waitFor } from "../../helpers/cli.js";
 import { deliverTo, fileNotifier, putSummariesAtOnce, putSummary, readDelivered } from "../helpers.js";
 import { settings, summariesLeft } from "./helpers.js";
 
@@ -23,8 +23,8 @@ function keep(task: { readonly id: string }, h: WatchHandle): WatchHandle {
 
 describe.concurrent("watch mode grouping", () => {
   it("collects what arrives within group_wait and sends one digest naming every skill", async ({ task }) => {
-    const ws = await tempDir();
-    const out = join(await tempDir(), "d.jsonl");
+    const ws = await memoryTempDir();
+    const out = join(await memoryTempDir(), "d.jsonl");
     const outcomes: SurfaceOutcome[] = [];
     keep(task, await startWatch({ patterns: [ws], cwd: "/", deliver: deliverTo([fileNotifier(out)]), leaseMs: 600_000, rescanMs: 60_000, notices: settings({ groupWaitMs: 500 }), onOutcome: (o) => outcomes.push(o) }));
     // The first is claimed and kept, which opens the window; the other five land together inside it, so the window
@@ -40,8 +40,8 @@ describe.concurrent("watch mode grouping", () => {
   });
 
   it("group_wait 0 sends each notice on its own", async ({ task }) => {
-    const ws = await tempDir();
-    const out = join(await tempDir(), "d.jsonl");
+    const ws = await memoryTempDir();
+    const out = join(await memoryTempDir(), "d.jsonl");
     keep(task, await startWatch({ patterns: [ws], cwd: "/", deliver: deliverTo([fileNotifier(out)]), leaseMs: 600_000, rescanMs: 60_000, notices: settings({ groupWaitMs: 0 }) }));
     for (let i = 0; i < 4; i++) await putSummary(ws, `tessl__w${i}`);
     await waitFor(async () => (await readDelivered(out)).length === 4 && (await summariesLeft(ws)).length === 0, 15_000);
@@ -49,8 +49,8 @@ describe.concurrent("watch mode grouping", () => {
   });
 
   it("stopping sends what the window still holds", async ({ task }) => {
-    const ws = await tempDir();
-    const out = join(await tempDir(), "d.jsonl");
+    const ws = await memoryTempDir();
+    const out = join(await memoryTempDir(), "d.jsonl");
     const outcomes: SurfaceOutcome[] = [];
     const handle = keep(task, await startWatch({ patterns: [ws], cwd: "/", deliver: deliverTo([fileNotifier(out)]), leaseMs: 600_000, rescanMs: 60_000, notices: settings({ groupWaitMs: 60_000 }), onOutcome: (o) => outcomes.push(o) }));
     await putSummary(ws, "tessl__a");

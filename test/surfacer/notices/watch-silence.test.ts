@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startWatch, type SurfaceOutcome, type WatchHandle } from "../../../src/surfacer/index.js";
 import { readSkillLedger } from "../../../src/surfacer/ledger/store.js";
 import { addSilence } from "../../../src/surfacer/ledger/silences.js";
-import { tempDir, waitFor } from "../../helpers/cli.js";
+import { memoryTempDir, waitFor } from "../../helpers/cli.js";
 import { deliverTo, fileNotifier, putSummary, readDelivered } from "../helpers.js";
 import { fakeClock, settings, summariesLeft } from "./helpers.js";
 
@@ -17,8 +17,8 @@ afterEach(async () => {
 
 describe("watch mode and a silence", () => {
   it("mutes while it is on, then sends one 'while muted' message after it ends, and only one", async () => {
-    const ws = await tempDir();
-    const out = join(await tempDir(), "d.jsonl");
+    const ws = await memoryTempDir();
+    const out = join(await memoryTempDir(), "d.jsonl");
     const clock = fakeClock("2026-11-20T09:00:00Z");
     await addSilence(ws, { skill: "tessl__check-cfps", forMs: 86_400_000, comment: "known" }, clock.now());
     const outcomes: SurfaceOutcome[] = [];
