@@ -6,7 +6,7 @@ import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "vitest";
 import { chooseDefaultNotifier, deliver, nanoclaw2MessageId } from "../../src/notifiers/index.js";
-import { PYTHON } from "../python/helpers.js";
+import { PYTHON, PYTHON_FLAGS } from "../python/helpers.js";
 import { deliveryRequest, notifyRequest } from "./helpers.js";
 import { allOutRows, hostDelivers, initSession, insertInboundMessage, journalMode } from "./nanoclaw2-host.js";
 import { ROUTING, load, memoryTempDir, runNode, session as sessionIn } from "./nanoclaw2-session.js";
@@ -154,7 +154,7 @@ describe.concurrent("nanoclaw2 notifier", () => {
     const holder = spawn(
       PYTHON,
       // Holds the lock until its stdin has a line (or ends), then commits.
-      ["-c", "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1], isolation_level=None)\nc.execute('BEGIN EXCLUSIVE')\nprint('locked', sqlite3.sqlite_version, flush=True)\nsys.stdin.readline()\nc.execute('COMMIT')", s.outboundDb],
+      [...PYTHON_FLAGS, "-c", "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1], isolation_level=None)\nc.execute('BEGIN EXCLUSIVE')\nprint('locked', sqlite3.sqlite_version, flush=True)\nsys.stdin.readline()\nc.execute('COMMIT')", s.outboundDb],
       { stdio: ["pipe", "pipe", "inherit"] },
     );
     const closed = new Promise((resolve) => holder.on("close", resolve));

@@ -12,7 +12,7 @@ import { MAX_SUMMARY_BYTES } from "../../src/contract/index.js";
 import { emitSkip, type SkipInput } from "../../src/owner/index.js";
 import { ROOT, runCli, tempDir } from "../helpers/cli.js";
 import { runCliInProcess } from "../helpers/in-process.js";
-import { PY_DIR, PY_HELPER, PYTHON, assertPython, runPython, startPyEmitter } from "./helpers.js";
+import { PY_DIR, PY_HELPER, PYTHON, PYTHON_FLAGS, assertPython, runPython, startPyEmitter } from "./helpers.js";
 
 beforeAll(assertPython);
 
@@ -224,7 +224,7 @@ describe.concurrent("python and Node share one lock", () => {
     const ws = await tempDir();
     // Python takes the lock, says so, and releases it 0.9 s after the test's "go": on the clock of the Node emit,
     // which starts with that line, so the emit surely waits that long however late Python reads it.
-    const holder = spawn(PYTHON, ["-c", `
+    const holder = spawn(PYTHON, [...PYTHON_FLAGS, "-c", `
 import sys, time, skip_summary as ss
 with ss._FileLock(${JSON.stringify(join(ws, LOCK))}):
     print("held", flush=True)

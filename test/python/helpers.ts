@@ -7,10 +7,16 @@ import { ROOT } from "../helpers/cli.js";
 /** What the tests ask for: `python3` on PATH, or $SKIP_SUMMARY_TEST_PYTHON. */
 export const PYTHON_COMMAND = process.env.SKIP_SUMMARY_TEST_PYTHON ?? "python3";
 
+// -S: no `site` at start-up. A machine's site-packages may hold .pth files that run code at every interpreter start
+// (on this project's VM one imports certifi to patch a CA bundle: ~45 ms of a ~60 ms start); the helper uses the
+// standard library only (test/python/contract.test.ts checks its imports), and PYTHONPATH still applies. A test that
+// is about site-packages (the pip install in test/packaging) runs the interpreter without it.
+export const PYTHON_FLAGS = ["-S"] as const;
+
 // `python3` on PATH may be a version manager's shim rather than Python: pyenv's is a bash script that runs about 15
 // processes before it execs the interpreter, ~0.3 s a call here, and the Python tests start dozens. The same
 // interpreter is asked once per worker where it lives (`sys.executable`) and its version, and the tests spawn that.
-const probe = spawnSync(PYTHON_COMMAND, ["-c", "import sys; print(sys.executable); print('%d.%d' % sys.version_info[:2])"], { encoding: "utf8" });
+const probe = spawnSync(PYTHON_COMMAND, [...PYTHON_FLAGS, "-c", "import sys; print(sys.executable); print('%d.%d' % sys.version_info[:2])"], { encoding: "utf8" });
 const [probedExecutable = "", probedVersion = ""] = probe.status === 0 ? probe.stdout.split("\n") : [];
 
 /** The interpreter the tests spawn: the real binary behind PYTHON_COMMAND (itself if it could not be asked). */
@@ -32,10 +38,10 @@ export interface PyResult {
   readonly stderr: string;
 }
 
-/** Runs `python3 -c code` with the helper importable, in a minimal environment. */
+/** Runs `python3 -S -c code` with the helper importable, in a minimal environment. */
 export function runPython(code: string, options: { env?: Record<string, string>; input?: string; timeoutMs?: number; cwd?: string } = {}): Promise<PyResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(PYTHON, ["-c", code], {
+    const child = spawn(PYTHON, [...PYTHON_FLAGS, "-c", code], {
       cwd: options.cwd ?? ROOT,
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", PYTHONPATH: PY_DIR, PYTHONDONTWRITEBYTECODE: "1", ...options.env },
       stdio: ["pipe", "pipe", "pipe"],
@@ -93,7 +99,7 @@ export function startPyEmitter(options: { timeoutMs?: number } = {}): PyEmitter 
   let current: { child: ChildProcessWithoutNullStreams; waiting: Waiter[]; exited: Promise<void> } | undefined;
 
   const start = () => {
-    const child = spawn(PYTHON, ["-c", EMITTER], {
+    const child = spawn(PYTHON, [...PYTHON_FLAGS, "-c", EMITTER], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", PYTHONPATH: PY_DIR, PYTHONDONTWRITEBYTECODE: "1" },
       stdio: ["pipe", "pipe", "pipe"],
