@@ -1,15 +1,19 @@
-// The lint's CLI runs WebAssembly with V8's baseline compiler only (--liftoff-only, src/cli/commands/lint.ts); the
-// library must not change V8's flags in a program that calls lintTiles(). A flag is invisible from JavaScript, but V8
-// refuses a code cache made under other flags (it keeps a hash of them), so a fresh Node process makes a cache before
-// the lint and tries it after: refused means the flags changed. Fresh processes, because flags are process-wide and
-// this test file shares its worker with others (docs/testing.md).
+// The lint's CLI runs WebAssembly with V8's baseline compiler only (--liftoff-only) and optimises JavaScript later (a
+// larger --interrupt-budget), both in src/cli/commands/lint.ts; the library must not change V8's flags in a program
+// that calls lintTiles(). A flag is invisible from JavaScript, but V8 refuses a code cache made under other flags (it
+// keeps a hash of them), so a fresh Node process makes a cache before the lint and tries it after: refused means the
+// flags changed. Fresh processes, because flags are process-wide and this test file shares its worker with others
+// (docs/testing.md).
 import { execFile } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
+import { Script } from "node:vm";
 import { describe, expect, it } from "vitest";
+import { LINT_INTERRUPT_BUDGET } from "../../src/cli/commands/lint.js";
 import { CLI, ROOT, tempDir } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/in-process.js";
 import { RULE_MD, writeTile } from "./rule-tester.js";
 
 // Made at start, tried at exit and whenever the program calls probeFlags(label): prints whether V8 refused the cache,
@@ -80,13 +84,34 @@ describe.concurrent("V8 flags", () => {
     }
   }, 60_000);
 
+  // The CLI sets two flags; node is started with the one a test does not look at, so the probe sees the other alone.
   it("the CLI's lint, which owns its process, runs the grammars with the baseline compiler only (the probe sees the flag change)", async () => {
     const tile = await tileWithEveryGrammar();
     const probe = join(await tempDir(), "probe.cjs");
     await writeFile(probe, PROBE);
-    const r = await node(["-r", probe, CLI, "lint", tile, "--format", "json"]);
+    const r = await node([`--interrupt-budget=${LINT_INTERRUPT_BUDGET}`, "-r", probe, CLI, "lint", tile, "--format", "json"]);
     expect(r.status, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as { warningCount: number }).warningCount).toBeGreaterThan(0);
     expect(flagsChanged(r.stderr)).toBe(true);
   }, 60_000);
+
+  it("the CLI's lint optimises JavaScript later (a larger interrupt budget) in its own process", async () => {
+    const tile = await tileWithEveryGrammar();
+    const probe = join(await tempDir(), "probe.cjs");
+    await writeFile(probe, PROBE);
+    const r = await node(["--liftoff-only", "-r", probe, CLI, "lint", tile, "--format", "json"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { warningCount: number }).warningCount).toBeGreaterThan(0);
+    expect(flagsChanged(r.stderr)).toBe(true);
+  }, 60_000);
+
+  it("the CLI's lint run inside another program (the tests' in-process CLI) leaves that program's JavaScript tiering as it was", async () => {
+    const tile = await tileWithEveryGrammar();
+    // This worker already runs with --liftoff-only (test/setup.ts), so a change the probe sees is the budget.
+    const source = "(function probe(a) { return a + 1; })";
+    const cachedData = new Script(source, { filename: "probe-in-process.js" }).createCachedData();
+    const r = await runCliInProcess(["lint", tile, "--format", "json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(new Script(source, { filename: "probe-in-process-after.js", cachedData }).cachedDataRejected).toBe(false);
+  });
 });
