@@ -1,11 +1,11 @@
-// Colour, logging, usage errors and --surface: in process, with the terminal (and the pipe beside it) through the built CLI.
+// Colour, logging, usage errors and --surface: in process, with the terminal through the built CLI (`script`).
 import { execFile } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CLI, ROOT, runCli, tempDir, readWorkspace } from "../helpers/cli.js";
+import { CLI, ROOT, tempDir, readWorkspace } from "../helpers/cli.js";
 import { runCliInProcess } from "../helpers/in-process.js";
 import { fixture, withoutLogLines } from "./helpers.js";
 
@@ -28,7 +28,8 @@ describe.concurrent("skip-summary run: colour", () => {
   it("colours the block on a terminal, never with NO_COLOR, never through a pipe", async () => {
     const ws = await tempDir();
     const args = ["run", "--skill", "tessl__a", "--workspace", ws, "--", fixture("exit-with.sh"), "2", "no quota"];
-    const [coloured, plain, dumb, piped] = await Promise.all([inTerminal(args, {}), inTerminal(args, { NO_COLOR: "1" }), inTerminal(args, { TERM: "dumb" }), runCli(args)]);
+    // The pipe needs no process of its own: in process, stderr is a recording stream that is not a terminal.
+    const [coloured, plain, dumb, piped] = await Promise.all([inTerminal(args, {}), inTerminal(args, { NO_COLOR: "1" }), inTerminal(args, { TERM: "dumb" }), runCliInProcess(args)]);
     expect(coloured).toContain("\u001b[33m└─ ✋ blocked by constraints\u001b[0m");
     expect(plain).toContain("└─ ✋ blocked by constraints");
     expect(plain).not.toContain("\u001b[");
