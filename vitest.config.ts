@@ -1,10 +1,14 @@
 import { readFileSync } from "node:fs";
 import { configDefaults, defineConfig } from "vitest/config";
+import { useScratchFolder } from "./test/scratch-folder.js";
 
 // A machine's extra CA bundle (NODE_EXTRA_CA_CERTS) costs every Node start ~37 ms to parse, and the tests start
 // hundreds (workers, fixtures, the built CLI where the process boundary matters); none talks TLS to the outside.
 // A test that needs it passes it to its child explicitly.
 delete process.env.NODE_EXTRA_CA_CERTS;
+
+// The tests' temp folders: one folder for the run, on tmpfs where the machine has room (test/scratch-folder.ts says why).
+useScratchFolder();
 
 // Vitest's on-disk cache of transformed modules (experimental.fsModuleCache, node_modules/.experimental-vitest-cache)
 // keys each file by its content, this config file and the lockfile, but the TypeScript transform also reads
