@@ -59,12 +59,13 @@ export async function tempDir(prefix = "skip-summary-"): Promise<string> {
 
 /**
  * A fresh real folder on tmpfs (/dev/shm) where the machine has one that may run files, else as tempDir(); removed
- * after the test. For tests that write many durable files as their setup or their subject's bookkeeping (each emit,
- * ledger batch and SQLite commit is fsynced, its folder too): on this project's busy shared disk every fsync held
- * the test still. The files, renames, links and locks are the same in memory; use it where no assertion is about
- * the disk itself.
+ * after the test; tempDir() itself when the run's temp folder is on tmpfs already (test/scratch-folder.ts). For tests
+ * that write many durable files as their setup or their subject's bookkeeping (each emit, ledger batch and SQLite
+ * commit is fsynced, its folder too): on this project's busy shared disk every fsync held the test still. The files,
+ * renames, links and locks are the same in memory; use it where no assertion is about the disk itself.
  */
 export async function memoryTempDir(prefix = "skip-summary-"): Promise<string> {
+  if (tmpdir().startsWith("/dev/shm/")) return tempDir(prefix);
   const dir = memoryRootUsable() ? await mkdtemp(join("/dev/shm", prefix)).catch(() => undefined) : undefined;
   if (dir === undefined) return tempDir(prefix);
   made.push(dir);
