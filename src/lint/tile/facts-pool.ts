@@ -28,6 +28,8 @@ export const AUTO_MIN_FILES = 1000;
 const AUTO_FILES_PER_WORKER = 500;
 /** Batches of jobs found while the tile is read (the total is not known yet). */
 const STREAM_BATCH_BYTES = 16 * 1024;
+/** Files this thread parses between two looks at the workers' answers (run). */
+const FILES_BETWEEN_YIELDS = 8;
 /** The most workers a number may ask for (`--concurrency`, the config's `lint.concurrency`). */
 export const MAX_WORKERS = 64;
 
@@ -149,7 +151,13 @@ export class FactsPool {
     for (;;) {
       const mine = this.parsesHere() ? this.queue.shift() : undefined;
       if (mine) {
-        for (const job of mine) this.results.set(job.file.path, analyseFile(job.file, job.test, p));
+        // The workers' answers come in (and they are sent more) every few files, not only after the batch: a worker
+        // that finishes its batch meanwhile would otherwise wait for this thread's whole batch.
+        for (let k = 0; k < mine.length; k++) {
+          const job = mine[k]!;
+          this.results.set(job.file.path, analyseFile(job.file, job.test, p));
+          if ((k + 1) % FILES_BETWEEN_YIELDS === 0) await this.yieldToWorkers();
+        }
         await this.yieldToWorkers();
         continue;
       }
