@@ -1,8 +1,6 @@
 // Check 7: a fixture the tests treat as valid must pass the v1 schema, judged by the contract's own validator.
-import { classifySummaryText } from "../../contract/classify.js";
-import { skillIdFromFileName } from "../../contract/paths.js";
-import { baseName, isInFixtureArea, isMarkedInvalid, isSummaryLikeName } from "../tile/classify-path.js";
 import { defineRule } from "../types.js";
+import { fixtureVerdict, isCheckedFixture } from "./fixture-verdicts.js";
 
 export default defineRule({
   meta: {
@@ -20,9 +18,8 @@ export default defineRule({
   },
   check({ tile, report }) {
     for (const file of tile.files) {
-      if (file.text === undefined || !isSummaryLikeName(file.path) || !isInFixtureArea(file.path) || isMarkedInvalid(file.path)) continue;
-      const expectedSkill = skillIdFromFileName(baseName(file.path));
-      const result = classifySummaryText(file.text, expectedSkill === undefined ? {} : { expectedSkill });
+      if (!isCheckedFixture(file)) continue;
+      const result = fixtureVerdict(file);
       if (result.kind !== "invalid") continue;
       const problems = result.problems.map((p) => `${p.path}: ${p.message}`).join("; ");
       report({ file: file.path, line: 1, column: 1, messageId: "invalid", data: { file: file.path, problems } });

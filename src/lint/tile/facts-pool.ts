@@ -220,9 +220,10 @@ export class FactsPool {
   }
 
   private send(slot: Slot): void {
-    // Two batches in flight, so a worker never waits on this thread while it parses a batch of its own; one near the
-    // end, so this thread does not wait on a batch a worker has not begun.
-    while (!slot.dead && slot.ready && slot.inFlight.size < (this.streaming || this.queue.length > 4 ? 2 : 1) && this.queue.length > 0) {
+    // Two batches in flight, so a worker never waits on this thread while it parses a batch of its own (three while the
+    // tile is read: between the reading and the parsing this thread does ~25 ms of other work without looking at the
+    // workers); one near the end, so this thread does not wait on a batch a worker has not begun.
+    while (!slot.dead && slot.ready && slot.inFlight.size < (this.streaming ? 3 : this.queue.length > 4 ? 2 : 1) && this.queue.length > 0) {
       const jobs = this.queue.shift()!;
       const id = this.nextId++;
       slot.inFlight.set(id, jobs);

@@ -17,6 +17,7 @@ import { FactsCache, type CachedFacts } from "./facts-cache.js";
 import { readFrontMatter, type FrontMatter } from "./front-matter.js";
 import { buildTile, skillCandidates, type RuleSource, type Tile } from "./tile.js";
 import { readDocAhead, skillDocs } from "../skips/evidence.js";
+import { fixtureVerdict, isCheckedFixture } from "../rules/fixture-verdicts.js";
 
 export const RULE_FILE_NAME = "no-silent-defer.md";
 
@@ -146,11 +147,15 @@ async function readTile(dirArg: string, dir: string, options: LoadTileOptions, s
   const skillMds = skills.map((c) => c.skillMd);
   // The docs skipEvidence reads: each SKILL.md and the references/*.md it links.
   const docs = skills.flatMap(({ dir, skillMd }) => skillDocs(dir, skillMd, byPath));
+  // And the summary fixtures' verdicts (invalid-summary-fixture).
+  const fixtures = workers ? files.filter(isCheckedFixture) : [];
   const readAhead = () => {
     for (const md of skillMds.splice(0, 25)) if (!frontMatter.has(md.path)) frontMatter.set(md.path, readFrontMatter(md.text ?? ""));
     if (skillMds.length > 0) return true;
     for (const doc of docs.splice(0, 25)) readDocAhead(doc);
-    return docs.length > 0;
+    if (docs.length > 0) return true;
+    for (const fixture of fixtures.splice(0, 50)) fixtureVerdict(fixture);
+    return fixtures.length > 0;
   };
   const parsed = workers ? await workers.run(jobs, async () => (shared = await Parsers.load(unique)), readAhead) : undefined;
   shared ??= await Parsers.load(unique);
