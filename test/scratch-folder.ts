@@ -34,8 +34,11 @@ export function useScratchFolder(env: NodeJS.ProcessEnv = process.env): string {
   return dir;
 }
 
-/** A tmpfs with room that may run files (a container's /dev/shm is often noexec: tests run scripts they write). */
-function usableTmpfs(dir: string): boolean {
+/**
+ * Whether `dir` is a mount with 1 GiB free that may run files (a container's /dev/shm is often noexec, and tests run
+ * scripts they write). Also what memoryTempDir() asks of /dev/shm (test/helpers/cli.ts).
+ */
+export function usableTmpfs(dir: string): boolean {
   try {
     const fs = statfsSync(dir);
     if (fs.bavail * fs.bsize < MIN_FREE_BYTES) return false;

@@ -1,10 +1,10 @@
 // Tests drive the built CLI as a real child process (npm test builds it first), with real temp folders.
 import { spawn, type SpawnOptions } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { usableTmpfs } from "../scratch-folder.js";
 import { afterEachTest } from "./after-each.js";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -58,34 +58,19 @@ export async function tempDir(prefix = "skip-summary-"): Promise<string> {
 }
 
 /**
- * A fresh real folder on tmpfs (/dev/shm) where the machine has one that may run files, else as tempDir(); removed
- * after the test; tempDir() itself when the run's temp folder is on tmpfs already (test/scratch-folder.ts). For tests
- * that write many durable files as their setup or their subject's bookkeeping (each emit, ledger batch and SQLite
- * commit is fsynced, its folder too): on this project's busy shared disk every fsync held the test still. The files,
- * renames, links and locks are the same in memory; use it where no assertion is about the disk itself.
+ * A fresh real folder on tmpfs (/dev/shm) where the machine has one with room that may run files (usableTmpfs), else
+ * as tempDir(); removed after the test; tempDir() itself when the run's temp folder is on tmpfs already
+ * (test/scratch-folder.ts). For tests that write many durable files as their setup or their subject's bookkeeping
+ * (each emit, ledger batch and SQLite commit is fsynced, its folder too): on this project's busy shared disk every
+ * fsync held the test still. The files, renames, links and locks are the same in memory; use it where no assertion is
+ * about the disk itself.
  */
 export async function memoryTempDir(prefix = "skip-summary-"): Promise<string> {
   if (tmpdir().startsWith("/dev/shm/")) return tempDir(prefix);
-  const dir = memoryRootUsable() ? await mkdtemp(join("/dev/shm", prefix)).catch(() => undefined) : undefined;
+  const dir = usableTmpfs("/dev/shm") ? await mkdtemp(join("/dev/shm", prefix)).catch(() => undefined) : undefined;
   if (dir === undefined) return tempDir(prefix);
   made.push(dir);
   return dir;
-}
-
-// A container's /dev/shm is often mounted noexec, where a test could not run a script it wrote: the temp folder then.
-let memoryRoot: boolean | undefined;
-function memoryRootUsable(): boolean {
-  if (memoryRoot === undefined) {
-    let mounts = "";
-    try {
-      mounts = readFileSync("/proc/self/mounts", "utf8");
-    } catch {
-      // Not Linux: no /dev/shm to speak of.
-    }
-    const options = mounts.split("\n").map((line) => line.split(" ")).find((f) => f[1] === "/dev/shm")?.[3];
-    memoryRoot = options !== undefined && !options.split(",").includes("noexec");
-  }
-  return memoryRoot;
 }
 
 /** Polls `check` until it returns a truthy value or `timeoutMs` passes (the style of file-watching tests). */
