@@ -52,6 +52,14 @@ async function node(args: readonly string[]): Promise<{ status: number; stdout: 
   );
 }
 
+/** The built CLI's lint of a tile with every grammar, in a fresh node started with `nodeFlag` and the probe. */
+async function cliLintUnderProbe(nodeFlag: string): Promise<{ status: number; stdout: string; stderr: string }> {
+  const tile = await tileWithEveryGrammar();
+  const probe = join(await tempDir(), "probe.cjs");
+  await writeFile(probe, PROBE);
+  return node([nodeFlag, "-r", probe, CLI, "lint", tile, "--format", "json"]);
+}
+
 /** What the probe printed for `label` ("" at exit). */
 function flagsChanged(stderr: string, label = ""): boolean {
   const m = new RegExp(`FLAGS-CHANGED${label}=(true|false)`).exec(stderr);
@@ -86,20 +94,14 @@ describe.concurrent("V8 flags", () => {
 
   // The CLI sets two flags; node is started with the one a test does not look at, so the probe sees the other alone.
   it("the CLI's lint, which owns its process, runs the grammars with the baseline compiler only (the probe sees the flag change)", async () => {
-    const tile = await tileWithEveryGrammar();
-    const probe = join(await tempDir(), "probe.cjs");
-    await writeFile(probe, PROBE);
-    const r = await node([`--interrupt-budget=${LINT_INTERRUPT_BUDGET}`, "-r", probe, CLI, "lint", tile, "--format", "json"]);
+    const r = await cliLintUnderProbe(`--interrupt-budget=${LINT_INTERRUPT_BUDGET}`);
     expect(r.status, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as { warningCount: number }).warningCount).toBeGreaterThan(0);
     expect(flagsChanged(r.stderr)).toBe(true);
   }, 60_000);
 
   it("the CLI's lint optimises JavaScript later (a larger interrupt budget) in its own process", async () => {
-    const tile = await tileWithEveryGrammar();
-    const probe = join(await tempDir(), "probe.cjs");
-    await writeFile(probe, PROBE);
-    const r = await node(["--liftoff-only", "-r", probe, CLI, "lint", tile, "--format", "json"]);
+    const r = await cliLintUnderProbe("--liftoff-only");
     expect(r.status, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as { warningCount: number }).warningCount).toBeGreaterThan(0);
     expect(flagsChanged(r.stderr)).toBe(true);
