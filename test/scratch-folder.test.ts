@@ -7,6 +7,7 @@ import { basename, dirname, join } from "node:path";
 import { expect, it } from "vitest";
 import { usableTmpfs, useScratchFolder } from "./scratch-folder.js";
 import { tempDir } from "./helpers/cli.js";
+import { needs, NOT_ROOT } from "./helpers/needs.js";
 
 it("this run's temp folders are in its own scratch folder, open to every user as /tmp is", async () => {
   const scratch = tmpdir();
@@ -30,8 +31,8 @@ it("goes inside an explicit TMPDIR, and sweeps the folders of runs whose process
   expect(useScratchFolder(env)).toBe(dir);
 });
 
-it("takes a tmpfs only with 1 GiB free and without noexec, and nothing that is not a mount", async () => {
-  expect(process.getuid?.(), "this test needs root to mount tmpfs file systems").toBe(0);
+const AS_ROOT = needs("root", NOT_ROOT);
+it.skipIf(!AS_ROOT)("takes a tmpfs only with 1 GiB free and without noexec, and nothing that is not a mount", async () => {
   // tmpfs sizes are limits, not memory taken: a 2 GiB one costs nothing until written.
   const mounted: string[] = [];
   const mount = async (options: string) => {

@@ -10,7 +10,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
-import { it } from "vitest";
+import { needs } from "../helpers/needs.js";
 import { afterEachTest } from "../helpers/after-each.js";
 import { parse, stringify } from "yaml";
 import { ROOT } from "../helpers/cli.js";
@@ -31,18 +31,11 @@ export const ALERTMANAGER = findAlertmanager();
 export const AMTOOL = ALERTMANAGER === undefined ? undefined : spawnSync("amtool", ["--version"]).status === 0 ? "amtool" : undefined;
 
 /**
- * Whether the real-binary tests run. Under CI=true a missing binary is a failing test, never a skip; on a
- * developer machine the reason is printed once and the suite is not run.
+ * Whether the real-binary tests run: without a binary, a "needs" test says why (skipped outside CI, failing under
+ * CI=true, test/helpers/needs.ts) and the caller registers its suite with `describe.skipIf(!available)`.
  */
-export function alertmanagerAvailable(suite: string): boolean {
-  if (ALERTMANAGER !== undefined) return true;
-  const why = `${suite}: not run: no Alertmanager binary (install Debian's prometheus-alertmanager, as .ci/run does, or set ALERTMANAGER_BIN)`;
-  if (process.env.CI === "true") {
-    it("has a real Alertmanager to test against (CI=true)", () => {
-      throw new Error(why);
-    });
-  } else process.stderr.write(`\n${why}\n`);
-  return false;
+export function alertmanagerAvailable(): boolean {
+  return needs("a real Alertmanager", ALERTMANAGER === undefined ? "no Alertmanager binary on PATH (install Debian's prometheus-alertmanager, as .ci/run does, or set ALERTMANAGER_BIN)" : undefined);
 }
 
 export async function freePort(): Promise<number> {

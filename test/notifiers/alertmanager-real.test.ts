@@ -28,6 +28,7 @@ import {
   type ExampleTimings,
 } from "./alertmanager-harness.js";
 import { tempDir } from "../helpers/cli.js";
+import { needs } from "../helpers/needs.js";
 import { notifyRequest, recordingLogger } from "./helpers.js";
 
 /** Short enough that a test takes about a second, long enough that a flush is never in doubt. */
@@ -63,168 +64,168 @@ function startExampleAsIs(): Promise<AlertmanagerProcess> {
 }
 const exists = (path: string) => access(path).then(() => true, () => false);
 
-if (alertmanagerAvailable("alertmanager-real")) {
-  // Concurrent: the suites below run together too, not one after the other.
-  describe.concurrent("a real Alertmanager", () => {
-    describe("the example config", () => {
-      // amtool ships in the same Debian package; with only $ALERTMANAGER_BIN there may be none (a failure under CI=true).
-      it.runIf(AMTOOL !== undefined || process.env.CI === "true")("passes amtool check-config", async ({ expect }) => {
-        if (AMTOOL === undefined) throw new Error("no amtool on PATH (it comes with Debian's prometheus-alertmanager, as .ci/run installs it)");
-        const r = await promisify(execFile)(AMTOOL, ["check-config", EXAMPLE_CONFIG], { encoding: "utf8" }).catch((e: { stdout: string; stderr: string; code: number }) => e);
-        expect(r.stdout + r.stderr).toContain("SUCCESS");
-        expect("code" in r ? r.code : 0).toBe(0);
-      });
+const HAS_ALERTMANAGER = alertmanagerAvailable();
 
-      it("is loaded by a real Alertmanager as it is", async ({ expect }) => {
-        const am = await startExampleAsIs();
-        const status = (await (await fetch(`${am.url}/api/v2/status`)).json()) as { config: { original: string } };
-        expect(status.config.original).toContain("send_resolved: false");
-        expect(status.config.original).toContain("quiet-hours");
-      });
+// Concurrent: the suites below run together too, not one after the other.
+describe.skipIf(!HAS_ALERTMANAGER).concurrent("a real Alertmanager", () => {
+  describe("the example config", () => {
+    // amtool ships in the same Debian package; with only $ALERTMANAGER_BIN there may be none (a failure under CI=true).
+    const hasAmtool = needs("amtool", AMTOOL === undefined ? "no amtool on PATH (it comes with Debian's prometheus-alertmanager, as .ci/run installs it)" : undefined);
+    it.skipIf(!hasAmtool)("passes amtool check-config", async ({ expect }) => {
+      const r = await promisify(execFile)(AMTOOL!, ["check-config", EXAMPLE_CONFIG], { encoding: "utf8" }).catch((e: { stdout: string; stderr: string; code: number }) => e);
+      expect(r.stdout + r.stderr).toContain("SUCCESS");
+      expect("code" in r ? r.code : 0).toBe(0);
     });
 
-    describe("alertmanager notifier, through a real Alertmanager to Telegram", () => {
-      it("one skip is exactly one Telegram message, and no 'resolved' message follows when its alert ends", async ({ expect, onTestFinished }) => {
-        const workspace = await tempDir("skip-summary-am-ws-");
-        const telegram = await startTelegram(onTestFinished);
-        const am = await startAlertmanager({ config: await exampleConfig(telegram.url, FAST), onFinished: onTestFinished });
-        const send = await deliverThrough(workspace, [am.url], { window_ms: 1_500 });
-        const file = await putSummary(workspace, "tessl__check-cfps", { occurred_at: now(), reason: "nightly budget spent" });
-        const report = await surfaceOnce({ workspaces: [workspace], deliver: send, leaseMs: 60_000 });
-        expect(report.outcomes.map((o) => [o.kind, o.code])).toEqual([["sent", "delivered"]]);
-        expect(await exists(file)).toBe(false);
-        const [text] = await waitFor("the Telegram message", () => (telegram.messages().length > 0 ? telegram.messages() : undefined));
-        expect(text).toContain("check-cfps");
-        expect(text).toContain("host-1:");
-        // The alert ends 1.5 s after its post (its message went out within group_wait, 200 ms). The group's next flush
-        // carries it as resolved, and the alert stays in the group until that flush's notifications returned
-        // (dispatch.go aggrGroup.flush).
-        const group = ofGroup("skill", "tessl__check-cfps");
-        await waitForFlushes(am, "the group with its alert ended", (f) => group(f) && f.alerts.some((a) => a.state === "resolved"), 1);
-        expect(await alertsOf(am)).toEqual([]);
-        // The next skip of the skill falls in the same group, so its message comes from a later flush of that group:
-        // a 'resolved' message from the flush above would have reached the stand-in before it.
-        await putSummary(workspace, "tessl__check-cfps", { occurred_at: now(), reason: "nightly budget spent", items: ["cfp-9"] });
-        expect((await surfaceOnce({ workspaces: [workspace], deliver: send, leaseMs: 60_000 })).outcomes.map((o) => o.code)).toEqual(["delivered"]);
-        await waitFor("the next skip's message", () => (telegram.messages().length > 1 ? true : undefined));
-        expect(telegram.messages()).toHaveLength(2);
-        expect(telegram.messages()[0]).not.toContain("cfp-9");
-        expect(telegram.messages()[1]).toContain("cfp-9");
-        expect(telegram.messages().join("\n")).not.toMatch(/resolved/i);
-      });
-
-      it("groups three skills with the same technical reason, skipped in the same minute, into one message", async ({ expect, onTestFinished }) => {
-        const workspace = await tempDir("skip-summary-am-ws-");
-        const telegram = await startTelegram(onTestFinished);
-        // The three reach Alertmanager in one post; a longer group_wait is the margin should they ever come one by one.
-        const am = await startAlertmanager({ config: await exampleConfig(telegram.url, { ...FAST, groupWait: "1s" }), onFinished: onTestFinished });
-        for (const [skill, user] of [["tessl__a", "ann"], ["tessl__b", "bob"], ["tessl__c", "cy"]] as const) {
-          await putSummary(workspace, skill, { occurred_at: now(), technical_failure: true, reason: `login expired for "${user}" after 3 tries` });
-        }
-        const report = await surfaceOnce({ workspaces: [workspace], deliver: await deliverThrough(workspace, [am.url]), leaseMs: 60_000 });
-        expect(report.outcomes.every((o) => o.kind === "sent")).toBe(true);
-        const alerts = await alertsOf(am);
-        expect(new Set(alerts.map((a) => a.labels.reason_key))).toEqual(new Set(["login expired for after tries"]));
-        await waitFor("the Telegram message", () => (telegram.messages().length > 0 ? true : undefined));
-        // Three flushes of the group holding all three: the first two are over, and only the first had news.
-        await waitForFlushes(am, "the group of three", (f) => ofGroup("reason_key", "login expired for after tries")(f) && f.alerts.length === 3, 3);
-        expect(telegram.messages()).toHaveLength(1);
-        for (const name of ["a", "b", "c"]) expect(telegram.messages()[0]).toContain(`${name}: technical failure`);
-      });
-
-      it("a technical 'login expired' holds back the policy skips of its workspace (the example's inhibition)", async ({ expect, onTestFinished }) => {
-        const workspace = await tempDir("skip-summary-am-ws-");
-        const telegram = await startTelegram(onTestFinished);
-        const am = await startAlertmanager({ config: await exampleConfig(telegram.url, FAST), onFinished: onTestFinished });
-        await putSummary(workspace, "tessl__login", { occurred_at: "2020-01-01T00:00:00.000Z", technical_failure: true, reason: "login expired" });
-        const send = await deliverThrough(workspace, [am.url]);
-        await surfaceOnce({ workspaces: [workspace], deliver: send, leaseMs: 60_000 });
-        await putSummary(workspace, "tessl__publish", { occurred_at: now(), reason: "no session: skipped 4 posts" });
-        await surfaceOnce({ workspaces: [workspace], deliver: send, leaseMs: 60_000 });
-        const policy = await waitFor("the policy alert to be inhibited", async () =>
-          (await alertsOf(am)).find((a) => a.labels.skill === "tessl__publish" && a.status.inhibitedBy.length > 0),
-        );
-        expect(policy.status.state).toBe("suppressed");
-        // Two flushes of each group: each group's first flush is over.
-        await waitForFlushes(am, "the policy group", ofGroup("skill", "tessl__publish"), 2);
-        await waitForFlushes(am, "the technical group", ofGroup("reason_key", "login expired"), 2);
-        expect(telegram.messages()).toHaveLength(1);
-        expect(telegram.messages()[0]).toContain("login");
-      });
-
-      it("quiet hours mute policy skips (the example's time interval)", async ({ expect, onTestFinished }) => {
-        const workspace = await tempDir("skip-summary-am-ws-");
-        const telegram = await startTelegram(onTestFinished);
-        const day = new Date().toLocaleDateString("en-US", { weekday: "long", timeZone: "Europe/Berlin" }).toLowerCase();
-        const am = await startAlertmanager({ config: await exampleConfig(telegram.url, { ...FAST, quietHours: [{ weekdays: [day] }] }), onFinished: onTestFinished });
-        await putSummary(workspace, "tessl__quiet", { occurred_at: now() });
-        await putSummary(workspace, "tessl__loud", { occurred_at: now(), technical_failure: true, reason: "API answered 503" });
-        const report = await surfaceOnce({ workspaces: [workspace], deliver: await deliverThrough(workspace, [am.url]), leaseMs: 60_000 });
-        expect(report.outcomes.every((o) => o.kind === "sent")).toBe(true);
-        await waitFor("the technical message", () => (telegram.messages().length > 0 ? true : undefined));
-        await waitForFlushes(am, "the muted policy group", ofGroup("skill", "tessl__quiet"), 2);
-        await waitForFlushes(am, "the technical group", ofGroup("reason_key", "api answered"), 2);
-        expect(telegram.messages()).toHaveLength(1);
-        expect(telegram.messages()[0]).toContain("loud");
-      });
-
-      it("a silence made through the v2 API suppresses a skill, and its summary is still deleted as delivered", async ({ expect, onTestFinished }) => {
-        const workspace = await tempDir("skip-summary-am-ws-");
-        const telegram = await startTelegram(onTestFinished);
-        const am = await startAlertmanager({ config: await exampleConfig(telegram.url, FAST), onFinished: onTestFinished });
-        const silence = await fetch(`${am.url}/api/v2/silences`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({
-            matchers: [{ name: "skill", value: "tessl__noisy", isRegex: false, isEqual: true }],
-            startsAt: now(),
-            endsAt: new Date(Date.now() + 3_600_000).toISOString(),
-            createdBy: "test",
-            comment: "known, being fixed",
-          }),
-        });
-        expect(silence.status).toBe(200);
-        const file = await putSummary(workspace, "tessl__noisy", { occurred_at: now() });
-        const report = await surfaceOnce({ workspaces: [workspace], deliver: await deliverThrough(workspace, [am.url]), leaseMs: 60_000 });
-        expect(report.outcomes.map((o) => o.code)).toEqual(["delivered"]);
-        expect(await exists(file)).toBe(false);
-        const alert = await waitFor("the alert to be silenced", async () => (await alertsOf(am)).find((a) => a.status.silencedBy.length > 0));
-        expect(alert.labels.skill).toBe("tessl__noisy");
-        await waitForFlushes(am, "the silenced group", ofGroup("skill", "tessl__noisy"), 2);
-        expect(telegram.messages()).toEqual([]);
-      });
-
-      it("an unreachable Alertmanager leaves the summary in place", async ({ expect, onTestFinished }) => {
-        const workspace = await tempDir("skip-summary-am-ws-");
-        const file = await putSummary(workspace, "tessl__check-cfps", { occurred_at: now() });
-        const report = await surfaceOnce({ workspaces: [workspace], deliver: await deliverThrough(workspace, [`http://127.0.0.1:${await freePort()}`]), leaseMs: 60_000 });
-        expect(report.outcomes[0]).toMatchObject({ kind: "failed", code: "send-failed" });
-        expect(report.outcomes[0]!.detail).toMatch(/could not be reached/);
-        expect(await exists(file)).toBe(true);
-      });
-
-      it("a 400 for a bad label name is a permanent failure that names the label", async ({ expect }) => {
-        // Refused at the API, so the example's receivers are never reached.
-        const am = await startExampleAsIs();
-        // The config loader refuses such a name up front; a library caller can still pass one.
-        const notifier: Notifier = createAlertmanagerNotifier("am", {
-          urls: [am.url],
-          alertname: "SkipSummary",
-          labelPrefix: "",
-          staticLabels: { "team-name": "ops" },
-          host: "host-1",
-          windowMs: 60_000,
-          endsAt: "occurred",
-          itemsMaxChars: 2000,
-        });
-        const result = await notifier.send(notifyRequest({ summary: { ...notifyRequest().summary!, occurred_at: now() } }));
-        expect(result.ok).toBe(false);
-        if (result.ok) return;
-        expect(result.permanent).toBe(true);
-        expect(result.error).toContain("HTTP 400");
-        expect(result.error).toContain('"team-name"');
-        expect(result.error).toMatch(/invalid name/);
-      });
+    it("is loaded by a real Alertmanager as it is", async ({ expect }) => {
+      const am = await startExampleAsIs();
+      const status = (await (await fetch(`${am.url}/api/v2/status`)).json()) as { config: { original: string } };
+      expect(status.config.original).toContain("send_resolved: false");
+      expect(status.config.original).toContain("quiet-hours");
     });
   });
-}
+
+  describe("alertmanager notifier, through a real Alertmanager to Telegram", () => {
+    it("one skip is exactly one Telegram message, and no 'resolved' message follows when its alert ends", async ({ expect, onTestFinished }) => {
+      const workspace = await tempDir("skip-summary-am-ws-");
+      const telegram = await startTelegram(onTestFinished);
+      const am = await startAlertmanager({ config: await exampleConfig(telegram.url, FAST), onFinished: onTestFinished });
+      const send = await deliverThrough(workspace, [am.url], { window_ms: 1_500 });
+      const file = await putSummary(workspace, "tessl__check-cfps", { occurred_at: now(), reason: "nightly budget spent" });
+      const report = await surfaceOnce({ workspaces: [workspace], deliver: send, leaseMs: 60_000 });
+      expect(report.outcomes.map((o) => [o.kind, o.code])).toEqual([["sent", "delivered"]]);
+      expect(await exists(file)).toBe(false);
+      const [text] = await waitFor("the Telegram message", () => (telegram.messages().length > 0 ? telegram.messages() : undefined));
+      expect(text).toContain("check-cfps");
+      expect(text).toContain("host-1:");
+      // The alert ends 1.5 s after its post (its message went out within group_wait, 200 ms). The group's next flush
+      // carries it as resolved, and the alert stays in the group until that flush's notifications returned
+      // (dispatch.go aggrGroup.flush).
+      const group = ofGroup("skill", "tessl__check-cfps");
+      await waitForFlushes(am, "the group with its alert ended", (f) => group(f) && f.alerts.some((a) => a.state === "resolved"), 1);
+      expect(await alertsOf(am)).toEqual([]);
+      // The next skip of the skill falls in the same group, so its message comes from a later flush of that group:
+      // a 'resolved' message from the flush above would have reached the stand-in before it.
+      await putSummary(workspace, "tessl__check-cfps", { occurred_at: now(), reason: "nightly budget spent", items: ["cfp-9"] });
+      expect((await surfaceOnce({ workspaces: [workspace], deliver: send, leaseMs: 60_000 })).outcomes.map((o) => o.code)).toEqual(["delivered"]);
+      await waitFor("the next skip's message", () => (telegram.messages().length > 1 ? true : undefined));
+      expect(telegram.messages()).toHaveLength(2);
+      expect(telegram.messages()[0]).not.toContain("cfp-9");
+      expect(telegram.messages()[1]).toContain("cfp-9");
+      expect(telegram.messages().join("\n")).not.toMatch(/resolved/i);
+    });
+
+    it("groups three skills with the same technical reason, skipped in the same minute, into one message", async ({ expect, onTestFinished }) => {
+      const workspace = await tempDir("skip-summary-am-ws-");
+      const telegram = await startTelegram(onTestFinished);
+      // The three reach Alertmanager in one post; a longer group_wait is the margin should they ever come one by one.
+      const am = await startAlertmanager({ config: await exampleConfig(telegram.url, { ...FAST, groupWait: "1s" }), onFinished: onTestFinished });
+      for (const [skill, user] of [["tessl__a", "ann"], ["tessl__b", "bob"], ["tessl__c", "cy"]] as const) {
+        await putSummary(workspace, skill, { occurred_at: now(), technical_failure: true, reason: `login expired for "${user}" after 3 tries` });
+      }
+      const report = await surfaceOnce({ workspaces: [workspace], deliver: await deliverThrough(workspace, [am.url]), leaseMs: 60_000 });
+      expect(report.outcomes.every((o) => o.kind === "sent")).toBe(true);
+      const alerts = await alertsOf(am);
+      expect(new Set(alerts.map((a) => a.labels.reason_key))).toEqual(new Set(["login expired for after tries"]));
+      await waitFor("the Telegram message", () => (telegram.messages().length > 0 ? true : undefined));
+      // Three flushes of the group holding all three: the first two are over, and only the first had news.
+      await waitForFlushes(am, "the group of three", (f) => ofGroup("reason_key", "login expired for after tries")(f) && f.alerts.length === 3, 3);
+      expect(telegram.messages()).toHaveLength(1);
+      for (const name of ["a", "b", "c"]) expect(telegram.messages()[0]).toContain(`${name}: technical failure`);
+    });
+
+    it("a technical 'login expired' holds back the policy skips of its workspace (the example's inhibition)", async ({ expect, onTestFinished }) => {
+      const workspace = await tempDir("skip-summary-am-ws-");
+      const telegram = await startTelegram(onTestFinished);
+      const am = await startAlertmanager({ config: await exampleConfig(telegram.url, FAST), onFinished: onTestFinished });
+      await putSummary(workspace, "tessl__login", { occurred_at: "2020-01-01T00:00:00.000Z", technical_failure: true, reason: "login expired" });
+      const send = await deliverThrough(workspace, [am.url]);
+      await surfaceOnce({ workspaces: [workspace], deliver: send, leaseMs: 60_000 });
+      await putSummary(workspace, "tessl__publish", { occurred_at: now(), reason: "no session: skipped 4 posts" });
+      await surfaceOnce({ workspaces: [workspace], deliver: send, leaseMs: 60_000 });
+      const policy = await waitFor("the policy alert to be inhibited", async () =>
+        (await alertsOf(am)).find((a) => a.labels.skill === "tessl__publish" && a.status.inhibitedBy.length > 0),
+      );
+      expect(policy.status.state).toBe("suppressed");
+      // Two flushes of each group: each group's first flush is over.
+      await waitForFlushes(am, "the policy group", ofGroup("skill", "tessl__publish"), 2);
+      await waitForFlushes(am, "the technical group", ofGroup("reason_key", "login expired"), 2);
+      expect(telegram.messages()).toHaveLength(1);
+      expect(telegram.messages()[0]).toContain("login");
+    });
+
+    it("quiet hours mute policy skips (the example's time interval)", async ({ expect, onTestFinished }) => {
+      const workspace = await tempDir("skip-summary-am-ws-");
+      const telegram = await startTelegram(onTestFinished);
+      const day = new Date().toLocaleDateString("en-US", { weekday: "long", timeZone: "Europe/Berlin" }).toLowerCase();
+      const am = await startAlertmanager({ config: await exampleConfig(telegram.url, { ...FAST, quietHours: [{ weekdays: [day] }] }), onFinished: onTestFinished });
+      await putSummary(workspace, "tessl__quiet", { occurred_at: now() });
+      await putSummary(workspace, "tessl__loud", { occurred_at: now(), technical_failure: true, reason: "API answered 503" });
+      const report = await surfaceOnce({ workspaces: [workspace], deliver: await deliverThrough(workspace, [am.url]), leaseMs: 60_000 });
+      expect(report.outcomes.every((o) => o.kind === "sent")).toBe(true);
+      await waitFor("the technical message", () => (telegram.messages().length > 0 ? true : undefined));
+      await waitForFlushes(am, "the muted policy group", ofGroup("skill", "tessl__quiet"), 2);
+      await waitForFlushes(am, "the technical group", ofGroup("reason_key", "api answered"), 2);
+      expect(telegram.messages()).toHaveLength(1);
+      expect(telegram.messages()[0]).toContain("loud");
+    });
+
+    it("a silence made through the v2 API suppresses a skill, and its summary is still deleted as delivered", async ({ expect, onTestFinished }) => {
+      const workspace = await tempDir("skip-summary-am-ws-");
+      const telegram = await startTelegram(onTestFinished);
+      const am = await startAlertmanager({ config: await exampleConfig(telegram.url, FAST), onFinished: onTestFinished });
+      const silence = await fetch(`${am.url}/api/v2/silences`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          matchers: [{ name: "skill", value: "tessl__noisy", isRegex: false, isEqual: true }],
+          startsAt: now(),
+          endsAt: new Date(Date.now() + 3_600_000).toISOString(),
+          createdBy: "test",
+          comment: "known, being fixed",
+        }),
+      });
+      expect(silence.status).toBe(200);
+      const file = await putSummary(workspace, "tessl__noisy", { occurred_at: now() });
+      const report = await surfaceOnce({ workspaces: [workspace], deliver: await deliverThrough(workspace, [am.url]), leaseMs: 60_000 });
+      expect(report.outcomes.map((o) => o.code)).toEqual(["delivered"]);
+      expect(await exists(file)).toBe(false);
+      const alert = await waitFor("the alert to be silenced", async () => (await alertsOf(am)).find((a) => a.status.silencedBy.length > 0));
+      expect(alert.labels.skill).toBe("tessl__noisy");
+      await waitForFlushes(am, "the silenced group", ofGroup("skill", "tessl__noisy"), 2);
+      expect(telegram.messages()).toEqual([]);
+    });
+
+    it("an unreachable Alertmanager leaves the summary in place", async ({ expect, onTestFinished }) => {
+      const workspace = await tempDir("skip-summary-am-ws-");
+      const file = await putSummary(workspace, "tessl__check-cfps", { occurred_at: now() });
+      const report = await surfaceOnce({ workspaces: [workspace], deliver: await deliverThrough(workspace, [`http://127.0.0.1:${await freePort()}`]), leaseMs: 60_000 });
+      expect(report.outcomes[0]).toMatchObject({ kind: "failed", code: "send-failed" });
+      expect(report.outcomes[0]!.detail).toMatch(/could not be reached/);
+      expect(await exists(file)).toBe(true);
+    });
+
+    it("a 400 for a bad label name is a permanent failure that names the label", async ({ expect }) => {
+      // Refused at the API, so the example's receivers are never reached.
+      const am = await startExampleAsIs();
+      // The config loader refuses such a name up front; a library caller can still pass one.
+      const notifier: Notifier = createAlertmanagerNotifier("am", {
+        urls: [am.url],
+        alertname: "SkipSummary",
+        labelPrefix: "",
+        staticLabels: { "team-name": "ops" },
+        host: "host-1",
+        windowMs: 60_000,
+        endsAt: "occurred",
+        itemsMaxChars: 2000,
+      });
+      const result = await notifier.send(notifyRequest({ summary: { ...notifyRequest().summary!, occurred_at: now() } }));
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.permanent).toBe(true);
+      expect(result.error).toContain("HTTP 400");
+      expect(result.error).toContain('"team-name"');
+      expect(result.error).toMatch(/invalid name/);
+    });
+  });
+});

@@ -6,7 +6,7 @@ import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "vitest";
 import { chooseDefaultNotifier, deliver, nanoclaw2MessageId } from "../../src/notifiers/index.js";
-import { PYTHON, PYTHON_FLAGS } from "../python/helpers.js";
+import { PYTHON, PYTHON_FLAGS, pythonAvailable } from "../python/helpers.js";
 import { deliveryRequest, notifyRequest } from "./helpers.js";
 import { allOutRows, hostDelivers, initSession, insertInboundMessage, journalMode } from "./nanoclaw2-host.js";
 import { ROUTING, load, memoryTempDir, runNode, session as sessionIn } from "./nanoclaw2-session.js";
@@ -149,7 +149,8 @@ describe.concurrent("nanoclaw2 notifier", () => {
     expect(none).toMatchObject({ kind: "none", why: expect.stringContaining(`no NanoClaw 2.x ${join(s.dir, "gone.db")}`) });
   });
 
-  it("waits for a lock taken by another SQLite build too (Python's sqlite3 module, the system library), as bun:sqlite's would be", async ({ expect }) => {
+  const hasPython = pythonAvailable();
+  it.skipIf(!hasPython)("waits for a lock taken by another SQLite build too (Python's sqlite3 module, the system library), as bun:sqlite's would be", async ({ expect }) => {
     const s = await session();
     const holder = spawn(
       PYTHON,

@@ -4,7 +4,9 @@ import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.js";
-import { PY_HELPER, PYTHON, PYTHON_COMMAND, assertPython, runPython } from "./helpers.js";
+import { PY_HELPER, PYTHON, PYTHON_COMMAND, runPython, pythonAvailable } from "./helpers.js";
+
+const HAS_PYTHON = pythonAvailable();
 
 const TABLE = join(ROOT, "test", "fixtures", "contract", "cases.json");
 interface Expected { kind: string; version?: unknown; problems?: { path: string; message?: string; message_prefix?: string }[] }
@@ -26,10 +28,9 @@ function matches(actual: Expected, expected: Expected): void {
   });
 }
 
-describe("python/skip_summary.py: the shared contract cases", () => {
+describe.skipIf(!HAS_PYTHON)("python/skip_summary.py: the shared contract cases", () => {
   let answers: { classify: Expected[]; text: Expected[]; build: ({ name: string; message: string; exit_code: number } | null)[] };
   beforeAll(async () => {
-    assertPython();
     // The interpreter checks below start meanwhile: they need a Python process of their own.
     probeInterpreter().catch(() => undefined);
     const r = await runPython(`import runpy, sys; sys.argv = ["run_cases", ${JSON.stringify(TABLE)}]; runpy.run_path(${JSON.stringify(join(ROOT, "test", "python", "run_cases.py"))}, run_name="__main__")`);
@@ -67,18 +68,16 @@ print(sys.executable)`).then((r) => {
   return probe;
 }
 
-describe("python/skip_summary.py: what it may use", () => {
+describe.skipIf(!HAS_PYTHON)("python/skip_summary.py: what it may use", () => {
   it("parses as Python 3.9 and imports only the standard library", async () => {
-    assertPython();
     const r = await probeInterpreter();
     expect(r.code, r.stderr).toBe(0);
     expect(r.outside).toBe("[]");
   });
 });
 
-describe("the interpreter the Python tests spawn", () => {
+describe.skipIf(!HAS_PYTHON)("the interpreter the Python tests spawn", () => {
   it("is the one python3 runs, by its own path (no version manager's shim in between)", async () => {
-    assertPython();
     expect(isAbsolute(PYTHON), `${PYTHON_COMMAND} resolved to ${PYTHON}`).toBe(true);
     const r = await probeInterpreter();
     expect(r.code, r.stderr).toBe(0);

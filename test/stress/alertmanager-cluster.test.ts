@@ -34,56 +34,56 @@ function startWatcher(workspace: string, config: string): { child: ChildProcess;
   };
 }
 
-if (alertmanagerAvailable("alertmanager-cluster")) {
-  describe("alertmanager notifier with two clustered replicas (built CLI, watch mode)", () => {
-    it("posts to both, arrives once, and re-posts to a replica that restarted", async () => {
-      const telegram = await startTelegram();
-      const config = await exampleConfig(telegram.url);
-      const [portA, portB] = [await freePort(), await freePort()];
-      const a = await startAlertmanager({ config, cluster: { port: portA, peers: [`127.0.0.1:${portB}`] } });
-      const b = await startAlertmanager({ config, cluster: { port: portB, peers: [`127.0.0.1:${portA}`] } });
+const HAS_ALERTMANAGER = alertmanagerAvailable();
 
-      const workspace = await tempDir("skip-summary-am-cluster-");
-      const dir = await tempDir("skip-summary-am-config-");
-      const configFile = join(dir, "skip-summary.config.json");
-      await writeFile(
-        configFile,
-        JSON.stringify({ notify: { notifiers: { fleet: { type: "alertmanager", urls: [a.url, b.url], window_ms: 120_000, repost_interval_ms: 1_000 } }, retries: 1, timeout_ms: 2_000, min_delay_ms: 100, max_delay_ms: 500 } }),
-      );
-      const file = await putSummary(workspace, "tessl__check-cfps", { occurred_at: new Date().toISOString() });
+describe.skipIf(!HAS_ALERTMANAGER)("alertmanager notifier with two clustered replicas (built CLI, watch mode)", () => {
+  it("posts to both, arrives once, and re-posts to a replica that restarted", async () => {
+    const telegram = await startTelegram();
+    const config = await exampleConfig(telegram.url);
+    const [portA, portB] = [await freePort(), await freePort()];
+    const a = await startAlertmanager({ config, cluster: { port: portA, peers: [`127.0.0.1:${portB}`] } });
+    const b = await startAlertmanager({ config, cluster: { port: portB, peers: [`127.0.0.1:${portA}`] } });
 
-      let watcher = startWatcher(workspace, configFile);
-      // A claim renames the file too, so "gone" alone is not "sent": the log line says it was.
-      await waitFor("the summary to be delivered", () => (watcher.stderr().includes('"event":"sent"') ? true : undefined));
-      expect(await access(file).then(() => true, () => false)).toBe(false);
-      const records = await readdir(join(workspace, ".skip-summary-alertmanager"));
-      expect(records).toHaveLength(1);
-      for (const am of [a, b]) expect((await alertsOf(am)).map((x) => x.labels.skill)).toEqual(["tessl__check-cfps"]);
+    const workspace = await tempDir("skip-summary-am-cluster-");
+    const dir = await tempDir("skip-summary-am-config-");
+    const configFile = join(dir, "skip-summary.config.json");
+    await writeFile(
+      configFile,
+      JSON.stringify({ notify: { notifiers: { fleet: { type: "alertmanager", urls: [a.url, b.url], window_ms: 120_000, repost_interval_ms: 1_000 } }, retries: 1, timeout_ms: 2_000, min_delay_ms: 100, max_delay_ms: 500 } }),
+    );
+    const file = await putSummary(workspace, "tessl__check-cfps", { occurred_at: new Date().toISOString() });
 
-      // Both replicas hold it; the gossiped notification log lets only one of them send it.
-      await waitFor("the Telegram message", () => (telegram.messages().length > 0 ? true : undefined));
-      await sleep(5_000); // beyond the second replica's peer-timeout wait (2 s) and a group_interval
-      expect(telegram.messages()).toHaveLength(1);
+    let watcher = startWatcher(workspace, configFile);
+    // A claim renames the file too, so "gone" alone is not "sent": the log line says it was.
+    await waitFor("the summary to be delivered", () => (watcher.stderr().includes('"event":"sent"') ? true : undefined));
+    expect(await access(file).then(() => true, () => false)).toBe(false);
+    const records = await readdir(join(workspace, ".skip-summary-alertmanager"));
+    expect(records).toHaveLength(1);
+    for (const am of [a, b]) expect((await alertsOf(am)).map((x) => x.labels.skill)).toEqual(["tessl__check-cfps"]);
 
-      // A restart loses every alert (they live in memory). The surfacer is stopped first, so nothing re-posts yet.
-      expect(await watcher.stop()).toBe(0);
-      await b.restart();
-      expect(await alertsOf(b)).toEqual([]);
-      expect((await alertsOf(a)).length).toBe(1);
+    // Both replicas hold it; the gossiped notification log lets only one of them send it.
+    await waitFor("the Telegram message", () => (telegram.messages().length > 0 ? true : undefined));
+    await sleep(5_000); // beyond the second replica's peer-timeout wait (2 s) and a group_interval
+    expect(telegram.messages()).toHaveLength(1);
 
-      // A new watcher finds the record in the journal and re-posts to every replica.
-      watcher = startWatcher(workspace, configFile);
-      const back = await waitFor("the restarted replica to hold the alert again", async () => {
-        const alerts = await alertsOf(b);
-        return alerts.length > 0 ? alerts : undefined;
-      });
-      expect(back[0]!.labels.skill).toBe("tessl__check-cfps");
-      expect(back[0]!.labels.occurrence).toMatch(/^[0-9a-f]{32}$/);
-      await sleep(5_000);
-      expect(await watcher.stop()).toBe(0);
-      expect(watcher.stderr()).toContain('"event":"reposted"');
-      // The restarted replica learnt from its peer that the group was already notified.
-      expect(telegram.messages()).toHaveLength(1);
-    }, 90_000);
-  });
-}
+    // A restart loses every alert (they live in memory). The surfacer is stopped first, so nothing re-posts yet.
+    expect(await watcher.stop()).toBe(0);
+    await b.restart();
+    expect(await alertsOf(b)).toEqual([]);
+    expect((await alertsOf(a)).length).toBe(1);
+
+    // A new watcher finds the record in the journal and re-posts to every replica.
+    watcher = startWatcher(workspace, configFile);
+    const back = await waitFor("the restarted replica to hold the alert again", async () => {
+      const alerts = await alertsOf(b);
+      return alerts.length > 0 ? alerts : undefined;
+    });
+    expect(back[0]!.labels.skill).toBe("tessl__check-cfps");
+    expect(back[0]!.labels.occurrence).toMatch(/^[0-9a-f]{32}$/);
+    await sleep(5_000);
+    expect(await watcher.stop()).toBe(0);
+    expect(watcher.stderr()).toContain('"event":"reposted"');
+    // The restarted replica learnt from its peer that the group was already notified.
+    expect(telegram.messages()).toHaveLength(1);
+  }, 90_000);
+});
