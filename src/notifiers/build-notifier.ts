@@ -54,6 +54,17 @@ export async function buildNotifier(name: string, entry: NotifierEntry, ctx: Bui
             "outside NanoClaw, choose another notifier (for example --notify stdout)",
         );
       }
+      // A non-main 1.x group may only send to its own chat: the host drops a file for any other chat ("Unauthorized
+      // IPC message attempt blocked", jbaruch/nanoclaw-public 6f53dd6 src/ipc.ts) after the surfacer counted it sent.
+      const ownChat = envValue(env, E.nanoclawChatJid);
+      if (entry.chat_jid !== undefined && ownChat !== undefined && entry.chat_jid !== ownChat) {
+        return problem(
+          "chat_jid",
+          `is ${JSON.stringify(entry.chat_jid)}, but this container's own chat (${E.nanoclawChatJid}) is ${JSON.stringify(ownChat)}: the NanoClaw host ` +
+            "delivers a group's messages only to its own chat and silently drops the rest, so the notice would be counted as sent and reach nobody; " +
+            `remove chat_jid (the container's own chat is used), or set it to ${JSON.stringify(ownChat)}`,
+        );
+      }
       const groupFolder = entry.group_folder ?? envValue(env, E.nanoclawGroupFolder);
       const envDir = envValue(env, E.nanoclawDir);
       const dir = entry.dir !== undefined ? resolve(ctx.baseDir, entry.dir) : envDir !== undefined ? resolve(ctx.cwd, envDir) : NANOCLAW_MESSAGES_DIR;

@@ -128,6 +128,19 @@ describe("nanoclaw notifier", () => {
     expect((await hostReads(dir)).map((m) => [m.chatJid, m.groupFolder]).sort()).toEqual([["tg:-42", "ops"], ["tg:1", undefined]]);
   });
 
+  it("refuses, as a config error naming both, a chat_jid other than the container's own NANOCLAW_CHAT_JID: the host would drop it", async () => {
+    const dir = await tempDir();
+    const error = await nanoclaw(dir, { NANOCLAW_CHAT_JID: "tg:-100111" }, { chat_jid: "tg:-100222" }).catch((e: unknown) => e);
+    expect(isSkipSummaryError(error, "config.invalid")).toBe(true);
+    const [problem] = (error as { data: { problems: { path: string; message: string }[] } }).data.problems;
+    expect(problem!.path).toBe("notify.notifiers.host.chat_jid");
+    expect(problem!.message).toContain('is "tg:-100222", but this container\'s own chat (NANOCLAW_CHAT_JID) is "tg:-100111"');
+    expect(await readdir(dir)).toEqual([]);
+    // The same chat, or no chat in the container (the telegram fork), is accepted.
+    await expect(nanoclaw(dir, { NANOCLAW_CHAT_JID: "tg:-100111" }, { chat_jid: "tg:-100111" })).resolves.toBeDefined();
+    await expect(nanoclaw(dir, { NANOCLAW_CHAT_JID: "" }, { chat_jid: "tg:-100222" })).resolves.toBeDefined();
+  });
+
   it("does not create a missing messages folder: no host polls it, so nothing would be read", async () => {
     const missing = join(await tempDir(), "ipc", "messages");
     const loaded = await nanoclaw(missing);
