@@ -7,10 +7,14 @@
 import { findNodeAtLocation, parseTree, type Node } from "jsonc-parser/lib/esm/main.js";
 import { SkipSummaryError } from "../contract/errors.js";
 
-/** The hook events `hooks install` can add, Stop first: the end of the agent's turn follows a skill's work. */
-export const INSTALLABLE_EVENTS = ["Stop", "SubagentStop", "PostToolUse"] as const;
+/**
+ * The hook events `hooks install` can add, Stop first: the end of the agent's turn follows a skill's work. Every end
+ * of a turn Claude Code has is a default (Stop; SubagentStop for background subagents, which finish after the main
+ * Stop; StopFailure for a turn ended by an API error), and SessionStart delivers what an earlier session left.
+ */
+export const INSTALLABLE_EVENTS = ["Stop", "SubagentStop", "StopFailure", "SessionStart", "PostToolUse"] as const;
 export type InstallableEvent = (typeof INSTALLABLE_EVENTS)[number];
-export const DEFAULT_EVENTS: readonly InstallableEvent[] = ["Stop", "SubagentStop"];
+export const DEFAULT_EVENTS: readonly InstallableEvent[] = ["Stop", "SubagentStop", "StopFailure", "SessionStart"];
 export const DEFAULT_HOOK_COMMAND = "skip-summary surface --hook-input";
 /** Seconds Claude Code waits for the hook; a send with retries fits well inside. */
 export const DEFAULT_HOOK_TIMEOUT_S = 60;

@@ -21,17 +21,17 @@ const ours = (settings: Record<string, unknown>, event: string) =>
   ((settings.hooks as Record<string, { hooks: { command: string }[] }[]>)[event] ?? []).flatMap((g) => g.hooks).filter((h) => h.command === "skip-summary surface --hook-input");
 
 describe("skip-summary hooks", () => {
-  it("install adds Stop and SubagentStop entries, keeps every other byte, is idempotent, and uninstall gives back the original file", async () => {
+  it("install adds Stop, SubagentStop, StopFailure and SessionStart entries, keeps every other byte, is idempotent, and uninstall gives back the original file", async () => {
     const dir = await tempDir();
     const file = join(dir, "settings.json");
     await writeFile(file, SETTINGS, { mode: 0o640 });
     const r = await runCliInProcess(["hooks", "install", "--settings", file]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toBe(`installed skip-summary surface --hook-input for Stop, SubagentStop in ${file}\n`);
+    expect(r.stdout).toBe(`installed skip-summary surface --hook-input for Stop, SubagentStop, StopFailure, SessionStart in ${file}\n`);
     const text = await readFile(file, "utf8");
     const parsed = JSON.parse(text) as Record<string, unknown>;
     expect(ours(parsed, "Stop")).toEqual([{ type: "command", command: "skip-summary surface --hook-input", timeout: 60 }]);
-    expect(ours(parsed, "SubagentStop")).toHaveLength(1);
+    for (const event of ["SubagentStop", "StopFailure", "SessionStart"]) expect(ours(parsed, event), event).toHaveLength(1);
     expect(parsed).toMatchObject({ model: "opus", someFutureKey: { nested: [1, 2, { x: null }] } });
     // Every line of the original is still there, in order, untouched except where an entry was appended.
     expect(text.split("\n").filter((l) => !l.includes("skip-summary surface"))).toEqual(SETTINGS.split("\n").filter((l) => !l.includes('"Stop"')));
@@ -39,14 +39,14 @@ describe("skip-summary hooks", () => {
 
     const again = await runCliInProcess(["hooks", "install", "--settings", file]);
     expect(again.code).toBe(0);
-    expect(again.stdout).toContain("already installed for Stop, SubagentStop");
+    expect(again.stdout).toContain("already installed for Stop, SubagentStop, StopFailure, SessionStart");
     expect(await readFile(file, "utf8")).toBe(text);
 
     const removed = await runCliInProcess(["hooks", "uninstall", "--settings", file]);
     expect(removed.code).toBe(0);
-    expect(removed.stdout).toContain("removed skip-summary surface --hook-input for Stop, SubagentStop");
+    expect(removed.stdout).toContain("removed skip-summary surface --hook-input for Stop, SubagentStop, StopFailure, SessionStart");
     expect(await readFile(file, "utf8")).toBe(SETTINGS);
-    expect((await runCliInProcess(["hooks", "uninstall", "--settings", file])).stdout).toContain("not installed for Stop, SubagentStop");
+    expect((await runCliInProcess(["hooks", "uninstall", "--settings", file])).stdout).toContain("not installed for Stop, SubagentStop, StopFailure, SessionStart");
   });
 
   it("--dry-run prints the change as a diff and writes nothing", async () => {
@@ -80,7 +80,7 @@ describe("skip-summary hooks", () => {
     const r = await runCliInProcess(["hooks", "install"], { env: { SKIP_SUMMARY_WORKSPACE: ws } });
     expect(r.code, r.stderr).toBe(0);
     const settings = JSON.parse(await readFile(join(ws, ".claude", "settings.json"), "utf8")) as Record<string, unknown>;
-    expect(Object.keys(settings.hooks as object)).toEqual(["Stop", "SubagentStop"]);
+    expect(Object.keys(settings.hooks as object)).toEqual(["Stop", "SubagentStop", "StopFailure", "SessionStart"]);
     await mkdir(join(ws, "other"));
     const custom = await runCliInProcess(["hooks", "install", "--workspace", join(ws, "other"), "--event", "Stop", "--command", "/opt/skip-summary/bin/skip-summary surface --hook-input"]);
     expect(custom.code).toBe(0);

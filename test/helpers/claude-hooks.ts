@@ -1,5 +1,6 @@
 // The Claude Agent SDK's hook types, ported by hand from @anthropic-ai/claude-agent-sdk 0.3.330 (claudeCodeVersion
-// 2.1.330), sdk.d.ts: BaseHookInput, StopHookInput, SubagentStopHookInput, PostToolUseHookInput (events as Claude
+// 2.1.330), sdk.d.ts: BaseHookInput, StopHookInput, SubagentStopHookInput, PostToolUseHookInput, and from 0.3.332
+// StopFailureHookInput and SessionStartHookInput (events as Claude
 // Code pipes them to a command hook) and SyncHookJSONOutput (what a hook may print). The output schema is strict,
 // so a field the SDK does not know, or a hookSpecificOutput for the wrong event, fails the test. zod/mini, as in src/:
 // importing full zod sets zod's global English messages, which would change src/contract's messages in every test
@@ -22,6 +23,14 @@ export function subagentStopEvent(cwd: string, extra: Record<string, unknown> = 
     agent_type: "general-purpose",
     ...extra,
   });
+}
+
+export function stopFailureEvent(cwd: string, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ ...base(cwd), hook_event_name: "StopFailure", error: "server_error", error_details: "529 overloaded_error", last_assistant_message: "Running the nightly check.", ...extra });
+}
+
+export function sessionStartEvent(cwd: string, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ ...base(cwd), hook_event_name: "SessionStart", source: "startup", model: "claude-sonnet-4-6", ...extra });
 }
 
 export function postToolUseEvent(cwd: string, toolName: string, toolInput: unknown, toolResponse: unknown = { success: true }): string {
@@ -51,7 +60,7 @@ export type SyncHookJSONOutput = z.infer<typeof SyncHookJSONOutput>;
  * Parses a hook's stdout as Claude Code does at exit 0 and checks what a surfacer must never do: block, stop the
  * agent, or (on Stop/SubagentStop) add context that makes the conversation continue.
  */
-export function parseHookOutput(stdout: string, event: "Stop" | "SubagentStop" | "PostToolUse"): SyncHookJSONOutput {
+export function parseHookOutput(stdout: string, event: "Stop" | "SubagentStop" | "StopFailure" | "SessionStart" | "PostToolUse"): SyncHookJSONOutput {
   const output = SyncHookJSONOutput.parse(JSON.parse(stdout));
   if (output.decision === "block" || output.continue === false || output.stopReason !== undefined) throw new Error(`the hook steers the agent: ${stdout}`);
   if (event !== "PostToolUse" && output.hookSpecificOutput !== undefined) throw new Error(`a ${event} hook with hookSpecificOutput keeps the agent going: ${stdout}`);

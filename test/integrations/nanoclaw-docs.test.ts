@@ -42,7 +42,7 @@ async function installAsDocumented(layout: Awaited<ReturnType<typeof hostLayout>
   const r = await runCliInProcess(["hooks", "install", "--settings", settings], { cwd: layout.root });
   expect(r.code, r.stderr).toBe(0);
   const installed = JSON.parse(await readFile(join(layout.workspace, ".claude", "settings.json"), "utf8")) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
-  expect(Object.keys(installed.hooks)).toEqual(["Stop", "SubagentStop"]);
+  expect(Object.keys(installed.hooks)).toEqual(["Stop", "SubagentStop", "StopFailure", "SessionStart"]);
   return installed.hooks.Stop!.flatMap((g) => g.hooks.map((h) => h.command));
 }
 
@@ -128,7 +128,7 @@ describe.concurrent("docs/integrations/claude-code.md, step by step", () => {
     const installed = await runShell("/bin/sh", ["-ec", install![1]!], { cwd: project, env });
     expect(installed.status, installed.stderr).toBe(0);
     expect(installed.stdout).toMatch(/^\+\+\+ .*settings\.json/m); // the dry run's diff
-    expect(installed.stdout).toContain("installed skip-summary surface --hook-input for Stop, SubagentStop");
+    expect(installed.stdout).toContain("installed skip-summary surface --hook-input for Stop, SubagentStop, StopFailure, SessionStart");
 
     const check = /## 4\. Check it once[\s\S]*?```sh\n([\s\S]*?)```/.exec(doc);
     expect(check, "the doc shows the check").not.toBeNull();

@@ -185,10 +185,10 @@ describe.concurrent("skip-summary surface --hook-input (Claude Code PostToolUse 
     expect(await readWorkspace(ws)).toEqual([".skip-summary-tessl__other.json"]);
   });
 
-  it("is a no-op for an event other than Stop, SubagentStop and PostToolUse", async () => {
+  it("is a no-op for an event other than Stop, SubagentStop, StopFailure, SessionStart and PostToolUse", async () => {
     const { ws, out, config } = await setup();
     await putSummary(ws, "tessl__a");
-    for (const input of [event("Skill", { skill: "a" }, { hook_event_name: "PreToolUse" }), JSON.stringify({ hook_event_name: "SessionStart", cwd: ws })]) {
+    for (const input of [event("Skill", { skill: "a" }, { hook_event_name: "PreToolUse" }), JSON.stringify({ hook_event_name: "UserPromptSubmit", cwd: ws, prompt: "hello" }), JSON.stringify({ hook_event_name: "SessionEnd", cwd: ws, reason: "other" })]) {
       const r = await runCliInProcess(["surface", "--hook-input", "--workspace", ws, "--config", config], { input });
       expect(r.code).toBe(0);
       expect(r.stdout).toBe("");

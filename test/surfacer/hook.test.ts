@@ -4,7 +4,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseHookOutput, postToolUseEvent, stopEvent, subagentStopEvent } from "../helpers/claude-hooks.js";
+import { parseHookOutput, postToolUseEvent, sessionStartEvent, stopEvent, stopFailureEvent, subagentStopEvent } from "../helpers/claude-hooks.js";
 import { runCli, tempDir, readWorkspace } from "../helpers/cli.js";
 import { runCliInProcess } from "../helpers/in-process.js";
 import { fileNotifierConfig, putSummary, readDelivered } from "./helpers.js";
@@ -52,6 +52,23 @@ describe("surface --hook-input: the events that follow a skill's work", () => {
     expect(r.code).toBe(0);
     expect(parseHookOutput(r.stdout, "SubagentStop").hookSpecificOutput).toBeUndefined();
     expect((await readDelivered(out)).map((d) => d.skill).sort()).toEqual(["tessl__a", "tessl__b"]);
+  });
+
+  it("StopFailure (a turn ended by an API error) and SessionStart (what an earlier session left) each surface everything waiting, without steering the agent", async () => {
+    const { ws, out, config } = await setup();
+    await putSummary(ws, "tessl__a");
+    const failed = await hook(stopFailureEvent(ws), ["--config", config]);
+    expect(failed.code, failed.stderr).toBe(0);
+    expect(parseHookOutput(failed.stdout, "StopFailure")).toEqual({ suppressOutput: true });
+    expect((await readDelivered(out)).map((d) => d.skill)).toEqual(["tessl__a"]);
+    await putSummary(ws, "tessl__left-by-a-killed-container");
+    for (const source of ["startup", "resume", "clear", "compact"]) {
+      const start = await hook(sessionStartEvent(ws, { source }), ["--config", config]);
+      expect(start.code, start.stderr).toBe(0);
+      if (start.stdout !== "") expect(parseHookOutput(start.stdout, "SessionStart").hookSpecificOutput).toBeUndefined();
+    }
+    expect((await readDelivered(out)).map((d) => d.skill)).toEqual(["tessl__a", "tessl__left-by-a-killed-container"]);
+    expect(await readWorkspace(ws)).toEqual([]);
   });
 
   it("PostToolUse on Bash with nothing waiting exits 0 and prints nothing; with a summary waiting it delivers and tells the agent not to send it again", async () => {

@@ -15,7 +15,7 @@ function declare(sub: Command, context: CommandContext, done: (code: ExitCode) =
   sub
     .option("--settings <file>", "the Claude Code settings file (default: <workspace>/.claude/settings.json)")
     .option("--workspace <dir>", "the workspace whose .claude/settings.json to edit (default: $SKIP_SUMMARY_WORKSPACE, /workspace/group)")
-    .option("--event <list>", "comma-separated hook events: Stop, SubagentStop, PostToolUse (default: Stop,SubagentStop)")
+    .option("--event <list>", "comma-separated hook events: Stop, SubagentStop, StopFailure, SessionStart, PostToolUse (default: all but PostToolUse)")
     .option("--command <cmd>", 'the hook command (default: "skip-summary surface --hook-input"); uninstall removes entries with exactly this command')
     .option("--dry-run", "print the change as a diff and write nothing")
     .action(
@@ -37,7 +37,7 @@ Exit codes: 0 done (or nothing to change), 2 bad usage or a settings file that i
 73 the settings file cannot be written.
 
 Examples:
-  $ skip-summary hooks install                                 # Stop and SubagentStop in /workspace/group/.claude/settings.json
+  $ skip-summary hooks install                                 # Stop, SubagentStop, StopFailure, SessionStart in /workspace/group/.claude/settings.json
   $ skip-summary hooks install --settings .claude/settings.json --dry-run
   $ skip-summary hooks uninstall --settings .claude/settings.json`,
     );

@@ -9,7 +9,7 @@ const SURFACE_FLAGS = [
   { flags: "--config <file>", description: "the config file (default: ./skip-summary.config.json when it exists)" },
   { flags: "--json", description: "print the result as JSON on stdout (watch mode: one line per outcome)" },
   { flags: "--dry-run", description: "render and print what would be sent; claim, send and delete nothing" },
-  { flags: "--hook-input", description: "run as a Claude Code hook: read a Stop, SubagentStop or PostToolUse event on stdin, print the hook's JSON (install with: skip-summary hooks install)" },
+  { flags: "--hook-input", description: "run as a Claude Code hook: read a Stop, SubagentStop, StopFailure, SessionStart or PostToolUse event on stdin, print the hook's JSON (install with: skip-summary hooks install)" },
   { flags: "--watch", description: "keep running: surface what waits now, then every new summary (SIGINT/SIGTERM to stop)" },
   { flags: "--log-format <format>", description: "structured log lines on stderr: pretty or json", defaultValue: "pretty" },
 ] as const satisfies readonly FlagSpec[];
@@ -39,8 +39,8 @@ Watch mode exits 0 after SIGINT/SIGTERM once the files in flight are done.
 
 Examples:
   $ skip-summary surface --workspace /workspace/group
-  $ skip-summary hooks install                 # adds \`surface --hook-input\` as a Stop and SubagentStop hook
-  $ skip-summary surface --hook-input          # as that hook: Stop, SubagentStop or PostToolUse event on stdin
+  $ skip-summary hooks install                 # adds \`surface --hook-input\` as a Stop, SubagentStop, StopFailure and SessionStart hook
+  $ skip-summary surface --hook-input          # as that hook: the event on stdin
   $ skip-summary surface --watch --workspace '/srv/groups/*/' --log-format json`,
       )
       .action(action(context, "surface", done, (flags: SurfaceFlags) => runSurface(flags, context)));
