@@ -623,7 +623,7 @@ def _assert_workspace_dir(workspace: Path) -> None:
     raise SummaryWriteError("unwritable", str(workspace), "the workspace %s is not an existing directory; create it or pass --workspace DIR" % workspace)
 
 
-# ---- the lock (docs/owner.md, "The lock"; src/owner/lock.ts, lock-holder.ts) ----
+# ---- the lock (docs/owner.md, "The lock"; src/fs/lock.ts, lock-holder.ts) ----
 def _lock_error(lock_path: str, doing: str, error: BaseException) -> SummaryWriteError:
     code = _errno_name(error)
     hint = " (no space left on the device)" if code == "ENOSPC" else " (a read-only file system)" if code == "EROFS" else ""
@@ -814,7 +814,7 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
-# ---- the atomic write (src/owner/atomic-write.ts) ----
+# ---- the atomic write (src/fs/atomic-write.ts) ----
 def _inspect_target(path: str) -> str:
     try:
         st = os.lstat(path)

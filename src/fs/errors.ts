@@ -1,12 +1,21 @@
 // What the safe-path layer refuses, as data (`fs.unsafe_path`): the CLI and the logs word it, callers map it to an
 // exit code (73, EX_CANTCREAT: the place to write is not usable) without matching on messages. And the one test for
 // "the file system said no" (an errno), which callers use to narrow what they expect from what is a bug.
-import { isSkipSummaryError, SkipSummaryError, type UnsafePathKind } from "../contract/errors.js";
+import { isSkipSummaryError, SkipSummaryError, type UnsafePathKind, type WriteRefusalKind } from "../contract/errors.js";
 
-export type { UnsafePathKind };
+export type { UnsafePathKind, WriteRefusalKind };
 
 export function unsafePath(kind: UnsafePathKind, path: string, message: string): SkipSummaryError<"fs.unsafe_path"> {
   return new SkipSummaryError("fs.unsafe_path", message, { kind, path });
+}
+
+/**
+ * The durable-file layer (the lock, the atomic writer) failed to write. Its code stays `owner.write_failed`, the
+ * owner's word, because emit is what people meet it through (exit 73, `SUMMARY_WRITE_FAILED`); the ledger's lock and
+ * writes raise the same code, and the surfacer words it for its own files.
+ */
+export function writeFailed(kind: WriteRefusalKind, path: string, message: string, options?: ErrorOptions): SkipSummaryError<"owner.write_failed"> {
+  return new SkipSummaryError("owner.write_failed", message, { kind, path }, options);
 }
 
 /** True for an error the file system raised (ENOENT, EACCES, EROFS, ...), as opposed to a bug of ours. */

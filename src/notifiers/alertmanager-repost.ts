@@ -5,7 +5,7 @@
 // surfacer itself. Re-posting is idempotent: the same labels merge into the same alert.
 import { readdir, readFile, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { writeFileAtomically } from "../owner/atomic-write.js";
+import { writeFileAtomically } from "../fs/atomic-write.js";
 import type { PostableAlert } from "./alertmanager-alert.js";
 import { postToReplicas } from "./alertmanager-notifier.js";
 import type { Refresher, RefreshReport } from "./types.js";

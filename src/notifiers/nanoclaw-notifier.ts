@@ -7,7 +7,7 @@ import { nodeCrypto } from "../lazy/node-crypto.js";
 import { constants } from "node:fs";
 import { open, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { fsyncDirectory } from "../owner/atomic-write.js";
+import { fsyncDirectory } from "../fs/atomic-write.js";
 import { abortWords, withDeadline } from "./deadline.js";
 import { permanentFailure, transientFailure } from "./failure.js";
 import { describeError } from "./redact.js";

@@ -17,8 +17,8 @@ import {
 } from "../contract/index.js";
 import { describeFsError, isSystemError } from "../fs/errors.js";
 import { writeFailed } from "./errors.js";
-import { inspectTarget, readRegularFile, writeFileAtomically } from "./atomic-write.js";
-import { withFileLock, type LockOptions } from "./lock.js";
+import { inspectTarget, readRegularFile, writeFileAtomically } from "../fs/atomic-write.js";
+import { withFileLock, type LockOptions } from "../fs/lock.js";
 
 /** A skip as an owner describes it; `schema_version`, `items`, `technical_failure` and `occurred_at` have defaults. */
 export interface SkipInput {

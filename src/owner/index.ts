@@ -3,5 +3,5 @@ export * from "./emit.js";
 export * from "./collector.js";
 export * from "./skip-and-exit.js";
 export * from "./exit-code.js";
-export { withFileLock, type LockOptions } from "./lock.js";
-export { writeFileAtomically, fsyncDirectory } from "./atomic-write.js";
+export { withFileLock, type LockOptions } from "../fs/lock.js";
+export { writeFileAtomically, fsyncDirectory } from "../fs/atomic-write.js";

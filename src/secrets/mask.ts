@@ -1,7 +1,7 @@
 // Masks secrets in text we did not write (a skill's stderr, a program's error output) before it reaches a log line
 // or a summary that is sent to people. Two nets: the exact values of secret-named variables (secret-env.ts) and
 // shapes that are secrets wherever they appear (a bot token, a bearer header, a provider's key prefix).
-import { createRedactor, REDACTED } from "../notifiers/redact.js";
+import { createRedactor, REDACTED } from "./redact.js";
 import { secretEnvValues } from "./secret-env.js";
 
 // Each shape is specific enough that ordinary words and paths never match. `$1` keeps a label (the header's

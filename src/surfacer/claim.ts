@@ -46,8 +46,8 @@ export async function returnClaim(claimPath: string, summaryPath: string, ours: 
 
 async function mergeBack(claimPath: string, summaryPath: string, ours: SkipSummary | undefined): Promise<ReturnResult> {
   if (ours === undefined) return { returned: false, at: claimPath };
-  // Loaded only here: the owner's writer is not needed on the common path, and start-up stays lean.
-  const { withFileLock, writeFileAtomically } = await import("../owner/index.js");
+  // Loaded only here: the lock and the atomic writer are not needed on the common path, and start-up stays lean.
+  const [{ withFileLock }, { writeFileAtomically }] = await Promise.all([import("../fs/lock.js"), import("../fs/atomic-write.js")]);
   return withFileLock(`${summaryPath}.lock`, async () => {
     const waiting = await readSummaryFile(summaryPath, { expectedSkill: ours.skill });
     if (waiting.kind !== "valid") return { returned: false, at: claimPath } as const;

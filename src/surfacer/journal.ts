@@ -5,7 +5,7 @@
 import { nodeCrypto } from "../lazy/node-crypto.js";
 import { rename, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { fsyncDirectory } from "../owner/atomic-write.js";
+import { fsyncDirectory, writeFileAtomically } from "../fs/atomic-write.js";
 import { partialName, sentName } from "./claim-name.js";
 
 /** Stable for the same bytes of the same skill, across retries, takeovers and re-runs. */
@@ -36,7 +36,6 @@ export async function readPartial(workspace: string, summaryName: string, delive
 }
 
 export async function writePartial(workspace: string, summaryName: string, deliveryId: string, sent: ReadonlySet<string>, now: Date): Promise<void> {
-  const { writeFileAtomically } = await import("../owner/index.js");
   const body = { delivery_id: deliveryId, sent: [...sent].sort(), updated_at: now.toISOString() };
   await writeFileAtomically(join(workspace, partialName(summaryName, deliveryId)), `${JSON.stringify(body)}\n`);
 }

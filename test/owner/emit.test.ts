@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SkipSummaryError, summaryInvalid } from "../../src/contract/index.js";
 import { buildSummary, createSkipCollector, emitSkip } from "../../src/owner/index.js";
-import { LOCK_DEAD_HOLDER_MIN_AGE_MS, judgeLock } from "../../src/owner/lock-holder.js";
-import { LOCK_STALE_MS } from "../../src/owner/lock.js";
+import { LOCK_DEAD_HOLDER_MIN_AGE_MS, judgeLock } from "../../src/fs/lock-holder.js";
+import { LOCK_STALE_MS } from "../../src/fs/lock.js";
 import { tempDir } from "../helpers/cli.js";
 
 const fixed = () => new Date("2026-11-22T10:00:00.000Z");

@@ -1,5 +1,5 @@
 // The owner's lock on a file system without hard links: link(2) fails with EPERM, and the lock is made with an
-// O_EXCL create and its record written into it (src/owner/lock.ts, placeWithoutLink). Injected into the built CLI
+// O_EXCL create and its record written into it (src/fs/lock.ts, placeWithoutLink). Injected into the built CLI
 // with --import, because the fault must reach the process's own fs module.
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";

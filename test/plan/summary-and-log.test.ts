@@ -3,6 +3,7 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { classifySummary } from "../../src/contract/index.js";
+import { ROOT } from "../helpers/cli.js";
 import { sandbox, step, stepYaml } from "./helpers.js";
 
 const head = "skill: tessl__plan-test\nsteps:\n";
@@ -88,8 +89,11 @@ describe.concurrent("the failures log", () => {
         `  - try:\n      - ${stepYaml("risky", "step.sh", ["3", "risky broke"])}\n    catch:\n      - ${stepYaml("handler", "step.sh")}\n` +
         `  - parallel:\n      on_fail: ignore\n      steps:\n        - ${stepYaml("side", "step.sh", ["1"])}\n`,
     );
+    // A relative log is the run's cwd's (the sandbox), never the repository's: a log once committed at
+    // logs/failures.jsonl came from this test writing into the process's cwd.
     const r = await s.run(["--plan", "plan.yaml", "--failures-log", "logs/failures.jsonl"]);
     expect(r.code).toBe(0);
+    await expect(readFile(join(ROOT, "logs", "failures.jsonl"))).rejects.toMatchObject({ code: "ENOENT" });
     const entries = (await readFile(join(s.dir, "logs", "failures.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l));
     expect(entries.map((e) => [e.step, e.strategy, e.disposition, e.recovered])).toEqual([
       ["flaky", "retry", "retried", true],

@@ -10,7 +10,7 @@
 import { unlink } from "node:fs/promises";
 import { reasonKeyOf } from "../../contract/index.js";
 import type { Logger } from "../../log/logger.js";
-import { fsyncDirectory } from "../../owner/atomic-write.js";
+import { fsyncDirectory } from "../../fs/atomic-write.js";
 import { returnClaim } from "../claim.js";
 import { deliveryIdOf, readPartial, removePartial, writePartial } from "../journal.js";
 import { applyOccurrence, isApplied } from "../ledger/entry.js";

@@ -10,7 +10,7 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { withSafeDir, replaceAtomically } from "../../fs/index.js";
-import { readRegularFile } from "../../owner/atomic-write.js";
+import { readRegularFile } from "../../fs/atomic-write.js";
 import * as z from "zod/mini";
 import { isValidSkillId } from "../../contract/ids.js";
 import type { Occurrence } from "./entry.js";

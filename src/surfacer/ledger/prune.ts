@@ -5,8 +5,8 @@
 import { readdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { isValidSkillId } from "../../contract/ids.js";
-import { readRegularFile } from "../../owner/atomic-write.js";
-import { withFileLock } from "../../owner/lock.js";
+import { readRegularFile } from "../../fs/atomic-write.js";
+import { withFileLock } from "../../fs/lock.js";
 import { DEFAULT_LEDGER_MAX_AGE_MS } from "../policy/settings.js";
 import { pruneLedger, type SkillLedger } from "./entry.js";
 import { ledgerDir } from "./paths.js";

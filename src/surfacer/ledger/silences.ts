@@ -3,8 +3,8 @@
 // it mutes is counted in the ledger, and when it ends one message says what happened while it was on.
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { readRegularFile } from "../../owner/atomic-write.js";
-import { withFileLock } from "../../owner/lock.js";
+import { readRegularFile } from "../../fs/atomic-write.js";
+import { withFileLock } from "../../fs/lock.js";
 import { inLedgerDir, ledgerDir, SILENCES_FILE } from "./store.js";
 
 export interface Silence {

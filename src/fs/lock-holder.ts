@@ -3,8 +3,7 @@
 import { constants, type Stats } from "node:fs";
 import { lstat, open } from "node:fs/promises";
 import { hostname } from "node:os";
-import { isSystemError } from "../fs/errors.js";
-import { writeFailed } from "./errors.js";
+import { isSystemError, writeFailed } from "./errors.js";
 
 /** A lock younger than this is held whatever it says: its holder may have just finished and exited. */
 export const LOCK_DEAD_HOLDER_MIN_AGE_MS = 1_000;

@@ -8,11 +8,10 @@
 import { constants } from "node:fs";
 import { lstat, open } from "node:fs/promises";
 import { MAX_SUMMARY_BYTES } from "../contract/read-file.js";
-import { describeFsError, isEnvironmentError } from "../fs/errors.js";
+import { describeFsError, isEnvironmentError, writeFailed } from "./errors.js";
 import { isSkipSummaryError } from "../contract/errors.js";
-import { readOwnRecord } from "../fs/read-bounded.js";
-import { replaceAtomically, syncFolder } from "../fs/safe-write.js";
-import { writeFailed } from "./errors.js";
+import { readOwnRecord } from "./read-bounded.js";
+import { replaceAtomically, syncFolder } from "./safe-write.js";
 
 /** What sits at `path` now: nothing, a regular file, or something the writer must refuse. */
 export async function inspectTarget(path: string): Promise<"missing" | "file"> {

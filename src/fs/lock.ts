@@ -8,8 +8,8 @@
 // - waiting sleeps (1 ms doubling to 50 ms, jittered), it never spins.
 import { constants, type Stats } from "node:fs";
 import { link, lstat, open, unlink, type FileHandle } from "node:fs/promises";
-import { writeFailed } from "./errors.js";
 import { judgeLock, lockError, lockRecordText } from "./lock-holder.js";
+import { writeFailed } from "./errors.js";
 
 export const LOCK_TIMEOUT_MS = 10_000;
 export const LOCK_STALE_MS = 30_000;
