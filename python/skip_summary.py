@@ -51,6 +51,9 @@ SKILL_ID_MAX_LENGTH = 128
 MAX_SUMMARY_BYTES = 64 * 1024
 WORKSPACE_ENV = "SKIP_SUMMARY_WORKSPACE"
 DEFAULT_WORKSPACE = "/workspace/group"
+NANOCLAW2_WORKSPACE = "/workspace/agent"
+PROJECT_DIR_ENV = "CLAUDE_PROJECT_DIR"
+CLAUDE_CODE_ENV = "CLAUDECODE"
 SUMMARY_FILE_PREFIX = ".skip-summary-"
 SUMMARY_FILE_SUFFIX = ".json"
 # Exit codes (docs/exit-codes.md): 2 blocked, then BSD sysexits.
@@ -108,7 +111,8 @@ class WorkspaceNotFoundError(SkipSummaryError):
 
     def __init__(self) -> None:
         super().__init__(
-            "no workspace: pass --workspace DIR or set %s=DIR (the default, %s, does not exist here)" % (WORKSPACE_ENV, DEFAULT_WORKSPACE)
+            "no workspace: pass --workspace DIR or set %s=DIR (no %s either, not run by Claude Code, and neither %s nor the default, %s, exists here)"
+            % (WORKSPACE_ENV, PROJECT_DIR_ENV, NANOCLAW2_WORKSPACE, DEFAULT_WORKSPACE)
         )
 
 
@@ -595,16 +599,20 @@ def fit_summary(summary: Dict[str, Any], max_bytes: int = MAX_SUMMARY_BYTES) -> 
 # ---- the workspace (src/contract/workspace.ts) ----
 def resolve_workspace(workspace: Union[str, os.PathLike, None] = None, env: Optional[Dict[str, str]] = None,
                       cwd: Optional[str] = None) -> Path:
-    """The argument, else SKIP_SUMMARY_WORKSPACE, else /workspace/group when it exists; an absolute path."""
+    """The argument, else SKIP_SUMMARY_WORKSPACE, else CLAUDE_PROJECT_DIR, else the cwd when Claude Code runs the
+    script (CLAUDECODE=1), else /workspace/agent (NanoClaw 2.x), else /workspace/group, when it exists; an absolute
+    path. The same rule as `skip-summary emit` and the hook (docs/owner.md, "Which workspace")."""
     cwd = cwd or os.getcwd()
+    environ = os.environ if env is None else env
     flag = os.fspath(workspace) if workspace is not None else ""
-    from_env = (os.environ if env is None else env).get(WORKSPACE_ENV) or ""
-    if flag:
-        return Path(os.path.normpath(os.path.join(cwd, flag)))
-    if from_env:
-        return Path(os.path.normpath(os.path.join(cwd, from_env)))
-    if os.path.exists(DEFAULT_WORKSPACE):
-        return Path(DEFAULT_WORKSPACE)
+    for named in (flag, environ.get(WORKSPACE_ENV) or "", environ.get(PROJECT_DIR_ENV) or ""):
+        if named:
+            return Path(os.path.normpath(os.path.join(cwd, named)))
+    if environ.get(CLAUDE_CODE_ENV) == "1":
+        return Path(os.path.normpath(cwd))
+    for default in (NANOCLAW2_WORKSPACE, DEFAULT_WORKSPACE):
+        if os.path.exists(default):
+            return Path(default)
     raise WorkspaceNotFoundError()
 
 

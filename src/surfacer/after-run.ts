@@ -6,7 +6,7 @@ import { setUpSurfacer } from "./setup.js";
 import type { SurfaceReport } from "./types.js";
 
 export interface SurfaceAfterRunOptions {
-  /** The group workspace; `undefined` resolves as every command does (SKIP_SUMMARY_WORKSPACE, then /workspace/group). */
+  /** The group workspace; `undefined` resolves as every command does (src/contract/workspace.ts). */
   readonly workspace?: string | undefined;
   /** The skill's full id (a bare name gets `tessl__`). */
   readonly skill: string;

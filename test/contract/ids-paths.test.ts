@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   assertSkillId,
   displaySkillName,
+  findWorkspace,
   resolveWorkspace,
   skillIdFromFileName,
   summaryFileName,
@@ -67,11 +68,20 @@ describe("summary file names", () => {
 });
 
 describe("workspace resolution", () => {
-  it("prefers --workspace, then SKIP_SUMMARY_WORKSPACE, then /workspace/group when it exists", () => {
-    const env = { SKIP_SUMMARY_WORKSPACE: "/from/env" };
-    expect(resolveWorkspace({ flag: "rel", env, cwd: "/cwd", exists: () => true })).toBe("/cwd/rel");
-    expect(resolveWorkspace({ env, cwd: "/cwd", exists: () => true })).toBe("/from/env");
-    expect(resolveWorkspace({ env: {}, cwd: "/cwd", exists: (p) => p === "/workspace/group" })).toBe("/workspace/group");
+  it("prefers --workspace, SKIP_SUMMARY_WORKSPACE, CLAUDE_PROJECT_DIR, the event's cwd (the cwd under Claude Code), /workspace/agent, /workspace/group", () => {
+    const all = { SKIP_SUMMARY_WORKSPACE: "/from/env", CLAUDE_PROJECT_DIR: "/project", CLAUDECODE: "1" };
+    const rows: [Parameters<typeof findWorkspace>[0], string, string][] = [
+      [{ flag: "rel", env: all, eventCwd: "/event" }, "/cwd/rel", "flag"],
+      [{ env: all, eventCwd: "/event" }, "/from/env", "env"],
+      [{ env: { ...all, SKIP_SUMMARY_WORKSPACE: "" }, eventCwd: "/event" }, "/project", "project-dir"],
+      [{ env: { CLAUDECODE: "1" }, eventCwd: "/event" }, "/event", "event-cwd"],
+      [{ env: { CLAUDECODE: "1" } }, "/cwd", "claude-code-cwd"],
+      [{ env: {} }, "/workspace/agent", "nanoclaw2"],
+      [{ env: {}, exists: (p: string) => p === "/workspace/group" }, "/workspace/group", "nanoclaw1"],
+    ];
+    for (const [sources, path, source] of rows) expect(findWorkspace({ cwd: "/cwd", exists: () => true, ...sources }), source).toEqual({ path, source });
+    // Claude Code's Bash tool sets CLAUDECODE=1; any other value is not it.
+    expect(resolveWorkspace({ env: { CLAUDECODE: "true" }, cwd: "/cwd", exists: (p) => p === "/workspace/group" })).toBe("/workspace/group");
   });
 
   it("says how to set one when none is found", () => {

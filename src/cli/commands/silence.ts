@@ -14,7 +14,7 @@ interface AddFlags {
   json?: boolean;
 }
 
-const WORKSPACE = "the group workspace (default: $SKIP_SUMMARY_WORKSPACE, then /workspace/group)";
+const WORKSPACE = "the group workspace (default: $SKIP_SUMMARY_WORKSPACE, $CLAUDE_PROJECT_DIR, the cwd under Claude Code, /workspace/agent, /workspace/group)";
 
 export const silenceCommand: CommandDefinition = {
   name: "silence",

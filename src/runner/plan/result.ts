@@ -14,7 +14,7 @@ export interface RunPlanOptions {
   /** The steps' base environment. @default process.env */
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly cwd?: string;
-  /** Where the summary goes. @default $SKIP_SUMMARY_WORKSPACE, then /workspace/group */
+  /** Where the summary goes. @default the workspace rule (src/contract/workspace.ts) */
   readonly workspace?: string;
   /** The failures log (a relative path is taken from `cwd`); `false` keeps entries in the result only. @default $SKIP_SUMMARY_FAILURES_LOG, then <workspace>/.skip-summary-failures.jsonl */
   readonly failuresLog?: string | false;

@@ -17,7 +17,7 @@ const EMIT_FLAGS = [
   { flags: "--reason-key <key>", description: "a stable name for this kind of skip, e.g. budget: repeats are counted together (default: the reason, digits and quoted values removed)" },
   { flags: "--link <title=url>", description: "a link shown under the notice, e.g. \"Log in again=https://example.com/login\" (repeatable, at most 5; http: and https: only)", repeatable: true },
   { flags: "--technical", description: "a transient failure: a retry would likely succeed (default: a policy skip)" },
-  { flags: "--workspace <dir>", description: "the group workspace (default: $SKIP_SUMMARY_WORKSPACE, then /workspace/group)" },
+  { flags: "--workspace <dir>", description: "the group workspace (default: $SKIP_SUMMARY_WORKSPACE, $CLAUDE_PROJECT_DIR, the cwd under Claude Code, /workspace/agent, /workspace/group)" },
   { flags: "--json", description: "print one JSON result instead of the path" },
 ] as const satisfies readonly FlagSpec[];
 

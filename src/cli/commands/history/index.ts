@@ -15,7 +15,7 @@ export const historyCommand: CommandDefinition = {
   summary: "show what the surfacer's ledger knows: skips per skill and reason, folded and muted ones included",
   register(command, context, done) {
     command
-      .option("--workspace <dir>", "the group workspace (default: $SKIP_SUMMARY_WORKSPACE, then /workspace/group)")
+      .option("--workspace <dir>", "the group workspace (default: $SKIP_SUMMARY_WORKSPACE, $CLAUDE_PROJECT_DIR, the cwd under Claude Code, /workspace/agent, /workspace/group)")
       .option("--skill <id>", "only this skill (its name or full id)")
       .option("--since <period>", "only skips seen in this period, such as 24h, 7d or 2w")
       .option("--json", "print the entries as JSON")

@@ -117,7 +117,7 @@ function declareRunFlags(command: Command): Command {
     .option("--surface", "surface this skill's summary when the skill ends, whatever the outcome")
     .option("--notify <name>", "with --surface: a notifier to use (repeatable)", collect)
     .option("--config <file>", "with --surface: the config file (default: ./skip-summary.config.json)")
-    .option("--workspace <dir>", "the group workspace (default: $SKIP_SUMMARY_WORKSPACE, then /workspace/group)")
+    .option("--workspace <dir>", "the group workspace (default: $SKIP_SUMMARY_WORKSPACE, $CLAUDE_PROJECT_DIR, the cwd under Claude Code, /workspace/agent, /workspace/group)")
     .option("--log-format <format>", "json | pretty: the one log line per run on stderr (default: pretty)")
     .option("--log-file <file>", "append the log line to FILE instead of stderr (JSON unless --log-format)")
     .addHelpText(

@@ -1,10 +1,8 @@
 // `skip-summary surface --hook-input`: one Claude Code hook event in, the hook's JSON out. Its own module because a
 // hook has its own rules: it never exits 2 (Claude Code feeds exit 2 back to the model, or keeps it from stopping),
 // stdout is Claude Code's and carries only the hook's JSON, and the workspace may come from the event's cwd.
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
 import { isSkipSummaryError } from "../../../contract/errors.js";
-import { DEFAULT_WORKSPACE, WORKSPACE_ENV } from "../../../contract/workspace.js";
+import { resolveWorkspace } from "../../../contract/workspace.js";
 import { createLogger, type LogFormat } from "../../../log/logger.js";
 import type { CommandContext } from "../../action.js";
 import type { SurfaceFlags } from "./index.js";
@@ -78,11 +76,12 @@ export async function runSurfaceHook(flags: SurfaceFlags, context: CommandContex
   }
 }
 
-// The config's or env's workspace is taken by the caller; then the event's cwd (where the agent works), then the container's.
+// `emit`'s rule (src/contract/workspace.ts), with the event's cwd where emit has the agent's: both pick one folder.
 function hookWorkspace(io: CommandContext["io"], eventCwd: string | undefined): string {
-  const fromEnv = io.env[WORKSPACE_ENV];
-  if (fromEnv) return resolve(io.cwd, fromEnv);
-  if (eventCwd !== undefined) return resolve(io.cwd, eventCwd);
-  if (existsSync(DEFAULT_WORKSPACE)) return DEFAULT_WORKSPACE;
-  throw usageError(`no workspace: the event has no cwd, ${WORKSPACE_ENV} is not set and ${DEFAULT_WORKSPACE} does not exist; pass --workspace DIR`);
+  try {
+    return resolveWorkspace({ env: io.env, cwd: io.cwd, eventCwd });
+  } catch (error) {
+    if (isSkipSummaryError(error, "contract.workspace_not_found")) throw usageError(`${error.message}; the event has no cwd`, { cause: error });
+    throw error;
+  }
 }
