@@ -24,9 +24,10 @@ const tsconfigCacheKey = {
   },
 };
 
-// Three projects: `default` is what a developer runs on every change (`npm run test:fast`), `stress` holds the
+// Four projects: `default` is what a developer runs on every change (`npm run test:fast`), `stress` holds the
 // fault, kill and adversarial campaigns (`test/stress/`), `packaging` checks what ships by packing and installing it
-// (`npm pack`, pip; `test/packaging/`). CI (`npm test`) runs all three. docs/testing.md says which
+// (`npm pack`, pip; `test/packaging/`), `field` runs the real Claude Code (`test/field/`). CI (`npm test`) runs all
+// four. docs/testing.md says which
 // tests go where and how a CLI test runs in process or through the built CLI.
 export default defineConfig({
   plugins: [tsconfigCacheKey],
@@ -50,7 +51,7 @@ export default defineConfig({
         test: {
           name: "default",
           include: ["test/**/*.test.ts"],
-          exclude: [...configDefaults.exclude, "test/stress/**", "test/packaging/**"],
+          exclude: [...configDefaults.exclude, "test/stress/**", "test/packaging/**", "test/field/**"],
           // The files of a worker share one module graph: evaluating src/ (zod schemas, commander, the notifiers)
           // once per worker instead of once per file took the project from 56 s to 18 s on a subset of 511 tests.
           isolate: false,
@@ -58,6 +59,9 @@ export default defineConfig({
       },
       { extends: true, test: { name: "stress", include: ["test/stress/**/*.test.ts"] } },
       { extends: true, test: { name: "packaging", include: ["test/packaging/**/*.test.ts"] } },
+      // The real Claude Code against a scripted model (docs/testing.md, "Field tests"): its own install (`npm ci --prefix
+      // test/field`), so each file registers skipped tests without it, and fails under CI=true.
+      { extends: true, test: { name: "field", include: ["test/field/**/*.test.ts"], testTimeout: 120_000 } },
     ],
   },
 });
