@@ -3,6 +3,7 @@
 import { hostname } from "node:os";
 import type { Problem } from "../contract/problems.js";
 import { DEFAULT_ALERT_WINDOW_MS, DEFAULT_ALERTNAME, DEFAULT_ITEMS_MAX_CHARS, mappedLabelNames } from "./alertmanager-alert.js";
+import { probeAlertmanager } from "./probe.js";
 import { authHeaders, createAlertmanagerNotifier, type AlertmanagerAuth } from "./alertmanager-notifier.js";
 import { createAlertmanagerRefresher, DEFAULT_REPOST_INTERVAL_MS, recordAlert } from "./alertmanager-repost.js";
 import type { NotifierEntry } from "./config-schema.js";
@@ -83,6 +84,7 @@ export function buildAlertmanager(name: string, entry: Entry, ctx: AlertmanagerB
     now: ctx.now,
     onPosted: ctx.repost ? (alert, request) => recordAlert(request.workspace, name, request.deliveryId, alert) : undefined,
   });
+  notifier.probe = (signal) => probeAlertmanager(urls, authHeaders(auth), signal);
   if (!ctx.repost) return { notifier, secrets };
   const refresher = createAlertmanagerRefresher({
     notifier: name,

@@ -13,8 +13,9 @@ import { loadModuleNotifier } from "./module-notifier.js";
 import { createNanoclawNotifier, isNanoclawFormat, NANOCLAW_MESSAGES_DIR } from "./nanoclaw-notifier.js";
 import { createNanoclaw2Notifier, NANOCLAW2_INBOUND_DB, NANOCLAW2_OUTBOUND_DB } from "./nanoclaw2-notifier.js";
 import { createStdoutNotifier, type TextSink } from "./stdout-notifier.js";
-import { createTelegramNotifier, type TelegramTarget } from "./telegram-notifier.js";
-import type { Notifier, Refresher } from "./types.js";
+import { createTelegramNotifier, TELEGRAM_API_BASE_URL, type TelegramTarget } from "./telegram-notifier.js";
+import type { Notifier, ProbeResult, Refresher } from "./types.js";
+import { probeAlertmanager, probeFile, probeFolder, probeProgram, probeTelegram, probeWebhook } from "./probe.js";
 import { createWebhookNotifier } from "./webhook-notifier.js";
 
 export interface BuildContext {
@@ -23,6 +24,8 @@ export interface BuildContext {
   readonly baseDir: string;
   readonly cwd: string;
   readonly stdout: TextSink;
+  /** Whether stdout is a terminal, for the stdout notifier's probe. */
+  readonly stdoutIsTerminal?: boolean | undefined;
   readonly now?: (() => Date) | undefined;
   /** The config path prefix for problems: `notify.notifiers.<name>`. */
   readonly at: string;
@@ -41,7 +44,7 @@ export async function buildNotifier(name: string, entry: NotifierEntry, ctx: Bui
   const problem = (key: string, message: string): Built => ({ problems: [{ path: `${ctx.at}.${key}`, message }] });
   switch (entry.type) {
     case "stdout":
-      return { notifier: createStdoutNotifier(name, ctx.stdout), secrets: [] };
+      return { notifier: withProbe(createStdoutNotifier(name, ctx.stdout), async () => (ctx.stdoutIsTerminal ? { status: "ok", detail: "stdout is a terminal" } : { status: "warn", detail: "prints on stdout, which reaches a person only when someone reads it (not a hook's, not a service's)" })), secrets: [] };
     case "nanoclaw": {
       // The host knows the group from the IPC folder the file sits in and never reads groupFolder
       // (jbaruch/nanoclaw-public src/ipc.ts), so only the chat is required; the folder is written when known.
@@ -71,7 +74,7 @@ export async function buildNotifier(name: string, entry: NotifierEntry, ctx: Bui
       const sender = entry.sender ?? envValue(env, E.nanoclawSender);
       const format = entry.format ?? envValue(env, E.nanoclawFormat) ?? "html";
       if (!isNanoclawFormat(format)) return problem("format", `${E.nanoclawFormat} must be html, markdown or plain, got ${JSON.stringify(format)}`);
-      return { notifier: createNanoclawNotifier(name, { dir, chatJid, groupFolder, sender, format, now: ctx.now }), secrets: [] };
+      return { notifier: withProbe(createNanoclawNotifier(name, { dir, chatJid, groupFolder, sender, format, now: ctx.now }), () => probeFolder(dir, "the NanoClaw messages folder")), secrets: [] };
     }
     case "nanoclaw2": {
       // Config paths are relative to the config file, env paths to the cwd; unset means the container's own files.
@@ -83,7 +86,7 @@ export async function buildNotifier(name: string, entry: NotifierEntry, ctx: Bui
       // The two files live side by side in the session folder, so a moved outbound.db moves the default inbound.db.
       const inboundDb = path(entry.inbound_db, E.nanoclaw2InboundDb, outboundDb === NANOCLAW2_OUTBOUND_DB ? NANOCLAW2_INBOUND_DB : join(dirname(outboundDb), "inbound.db"));
       const whereSet = `${ctx.at}.outbound_db and .inbound_db in the config, or ${E.nanoclaw2OutboundDb} and ${E.nanoclaw2InboundDb}`;
-      return { notifier: createNanoclaw2Notifier(name, { outboundDb, inboundDb, whereSet, now: ctx.now }), secrets: [] };
+      return { notifier: withProbe(createNanoclaw2Notifier(name, { outboundDb, inboundDb, whereSet, now: ctx.now }), () => probeFile(outboundDb, "the NanoClaw 2.x session database")), secrets: [] };
     }
     case "telegram": {
       const tokenVar = entry.token_env ?? E.telegramToken;
@@ -116,7 +119,8 @@ export async function buildNotifier(name: string, entry: NotifierEntry, ctx: Bui
         threadId: techThread ?? (sameChat(techChat) ? thread : undefined),
         silent: entry.technical?.silent ?? techSilent ?? entry.silent ?? false,
       };
-      return { notifier: createTelegramNotifier(name, { token, apiBaseUrl, policy, technical }), secrets: [token] };
+      const base = (apiBaseUrl ?? TELEGRAM_API_BASE_URL).replace(/\/+$/, "");
+      return { notifier: withProbe(createTelegramNotifier(name, { token, apiBaseUrl, policy, technical }), (signal) => probeTelegram(base, token, signal)), secrets: [token] };
     }
     case "webhook": {
       const urlVar = entry.url_env ?? E.webhookUrl;
@@ -130,7 +134,7 @@ export async function buildNotifier(name: string, entry: NotifierEntry, ctx: Bui
       const parsed = new URL(url);
       const urlSecrets = [parsed.password, `${parsed.pathname}${parsed.search}`].filter((s) => s.length >= 8);
       return {
-        notifier: createWebhookNotifier(name, { url, secret, headers: entry.headers }),
+        notifier: withProbe(createWebhookNotifier(name, { url, secret, headers: entry.headers }), (signal) => probeWebhook(url, { ...entry.headers }, signal)),
         secrets: [...(secret ? [secret] : []), ...urlSecrets, ...Object.values(entry.headers ?? {})],
       };
     }
@@ -144,7 +148,7 @@ export async function buildNotifier(name: string, entry: NotifierEntry, ctx: Bui
         if (env[key] === undefined) return problem(`pass_env[${i}]`, `names ${key}, which is not set: export it for the surfacer, or drop it from pass_env`);
         passed[key] = env[key];
       }
-      const notifier = createCommandNotifier(name, { argv: [program!, ...args], format: entry.format, cwd, env: { ...passed, ...entry.env } });
+      const notifier = withProbe(createCommandNotifier(name, { argv: [program!, ...args], format: entry.format, cwd, env: { ...passed, ...entry.env } }), () => probeProgram(program!, passed.PATH ?? env.PATH, cwd));
       const given = [...(entry.pass_env ?? []).map((key) => [key, env[key]] as const), ...Object.entries(entry.env ?? {})];
       return { notifier, secrets: given.filter(([key]) => SECRET_ENV_NAME.test(key)).map(([, value]) => value ?? "") };
     }
@@ -159,6 +163,11 @@ export async function buildNotifier(name: string, entry: NotifierEntry, ctx: Bui
       }
     }
   }
+}
+
+/** The notifier with a `probe` for `skip-summary check` (a module notifier brings its own, or none). */
+function withProbe(notifier: Notifier, probe: (signal: AbortSignal) => Promise<ProbeResult>): Notifier {
+  return Object.assign(notifier, { probe });
 }
 
 function envInt(env: Env, name: string): number | undefined {

@@ -16,8 +16,9 @@ import { configuredSecrets } from "./configured-secrets.js";
 import type { TextSink } from "./stdout-notifier.js";
 import type { Notifier, Refresher } from "./types.js";
 
-/** Names that work without a config entry: they read their settings from env. */
-export const ENV_ONLY_NOTIFIERS = ["stdout", "nanoclaw", "nanoclaw2", "telegram", "webhook", "alertmanager"] as const;
+import { ENV_ONLY_NOTIFIERS } from "./names.js";
+
+export { ENV_ONLY_NOTIFIERS };
 
 export interface LoadNotifiersOptions {
   readonly config: LoadedConfig;
@@ -106,6 +107,7 @@ export async function loadNotifiers(options: LoadNotifiersOptions): Promise<Load
       baseDir,
       cwd: options.cwd,
       stdout: options.stdout,
+      stdoutIsTerminal: options.stdoutIsTerminal,
       now: options.now,
       at: `${NOTIFY_SECTION}.notifiers.${name}`,
       repost: options.repost,

@@ -7,6 +7,18 @@ export function withRedaction(notifier: Notifier, redact: Redactor): Notifier {
   return {
     name: notifier.name,
     ...(notifier.destination ? { destination: notifier.destination.bind(notifier) } : {}),
+    ...(notifier.probe
+      ? {
+          probe: async (signal: AbortSignal) => {
+            try {
+              const r = await notifier.probe!(signal);
+              return { status: r.status, detail: redact(String(r.detail)) };
+            } catch (error) {
+              return { status: "fail" as const, detail: redact(`notifier ${notifier.name}'s probe threw: ${describeError(error)}`) };
+            }
+          },
+        }
+      : {}),
     async send(request) {
       try {
         const result = await notifier.send(request);

@@ -63,6 +63,17 @@ export interface Notifier {
    * digest, across workspaces. `undefined`, or no method, means it depends on the workspace: one digest per workspace.
    */
   destination?(route: "policy" | "technical", workspace: string): string | undefined;
+  /**
+   * For `skip-summary check`: could this notifier deliver now? A harmless call (no notice sent, nothing written):
+   * Telegram's getMe, Alertmanager's /-/ready, a webhook's HEAD. No method means it cannot tell before a send.
+   */
+  probe?(signal: AbortSignal): Promise<ProbeResult>;
+}
+
+/** What a {@link Notifier.probe} found: `ok` it would deliver, `warn` it may not, `fail` it cannot; `detail` says why. */
+export interface ProbeResult {
+  readonly status: "ok" | "warn" | "fail";
+  readonly detail: string;
 }
 
 /** What one {@link Refresher} pass did, for the log. */

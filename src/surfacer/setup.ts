@@ -1,6 +1,7 @@
 // Turns config, env and flags into what the surfacer runs with. The notifiers are loaded lazily, on `load()`
 // or the first send, so an after-skill hook that finds nothing waiting never pays for them.
-import { loadConfigFile, type LoadedConfig } from "../config/load.js";
+import { configError, loadConfigFile, type LoadedConfig } from "../config/load.js";
+import { unknownNotifierNames } from "../notifiers/names.js";
 import type { Logger } from "../log/logger.js";
 import { DEFAULT_SETTINGS, resolveLeaseMs, type SurfaceSettings } from "./settings.js";
 import type { Refresher } from "../notifiers/types.js";
@@ -39,6 +40,9 @@ export interface SurfaceSetup {
 /** Reads the config file and the `surface` section; throws `config.invalid`. */
 export async function setUpSurfacer(options: SetupOptions): Promise<SurfaceSetup> {
   const config = await loadConfigFile({ flag: options.configFile, cwd: options.cwd });
+  // Known at parse time, so refused even when nothing waits (the notifiers themselves load only to send).
+  const unknown = unknownNotifierNames(config.data, options.notify);
+  if (unknown.length > 0) throw configError(config.path ?? "(no config file)", unknown);
   const settings = config.data.surface === undefined ? DEFAULT_SETTINGS : (await import("./config.js")).parseSurfaceSection(config);
   let loading: Promise<{ deliver: Deliver; destinationOf: (route: Route, workspace: string) => string | undefined; leaseMs: number; names: string[]; refreshers: Refresher[] }> | undefined;
   let loaded: Awaited<NonNullable<typeof loading>> | undefined;

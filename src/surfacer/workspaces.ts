@@ -7,6 +7,8 @@ export interface ExpandedWorkspaces {
   readonly dirs: readonly string[];
   /** Literal (non-glob) workspaces that do not exist as folders right now. */
   readonly missing: readonly string[];
+  /** Globs that matched no folder right now (a typo, or a fleet not mounted yet): said, never silent. */
+  readonly emptyGlobs: readonly string[];
 }
 
 // fast-glob loads only for a pattern that can be a glob at all; a plain folder (the hook's case) costs nothing.
@@ -18,6 +20,7 @@ async function isGlob(pattern: string): Promise<boolean> {
 export async function expandWorkspaces(patterns: readonly string[], cwd: string): Promise<ExpandedWorkspaces> {
   const dirs = new Set<string>();
   const missing: string[] = [];
+  const emptyGlobs: string[] = [];
   for (const pattern of patterns) {
     const absolute = resolve(cwd, pattern);
     if (!(await isGlob(pattern))) {
@@ -28,8 +31,9 @@ export async function expandWorkspaces(patterns: readonly string[], cwd: string)
     const fg = (await import("fast-glob")).default;
     const matches = await fg(pattern.replace(/\/+$/, ""), { cwd, onlyDirectories: true, absolute: true, dot: false, suppressErrors: true });
     for (const dir of matches) dirs.add(resolve(dir));
+    if (matches.length === 0) emptyGlobs.push(pattern);
   }
-  return { dirs: [...dirs].sort(), missing };
+  return { dirs: [...dirs].sort(), missing, emptyGlobs };
 }
 
 async function isDir(path: string): Promise<boolean> {

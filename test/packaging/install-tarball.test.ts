@@ -70,4 +70,9 @@ it("runs the README's demo from the installed package: the demo skill skips, the
   expect(surfaced.code, surfaced.stderr).toBe(0);
   expect(surfaced.stdout).toContain("nightly budget spent after 2 of 5 CFPs");
   expect((await readdir(workspace)).filter((n) => n.startsWith(".skip-summary-") && n.endsWith(".json"))).toEqual([]);
+  // `check` from the installed package: the README's set-up check, one line per check, passing (warnings allowed).
+  const checked = await run("skip-summary", ["check", "--notify", "stdout", "--offline"], { env });
+  expect(checked.code, checked.stdout + checked.stderr).toBe(0);
+  expect(checked.stdout).toMatch(/^(ok|warn) +workspace /m);
+  expect(checked.stdout).toMatch(/^ok +route +policy: sends through stdout$/m);
 }, 60_000);

@@ -1,5 +1,6 @@
 // Every command, in the order --help lists them. A command's module only declares flags; its work is imported lazily.
 import type { CommandDefinition } from "../action.js";
+import { checkCommand } from "./check/index.js";
 import { emitCommand } from "./emit/index.js";
 import { helperCommand } from "./helper/index.js";
 import { historyCommand } from "./history/index.js";
@@ -11,4 +12,4 @@ import { silenceCommand } from "./silence.js";
 import { surfaceCommand } from "./surface/index.js";
 import { validateCommand } from "./validate.js";
 
-export const COMMANDS: readonly CommandDefinition[] = [emitCommand, validateCommand, schemaCommand, runCommand, surfaceCommand, historyCommand, silenceCommand, hooksCommand, lintCommand, helperCommand];
+export const COMMANDS: readonly CommandDefinition[] = [emitCommand, validateCommand, schemaCommand, runCommand, surfaceCommand, historyCommand, silenceCommand, hooksCommand, checkCommand, lintCommand, helperCommand];
