@@ -15,6 +15,7 @@ export const EXIT_CODES = {
   silence: { done: 0, "no-such-silence": 1, usage: 2, bug: EX_SOFTWARE },
   hooks: { done: 0, usage: 2, "bad-settings": 2, "cannot-write": EX_CANTCREAT, bug: EX_SOFTWARE },
   check: { passed: 0, failed: 1, usage: 2, "config-invalid": 2, bug: EX_SOFTWARE },
+  notify: { sent: 0, "not-sent": 1, usage: 2, bug: EX_SOFTWARE },
   lint: { clean: 0, findings: 1, usage: 2, bug: EX_SOFTWARE },
   helper: { printed: 0, usage: 2, bug: EX_SOFTWARE },
   // Otherwise the skill's own code passes through (docs/exit-codes.md); 64, not 2, so a usage error never reads as blocked.
@@ -63,6 +64,7 @@ export const ERROR_ROWS: { readonly [C in CommandName]: Readonly<Partial<Record<
   silence: { "contract.workspace_not_found": "usage" },
   hooks: { "hooks.settings_invalid": "bad-settings", "hooks.settings_unwritable": "cannot-write" },
   check: { "contract.workspace_not_found": "usage" },
+  notify: { "config.invalid": "usage", "notifiers.none_available": "not-sent" },
   // lint words its parts' errors itself (`config error in …`, `cannot lint …`) and throws them as `cli.usage`.
   lint: {},
   helper: {},
