@@ -122,9 +122,11 @@ class SummaryWriteError(SkipSummaryError):
     exit_code = EX_CANTCREAT
     code = "SUMMARY_WRITE_FAILED"
 
-    def __init__(self, kind: str, path: str, message: str):
+    def __init__(self, kind: str, path: str, message: str, errno_name: Optional[str] = None):
         self.kind = kind
         self.path = path
+        #: The errno behind an `unwritable` refusal (EROFS, EACCES, ...), when there was one.
+        self.errno_name = errno_name
         super().__init__(message)
 
 
@@ -635,7 +637,7 @@ def _assert_workspace_dir(workspace: Path) -> None:
 def _lock_error(lock_path: str, doing: str, error: BaseException) -> SummaryWriteError:
     code = _errno_name(error)
     hint = " (no space left on the device)" if code == "ENOSPC" else " (a read-only file system)" if code == "EROFS" else ""
-    return SummaryWriteError("unwritable", lock_path, "cannot %s the lock file %s: %s%s; check that the workspace is writable" % (doing, lock_path, code, hint))
+    return SummaryWriteError("unwritable", lock_path, "cannot %s the lock file %s: %s%s; check that the workspace is writable" % (doing, lock_path, code, hint), code)
 
 
 def _what_is(mode: int) -> str:
@@ -874,13 +876,84 @@ def _write_atomically(path: str, text: str) -> None:
             os.unlink(tmp)
         except OSError:
             pass
-        raise SummaryWriteError("unwritable", path, "cannot write %s: %s; check that the workspace exists and is writable" % (path, _errno_name(error)))
+        raise SummaryWriteError("unwritable", path, "cannot write %s: %s; check that the workspace exists and is writable" % (path, _errno_name(error)), _errno_name(error))
 
 
 # ---- the public API ----
+# ---- a read-only workspace (src/owner/fallback.ts, src/contract/fallback-folder.ts) ----
+FALLBACK_ENV = "SKIP_SUMMARY_FALLBACK_DIR"
+NANOCLAW_MESSAGES_DIR = "/workspace/ipc/messages"
+FALLBACK_SUBFOLDER = "skip-summary"
+_FALLBACK_CODES = ("EROFS", "EACCES", "EPERM")
+
+
+def fallback_folder(env: Optional[Dict[str, str]] = None) -> Path:
+    """Where a summary goes when the workspace refuses writes: SKIP_SUMMARY_FALLBACK_DIR, else the NanoClaw 1.x
+    messages folder's `skip-summary` subfolder, which the host's IPC loop neither reads nor deletes."""
+    environ = os.environ if env is None else env
+    if environ.get(FALLBACK_ENV):
+        return Path(os.path.abspath(environ[FALLBACK_ENV]))
+    messages = os.path.abspath(environ.get("SKIP_SUMMARY_NANOCLAW_DIR") or NANOCLAW_MESSAGES_DIR)
+    return Path(messages) / FALLBACK_SUBFOLDER
+
+
+def _open_fallback_folder() -> Tuple[Optional[Path], str]:
+    folder = fallback_folder()
+    try:
+        if not stat.S_ISDIR(os.lstat(folder.parent).st_mode):
+            return None, "%s is not a folder" % folder.parent
+    except OSError as error:
+        return None, "%s does not exist (%s): no NanoClaw host polls it" % (folder.parent, _errno_name(error))
+    try:
+        os.mkdir(folder, 0o700)
+    except FileExistsError:
+        pass
+    except OSError as error:
+        return None, "cannot create %s (%s)" % (folder, _errno_name(error))
+    try:
+        if stat.S_ISDIR(os.lstat(folder).st_mode):
+            return folder, ""
+    except OSError:
+        pass
+    return None, "%s is not a real folder (a link or a file sits at that name)" % folder
+
+
+def _in_memory(folder: Path) -> bool:
+    """True on a tmpfs or ramfs, read from /proc/self/mounts (Python has no statfs): the longest mount prefix wins."""
+    try:
+        with open("/proc/self/mounts", "r", encoding="utf-8") as mounts:
+            best, kind = "", ""
+            for line in mounts:
+                fields = line.split()
+                point = fields[1].replace("\\040", " ")
+                if (str(folder) + "/").startswith(point.rstrip("/") + "/") and len(point) >= len(best):
+                    best, kind = point, fields[2]
+            return kind in ("tmpfs", "ramfs")
+    except (OSError, IndexError):
+        return False
+
+
 def _write_summary(summary: Dict[str, Any], workspace: Union[str, os.PathLike, None], lock_timeout: float) -> Tuple[Path, Dict[str, Any], bool, int]:
     ws = resolve_workspace(workspace)
     _assert_workspace_dir(ws)
+    try:
+        return _write_into(ws, summary, lock_timeout)
+    except SummaryWriteError as error:
+        # A read-only workspace (nanoclaw-public's default tier) must not lose the skip: the fallback folder keeps it.
+        if error.errno_name not in _FALLBACK_CODES:
+            raise
+        folder, why = _open_fallback_folder()
+        if folder is None:
+            raise SummaryWriteError(error.kind, error.path, "%s; no fallback folder either: %s (set %s to a writable folder the surfacer also watches, or make the workspace writable)" % (error, why, FALLBACK_ENV), error.errno_name)
+        written = _write_into(folder, summary, lock_timeout)
+        state = "is read-only (EROFS)" if error.errno_name == "EROFS" else "refuses writes (%s)" % error.errno_name
+        note = "; note: %s is in memory (tmpfs), so it does not outlive this machine or container" % folder if _in_memory(folder) else ""
+        sys.stderr.write("skip-summary: the workspace %s %s, so the skip summary was written to %s instead, where the surfacer also looks%s\n" % (ws, state, written[0], note))
+        sys.stderr.flush()
+        return written
+
+
+def _write_into(ws: Path, summary: Dict[str, Any], lock_timeout: float) -> Tuple[Path, Dict[str, Any], bool, int]:
     path = str(summary_path(ws, summary["skill"]))
     with _FileLock(path + ".lock", timeout=lock_timeout):
         merged = False

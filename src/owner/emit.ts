@@ -19,6 +19,7 @@ import { describeFsError, isSystemError } from "../fs/errors.js";
 import { writeFailed } from "./errors.js";
 import { inspectTarget, readRegularFile, writeFileAtomically } from "../fs/atomic-write.js";
 import { withFileLock, type LockOptions } from "../fs/lock.js";
+import { unwritableCode, writeToFallback, type EmitFallback } from "./fallback.js";
 
 /** A skip as an owner describes it; `schema_version`, `items`, `technical_failure` and `occurred_at` have defaults. */
 export interface SkipInput {
@@ -44,6 +45,11 @@ export interface EmitOptions {
   /** @default () => new Date() */
   readonly now?: () => Date;
   readonly lock?: LockOptions;
+  /**
+   * Where the one line goes when the workspace refused the write (EROFS, EACCES) and the summary went to the
+   * fallback folder instead (docs/owner.md, "A read-only workspace"); `result.fallback` says the same. @default process.stderr
+   */
+  readonly stderr?: { write(text: string): unknown };
 }
 
 export interface EmitResult {
@@ -53,6 +59,8 @@ export interface EmitResult {
   readonly merged: boolean;
   /** Items this write cut to keep the file within the size limit; they are counted in `items_omitted`. */
   readonly itemsCut: number;
+  /** Set when the workspace refused the write and `path` is in the fallback folder instead. */
+  readonly fallback?: EmitFallback;
 }
 
 /** Builds and validates the summary for `input` without touching the disk. Throws `contract.summary_invalid` or `contract.skill_id_invalid`. */
@@ -83,8 +91,21 @@ export async function emitSkip(input: SkipInput, options: EmitOptions = {}): Pro
   const summary = buildSummary(input, options.now);
   const workspace = resolveWorkspace({ flag: options.workspace, env: options.env, cwd: options.cwd });
   await assertWorkspaceDir(workspace);
+  try {
+    return await writeInto(workspace, summary, options.lock);
+  } catch (error) {
+    // A read-only workspace (nanoclaw-public's default tier) must not lose the skip: fallback.ts says where it goes.
+    const code = unwritableCode(error);
+    if (code === undefined) throw error;
+    const result = await writeToFallback(workspace, code, error as Error, { env: options.env ?? process.env, cwd: options.cwd ?? process.cwd() }, (dir) => writeInto(dir, summary, options.lock));
+    (options.stderr ?? process.stderr).write(`skip-summary: ${result.fallback.notice}\n`);
+    return result;
+  }
+}
+
+async function writeInto(workspace: string, summary: SkipSummary, lock: LockOptions | undefined): Promise<EmitResult> {
   const path = summaryPath(workspace, summary.skill);
-  return withFileLock(`${path}.lock`, () => mergeAndWrite(path, summary), options.lock).catch((error: unknown) => {
+  return withFileLock(`${path}.lock`, () => mergeAndWrite(path, summary), lock).catch((error: unknown) => {
     // The writers word the refusals they expect; an errno that still gets here is the workspace's, never a bug of ours.
     if (!isSystemError(error)) throw error;
     throw writeFailed("unwritable", path, `cannot write ${path}: ${describeFsError(error)}; check that the workspace is writable`, { cause: error });

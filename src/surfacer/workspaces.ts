@@ -1,6 +1,7 @@
 // `--workspace` takes folders and globs (`/srv/groups/*/`, the host side of a fleet); this turns them into folders.
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
+import { fallbackFolder } from "../contract/fallback-folder.js";
 
 export interface ExpandedWorkspaces {
   /** Absolute folders, sorted, without duplicates. Literal folders are listed even when missing. */
@@ -42,4 +43,14 @@ async function isDir(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * The workspaces plus the fallback folder, when it exists: where `emit` writes when the workspace is read-only
+ * (src/owner/fallback.ts), so the hook and once mode deliver those summaries too. One `stat` when it does not exist.
+ */
+export async function withFallbackFolder(dirs: readonly string[], env: Readonly<Record<string, string | undefined>>, cwd: string): Promise<readonly string[]> {
+  const { dir } = fallbackFolder(env, cwd);
+  if (dirs.includes(dir) || !(await isDir(dir))) return dirs;
+  return [...dirs, dir];
 }

@@ -79,3 +79,11 @@ export async function rename(oldPath: string, newPath: string): Promise<void> {
 export async function unlink(path: string): Promise<void> {
   fs.unlinkSync(path);
 }
+
+export async function mkdir(path: string, options?: fs.MakeDirectoryOptions & { recursive?: false }): Promise<void> {
+  fs.mkdirSync(path, options);
+}
+
+export async function statfs(path: string): Promise<fs.StatsFs> {
+  return fs.statfsSync(path);
+}

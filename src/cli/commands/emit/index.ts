@@ -86,13 +86,15 @@ async function runEmit(opts: EmitFlags, context: CommandContext): Promise<number
         ...(opts.reasonKey === undefined ? {} : { reason_key: opts.reasonKey }),
         ...(links.length === 0 ? {} : { links }),
       },
-      { workspace: opts.workspace, env: io.env, cwd: io.cwd },
+      // A read-only workspace sends the summary to the fallback folder, said in one line on stderr; still exit 0.
+      { workspace: opts.workspace, env: io.env, cwd: io.cwd, stderr: io.stderr },
     );
   } catch (error) {
     return fail(error);
   }
   // Outside the try: the summary is written, so a reader that went away (EPIPE) is not a failed write (bin.ts).
-  io.stdout.write(opts.json ? `${JSON.stringify({ ok: true, path: result.path, merged: result.merged, summary: result.summary })}\n` : `${result.path}\n`);
+  const fallback = result.fallback && { workspace: result.fallback.workspace, code: result.fallback.code, in_memory: result.fallback.inMemory };
+  io.stdout.write(opts.json ? `${JSON.stringify({ ok: true, path: result.path, merged: result.merged, summary: result.summary, ...(fallback ? { fallback } : {}) })}\n` : `${result.path}\n`);
   return 0;
 }
 

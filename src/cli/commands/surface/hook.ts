@@ -15,7 +15,7 @@ import { hookInputInvalid, parseHookInput } from "../../../surfacer/hook-input.j
 import { hookOutput, type HookResult } from "../../../surfacer/hook-output.js";
 import { surfaceOnce } from "../../../surfacer/once.js";
 import { setUpSurfacer } from "../../../surfacer/setup.js";
-import { expandWorkspaces } from "../../../surfacer/workspaces.js";
+import { expandWorkspaces, withFallbackFolder } from "../../../surfacer/workspaces.js";
 
 /** Exit 0 when everything found was sent (or nothing waited, or the event is not ours); 1 otherwise. Never 2. */
 export async function runSurfaceHook(flags: SurfaceFlags, context: CommandContext): Promise<0 | 1> {
@@ -41,8 +41,9 @@ export async function runSurfaceHook(flags: SurfaceFlags, context: CommandContex
     let printed = "";
     const setup = await setUpSurfacer({ configFile: flags.config, notify: flags.notify, env: io.env, cwd: io.cwd, log, stdout: { write: (t: string) => (printed += t) }, hook: true });
     const patterns = flags.workspace ?? (setup.settings.workspaces.length > 0 ? setup.settings.workspaces : [hookWorkspace(io, target.cwd)]);
-    const { dirs, missing } = await expandWorkspaces(patterns, io.cwd);
+    const { dirs: found, missing } = await expandWorkspaces(patterns, io.cwd);
     if (missing.length > 0) throw usageError(`--workspace ${missing[0]}: no such folder; pass an existing workspace folder (or a glob)`);
+    const dirs = await withFallbackFolder(found, io.env, io.cwd);
 
     let result: HookResult;
     try {

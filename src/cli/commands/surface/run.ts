@@ -15,7 +15,7 @@ import { surfaceExitCode } from "../../../surfacer/exit-code.js";
 import { surfaceOnce } from "../../../surfacer/once.js";
 import { reportJson } from "../../../surfacer/report-json.js";
 import { setUpSurfacer } from "../../../surfacer/setup.js";
-import { expandWorkspaces } from "../../../surfacer/workspaces.js";
+import { expandWorkspaces, withFallbackFolder } from "../../../surfacer/workspaces.js";
 
 export async function runSurfaceCommand(flags: SurfaceFlags, context: CommandContext): Promise<number> {
   if (!flags.hookInput) return runSurface(flags, context);
@@ -62,10 +62,12 @@ async function surface(flags: SurfaceFlags, context: CommandContext, log: Logger
   if (flags.watch || flags.dryRun) await prepare();
   if (flags.watch) {
     const { watchUntilSignal } = await import("./watch.js");
-    return watchUntilSignal({ patterns, cwd: io.cwd, skill, setup, log, json: Boolean(flags.json), io });
+    // A sidecar in the container also watches the fallback folder of a read-only workspace, when there is one.
+    return watchUntilSignal({ patterns: await withFallbackFolder(patterns, io.env, io.cwd), cwd: io.cwd, skill, setup, log, json: Boolean(flags.json), io });
   }
-  const { dirs, missing } = await expandWorkspaces(patterns, io.cwd);
+  const { dirs: found, missing } = await expandWorkspaces(patterns, io.cwd);
   if (missing.length > 0) throw usageError(`--workspace ${missing[0]}: no such folder; pass an existing workspace folder (or a glob)`);
+  const dirs = await withFallbackFolder(found, io.env, io.cwd);
   const report = await surfaceOnce({
     workspaces: dirs,
     skill,
