@@ -7,6 +7,7 @@ const LABEL: Record<SurfaceOutcome["kind"], string> = {
   quarantined: "quarantined",
   failed: "not sent",
   "would-send": "would send",
+  "would-fail": "would not send",
   "would-quarantine": "would quarantine",
   folded: "folded",
   muted: "muted",

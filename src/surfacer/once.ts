@@ -34,6 +34,11 @@ export interface SurfaceOnceOptions {
   readonly now?: () => Date;
   /** Render and report what would be sent; claim, send and move nothing. @default false */
   readonly dryRun?: boolean;
+  /**
+   * A dry run's look at the route's notifiers (`check`'s probes, nothing sent): words for why the real run would not
+   * deliver, or `undefined`. Without it a dry run assumes the notifiers would take the notice.
+   */
+  readonly predictDelivery?: (route: "policy" | "technical") => Promise<string | undefined>;
   /** How long to wait for an owner that is merging into a summary (`<summary>.lock`). @default 2000 */
   readonly lockWaitMs?: number;
   /** @default 4 */
@@ -79,7 +84,11 @@ export async function surfaceOnce(options: SurfaceOnceOptions): Promise<SurfaceR
   await options.prepare?.();
   const leaseMs = typeof options.leaseMs === "function" ? options.leaseMs() : options.leaseMs;
   if (options.dryRun) {
-    for (const entry of scans.flatMap((s) => s.summaries).sort(oldestFirst)) outcomes.push(await dryRunEntry(entry));
+    const claimable = new Map<string, Promise<string | undefined>>();
+    for (const entry of scans.flatMap((s) => s.summaries).sort(oldestFirst)) {
+      if (!claimable.has(entry.workspace)) claimable.set(entry.workspace, claimProblem(entry.workspace));
+      outcomes.push(await dryRunEntry(entry, await claimable.get(entry.workspace)!, options.predictDelivery));
+    }
     return finish(options.workspaces, outcomes, true);
   }
   const ready: WaitingEntry[] = [];
@@ -135,12 +144,32 @@ async function ownerStillWriting(entry: WaitingEntry, scan: WorkspaceScan, waitM
   }
 }
 
-async function dryRunEntry(entry: WaitingEntry): Promise<SurfaceOutcome> {
+// The real run renames a summary to claim it, which needs write access to the workspace folder. access(2) answers
+// for this user and for a read-only mount (EROFS even for root), without writing anything.
+async function claimProblem(workspace: string): Promise<string | undefined> {
+  const { access, constants } = await import("node:fs/promises");
+  try {
+    await access(workspace, constants.W_OK);
+    return undefined;
+  } catch (error) {
+    const { describeFsError } = await import("../fs/errors.js");
+    return `the workspace is not writable (${describeFsError(error)}): the real run could not claim it, and would keep it`;
+  }
+}
+
+async function dryRunEntry(entry: WaitingEntry, claim: string | undefined, predict: SurfaceOnceOptions["predictDelivery"]): Promise<SurfaceOutcome> {
   const { judge } = await import("./cycle.js");
   const { renderQuarantineNotice, renderSummary } = await import("./render.js");
   const base = { workspace: entry.workspace, file: entry.path, skill: entry.skill };
   const verdict = await judge(entry.source, entry.skill).catch((error: NodeJS.ErrnoException) => ({ kind: "bad" as const, code: "unreadable" as const, reason: `cannot be read (${error.code ?? error.message})` }));
-  if (verdict.kind === "valid") return { ...base, kind: "would-send", code: "delivered", message: renderSummary(verdict.summary) };
+  // Sending and quarantining both start with the claim; a file the real run leaves alone needs none.
+  if (claim !== undefined && verdict.kind !== "unrecognised-version") return { ...base, kind: "would-fail", code: "cannot-claim", detail: claim };
+  if (verdict.kind === "valid") {
+    const message = renderSummary(verdict.summary);
+    const undeliverable = await predict?.(verdict.summary.technical_failure ? "technical" : "policy");
+    if (undeliverable !== undefined) return { ...base, kind: "would-fail", code: "send-failed", detail: undeliverable, message };
+    return { ...base, kind: "would-send", code: "delivered", message };
+  }
   if (verdict.kind === "unrecognised-version") {
     return { ...base, kind: "left", code: "unrecognised-version", version: verdict.version, detail: versionWords(verdict.version) };
   }

@@ -35,6 +35,11 @@ export interface SurfaceSetup {
   notifierNames(): readonly string[];
   /** What watch mode re-posts on an interval; valid after `load()`. */
   refreshers(): readonly Refresher[];
+  /**
+   * A dry run's forecast for `route`: each of its notifiers' probe (nothing sent), and words for the ones that
+   * fail, or `undefined` when the real run would reach them. Loads first when needed; once per route.
+   */
+  predictDelivery(route: Route): Promise<string | undefined>;
 }
 
 /** Reads the config file and the `surface` section; throws `config.invalid`. */
@@ -44,7 +49,7 @@ export async function setUpSurfacer(options: SetupOptions): Promise<SurfaceSetup
   const unknown = unknownNotifierNames(config.data, options.notify);
   if (unknown.length > 0) throw configError(config.path ?? "(no config file)", unknown);
   const settings = config.data.surface === undefined ? DEFAULT_SETTINGS : (await import("./config.js")).parseSurfaceSection(config);
-  let loading: Promise<{ deliver: Deliver; destinationOf: (route: Route, workspace: string) => string | undefined; leaseMs: number; names: string[]; refreshers: Refresher[] }> | undefined;
+  let loading: Promise<{ deliver: Deliver; destinationOf: (route: Route, workspace: string) => string | undefined; leaseMs: number; names: string[]; refreshers: Refresher[]; predict: (route: Route) => Promise<string | undefined> }> | undefined;
   let loaded: Awaited<NonNullable<typeof loading>> | undefined;
 
   const load = async () => {
@@ -70,7 +75,23 @@ export async function setUpSurfacer(options: SetupOptions): Promise<SurfaceSetup
         }
         return keys.length === 0 ? undefined : keys.sort().join("\0\0");
       };
-      return { deliver: bound, destinationOf, leaseMs, names: l.notifiers.map((n) => n.name), refreshers: l.refreshers };
+      const forecasts = new Map<Route, Promise<string | undefined>>();
+      const predict = (route: Route) => {
+        if (!forecasts.has(route)) {
+          forecasts.set(route, (async () => {
+            const probed = await Promise.all(
+              [...new Set(l.routes[route])].map(async (name) => {
+                const probe = byName.get(name)?.probe;
+                return { name, result: probe ? await probe(AbortSignal.timeout(l.delivery.timeoutMs)) : undefined };
+              }),
+            );
+            const failed = probed.filter((p) => p.result?.status === "fail");
+            return failed.length === 0 ? undefined : `the real run would not reach ${failed.map((f) => `${f.name} (${f.result!.detail})`).join("; ")}, and would keep it`;
+          })());
+        }
+        return forecasts.get(route)!;
+      };
+      return { deliver: bound, destinationOf, leaseMs, names: l.notifiers.map((n) => n.name), refreshers: l.refreshers, predict };
     })();
     loaded = await loading;
   };
@@ -95,6 +116,10 @@ export async function setUpSurfacer(options: SetupOptions): Promise<SurfaceSetup
       return loaded.leaseMs;
     },
     notifierNames: () => loaded?.names ?? [],
+    predictDelivery: async (route: Route) => {
+      await load();
+      return loaded!.predict(route);
+    },
     refreshers: () => loaded?.refreshers ?? [],
   };
 }

@@ -3,7 +3,7 @@ import type { DeliveryReport, DeliveryRequest, DeliveryResult } from "../notifie
 import type { RenderedMessage } from "../notifiers/types.js";
 
 /** What happened to one waiting entry. Only `sent` counts as success for the exit code. */
-export type OutcomeKind = "sent" | "left" | "quarantined" | "failed" | "would-send" | "would-quarantine" | "folded" | "muted" | "held";
+export type OutcomeKind = "sent" | "left" | "quarantined" | "failed" | "would-send" | "would-fail" | "would-quarantine" | "folded" | "muted" | "held";
 
 /** Why, as a stable machine code; {@link describeOutcome} turns it into words. */
 export type OutcomeCode =
@@ -12,6 +12,8 @@ export type OutcomeCode =
   | "unrecognised-version"
   | "owner-writing"
   | "send-failed"
+  /** A dry run: the workspace is not writable, so the real run could not claim the file. */
+  | "cannot-claim"
   | "quarantine-notice-failed"
   /** The file cannot be read, and the quarantine folder is not usable (a link or a file at its name): it stays put. */
   | "quarantine-refused"

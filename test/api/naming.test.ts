@@ -42,7 +42,7 @@ describe("one naming convention", () => {
     expect(json.outcomes).not.toContainEqual(expect.objectContaining({ deliveryId: expect.anything() }));
 
     await writeFile(join(ws, ".skip-summary-tessl__b.json"), JSON.stringify(summary("tessl__b")));
-    const cli = await runCliInProcess(["surface", "--workspace", ws, "--json", "--dry-run"]);
+    const cli = await runCliInProcess(["surface", "--workspace", ws, "--json", "--dry-run", "--notify", "stdout"]);
     const printed = JSON.parse(cli.stdout) as Record<string, unknown>;
     expect(printed).toMatchObject({ dry_run: true, outcomes: [{ kind: "would-send", skill: "tessl__b" }] });
     expect(Object.keys(printed)).not.toContain("dryRun");

@@ -46,7 +46,7 @@ async function runSurface(flags: SurfaceFlags, context: CommandContext): Promise
   } catch (error) {
     if (isSkipSummaryError(error, "config.invalid")) io.stderr.write(`skip-summary surface: ${describeConfigError(error)}\n`);
     // Said once, not once per summary: nothing was claimed, every summary is where it was.
-    else if (isSkipSummaryError(error, "notifiers.none_available")) io.stderr.write(`skip-summary surface: nothing sent, every summary is kept: ${error.data.why}\n`);
+    else if (isSkipSummaryError(error, "notifiers.none_available")) io.stderr.write(`skip-summary surface: ${flags.dryRun ? "dry run: the real run would send nothing and keep every summary" : "nothing sent, every summary is kept"}: ${error.data.why}\n`);
     else throw error;
     return errorExitCode("surface", context.argv, error)!;
   }
@@ -57,9 +57,16 @@ async function surface(flags: SurfaceFlags, context: CommandContext, log: Logger
   const setup = await setUpSurfacer({ configFile: flags.config, notify: flags.notify, env: io.env, cwd: io.cwd, log, stdout: flags.json ? io.stderr : io.stdout, watch: Boolean(flags.watch) });
   const patterns = flags.workspace ?? (setup.settings.workspaces.length > 0 ? setup.settings.workspaces : [defaultWorkspace(io)]);
 
-  // A sidecar or a dry run checks its notifiers at once; a dry run sends nothing, so having nobody to reach is only a warning.
-  const prepare = flags.dryRun ? () => setup.load().catch(warnNoNotifier(log)) : setup.load;
-  if (flags.watch || flags.dryRun) await prepare();
+  // A sidecar or a dry run checks its notifiers at once. A dry run predicts the real run: having nobody to reach is
+  // the real run's exit 1 (said once) when something waits, and nothing at all when nothing does.
+  let prepare = setup.load;
+  if (flags.watch) await setup.load();
+  else if (flags.dryRun) {
+    const noNotifier = await setup.load().then(() => undefined, keepNoNotifier);
+    prepare = async () => {
+      if (noNotifier !== undefined) throw noNotifier;
+    };
+  }
   if (flags.watch) {
     const { watchUntilSignal } = await import("./watch.js");
     // A sidecar in the container also watches the fallback folder of a read-only workspace, when there is one.
@@ -78,6 +85,7 @@ async function surface(flags: SurfaceFlags, context: CommandContext, log: Logger
     lockWaitMs: setup.settings.lockWaitMs,
     concurrency: setup.settings.concurrency,
     dryRun: Boolean(flags.dryRun),
+    predictDelivery: flags.dryRun ? setup.predictDelivery : undefined,
     log,
     notices: setup.settings.notices,
     now: cliClock(io.env),
@@ -94,11 +102,9 @@ async function surface(flags: SurfaceFlags, context: CommandContext, log: Logger
   return surfaceExitCode(report) === 0 ? EXIT_CODES.surface.sent : EXIT_CODES.surface["not-sent"];
 }
 
-function warnNoNotifier(log: Logger) {
-  return (error: unknown) => {
-    if (!isSkipSummaryError(error, "notifiers.none_available")) throw error;
-    log({ level: "warn", event: "no_notifier", why: error.data.why });
-  };
+function keepNoNotifier(error: unknown) {
+  if (!isSkipSummaryError(error, "notifiers.none_available")) throw error;
+  return error;
 }
 
 // No workspace anywhere is `contract.workspace_not_found`, a usage error by the exit-code table.
