@@ -4,10 +4,11 @@
 // them up with what its model server and receiver saw. Plain JavaScript: it runs as another user, outside vitest.
 //
 // Usage: node driver.mjs CONFIG.json, where CONFIG is
-//   { cwd, prompts: string[], nextPromptDelayMs?, endWhen?: { hookEvents?: string[] }, holdOpenMs?, options? }
+//   { cwd, prompts: string[], nextPromptDelayMs?, endWhen?: { hookEvents?: string[], stdin?: true }, holdOpenMs?, options? }
 // The next prompt is pushed after each `result`. After the last one the input ends once a hook_response was seen for
 // every event in endWhen.hookEvents (e.g. SubagentStop: a background subagent finishes after the turn), or after
-// holdOpenMs when there is none to wait for.
+// holdOpenMs when there is none to wait for. With endWhen.stdin the input ends when stdin does: the test plays the
+// host that decides when a session is over (NanoClaw keeps it open until its idle timeout).
 import { readFileSync } from "node:fs";
 import { query } from "@anthropic-ai/claude-agent-sdk";
 
@@ -44,13 +45,18 @@ print({ kind: "driver", event: "prompt", n: 1 });
 const awaited = new Set(config.endWhen?.hookEvents ?? []);
 let results = 0;
 let ending = false;
+const endInput = () => {
+  print({ kind: "driver", event: "end" });
+  input.end();
+};
+if (config.endWhen?.stdin) {
+  process.stdin.resume();
+  process.stdin.on("end", endInput);
+}
 const maybeEnd = () => {
-  if (ending || pending.length > 0 || results < config.prompts.length || awaited.size > 0) return;
+  if (config.endWhen?.stdin || ending || pending.length > 0 || results < config.prompts.length || awaited.size > 0) return;
   ending = true;
-  setTimeout(() => {
-    print({ kind: "driver", event: "end" });
-    input.end();
-  }, config.holdOpenMs ?? 300);
+  setTimeout(endInput, config.holdOpenMs ?? 300);
 };
 
 const options = {

@@ -28,6 +28,19 @@ describeField("field: Stop", () => {
     expect(await summariesIn(project.dir)).toEqual([]);
   });
 
+  it("in a plain project, a skill's emit without --workspace lands in the project and that turn's Stop delivers it", async () => {
+    const [model, owner] = await Promise.all([modelServer(), receiver()]);
+    const project = await makeProject({ config: webhookConfig(owner.url) });
+    // No --workspace and no SKIP_SUMMARY_WORKSPACE: the workspace rule takes the Claude Code project (issue 26 item 5).
+    const run = await runClaude(project, { model, prompts: [`BASH: ${emitLine("tessl__check-cfps", "nightly budget spent", ["cfp-103"])}`] });
+    const story = transcript(run);
+    const toolResult = JSON.stringify(run.lines.find((l) => l.type === "user")?.content);
+    expect(toolResult, story).toContain(`${project.dir}/.skip-summary-tessl__check-cfps.json`);
+    expect(owner.received.map((r) => r.body.skill), story).toEqual(["tessl__check-cfps"]);
+    expect(run.hooks.filter((h) => h.event === "Stop").map((h) => h.exitCode), story).toEqual([0]);
+    expect(await summariesIn(project.dir)).toEqual([]);
+  });
+
   it("two turns in one session: each turn's skip reaches the owner at that turn's Stop", async () => {
     const [model, owner] = await Promise.all([modelServer(), receiver()]);
     const project = await makeProject({ config: webhookConfig(owner.url) });

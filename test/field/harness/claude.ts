@@ -130,7 +130,8 @@ export interface RunOptions {
   readonly model: { readonly url: string };
   readonly prompts: readonly string[];
   readonly env?: Record<string, string>;
-  readonly endWhen?: { readonly hookEvents?: readonly string[] };
+  /** End the session once these hooks reported (default: 300 ms after the last result), or when end() is called. */
+  readonly endWhen?: { readonly hookEvents?: readonly string[] } | "end()";
   readonly holdOpenMs?: number;
   /** Folders mounted read-only for the agent (root only: a bind mount in its own mount namespace). */
   readonly readOnly?: readonly string[];
@@ -140,10 +141,23 @@ export interface RunOptions {
 
 /** Runs one session of the real Claude Code in `project`, to its end or its deadline. */
 export async function runClaude(project: Project, run: RunOptions): Promise<ClaudeRun> {
+  return (await startClaude(project, run)).done;
+}
+
+export interface LiveClaude {
+  /** The driver's lines so far. */
+  readonly lines: readonly DriverLine[];
+  /** Ends the session's input, as a host does when it has nothing more to say (endWhen: "end()"). */
+  end(): void;
+  readonly done: Promise<ClaudeRun>;
+}
+
+/** Starts one session of the real Claude Code in `project`; it ends as `run.endWhen` says, or at its deadline. */
+export async function startClaude(project: Project, run: RunOptions): Promise<LiveClaude> {
   if ((run.readOnly ?? []).length > 0 && !IS_ROOT) throw new Error("a read-only bind mount needs root (CI runs as root)");
   const fieldDir = IS_ROOT ? join(project.root, "field") : FIELD_DIR;
   const configFile = join(project.root, "driver-config.json");
-  await writeFile(configFile, JSON.stringify({ cwd: project.dir, prompts: run.prompts, endWhen: run.endWhen, holdOpenMs: run.holdOpenMs, options: run.options }));
+  await writeFile(configFile, JSON.stringify({ cwd: project.dir, prompts: run.prompts, endWhen: run.endWhen === "end()" ? { stdin: true } : run.endWhen, holdOpenMs: run.holdOpenMs, options: run.options }));
   const env: Record<string, string> = {
     PATH: [project.bin, dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"].join(":"),
     HOME: project.home,
@@ -166,7 +180,8 @@ export async function runClaude(project: Project, run: RunOptions): Promise<Clau
   const [command, args] = IS_ROOT
     ? ["unshare", ["-m", "--propagation", "private", "sh", "-ec", `${mounts.join("\n")}\nexec "$@"`, FIELD_DIR, ...asNobody]]
     : [driver[0]!, driver.slice(1)];
-  const child = spawn(command as string, args as string[], { cwd: project.root, env: IS_ROOT ? { PATH: process.env.PATH ?? "/usr/bin:/bin" } : env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn(command as string, args as string[], { cwd: project.root, env: IS_ROOT ? { PATH: process.env.PATH ?? "/usr/bin:/bin" } : env, stdio: ["pipe", "pipe", "pipe"], detached: true });
+  if (run.endWhen !== "end()") child.stdin.end();
   const lines: DriverLine[] = [];
   let buffered = "";
   let stderr = "";
@@ -195,13 +210,15 @@ export async function runClaude(project: Project, run: RunOptions): Promise<Clau
     timedOut = true;
     killGroup();
   }, run.timeoutMs ?? 90_000);
-  const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
     child.on("error", reject);
     child.on("close", (c, s) => resolve({ code: c, signal: s }));
+  }).then(({ code, signal }) => {
+    clearTimeout(timer);
+    killGroup(); // hooks or subagents left behind by the session end with it
+    return summarize(lines, { code, signal, timedOut, stderr });
   });
-  clearTimeout(timer);
-  killGroup(); // hooks or subagents left behind by the session end with it
-  return summarize(lines, { code, signal, timedOut, stderr });
+  return { lines, end: () => child.stdin.end(), done };
 }
 
 function summarize(lines: DriverLine[], end: { code: number | null; signal: NodeJS.Signals | null; timedOut: boolean; stderr: string }): ClaudeRun {
