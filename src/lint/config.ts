@@ -18,13 +18,14 @@ export const LintConfigSection = z.strictObject(
     concurrency: z.optional(
       z.union([z.literal("auto"), z.literal("off"), z.int().check(z.gte(1), z.lte(MAX_WORKERS))], { error: `must be "auto", "off" or a number of worker threads from 1 to ${MAX_WORKERS}` }),
     ),
+    mechanisms: z.optional(z.array(z.string({ error: "must be a string: a silent-skip mechanism id" }), { error: "must be an array of silent-skip mechanism ids to run beside the default set" })),
     intentionalSkips: z.optional(
       z.record(z.string(), z.record(z.string(), z.string({ error: "must be a string: why the owner need not hear of it" }), { error: "must map a mechanism to a reason" }), {
         error: "must map a skill id or name to { mechanism: reason }",
       }),
     ),
   },
-  { error: "must be an object with \"rules\", \"ignore\", \"rule\", \"concurrency\" and/or \"intentionalSkips\"" },
+  { error: "must be an object with \"rules\", \"ignore\", \"rule\", \"concurrency\", \"mechanisms\" and/or \"intentionalSkips\"" },
 );
 
 export interface LintConfig {
@@ -34,6 +35,8 @@ export interface LintConfig {
   /** `lint.rule`, resolved against the config file's folder. */
   readonly rule?: string;
   readonly intentionalSkips?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** `lint.mechanisms`: silent-skip mechanisms to run beside the default set (docs/lint.md#precision-tiers). */
+  readonly mechanisms?: readonly string[];
   /** `lint.concurrency`: parser worker threads, as `--concurrency` (the flag wins). */
   readonly concurrency?: number | "auto" | "off";
 }
@@ -45,7 +48,7 @@ export function resolveLintConfig(loaded: LoadedConfig, defaults: ReadonlyMap<st
   if (section === undefined) return { severities: defaults, ignore: [] };
   const result = LintConfigSection.safeParse(section);
   if (!result.success) {
-    throw configProblems(path, "lint", result.error.issues.map((i) => ({ path: i.path, message: i.code === "unrecognized_keys" ? `has unknown keys (${(i as { keys: string[] }).keys.join(", ")}); allowed: rules, ignore, rule, concurrency, intentionalSkips` : i.message })));
+    throw configProblems(path, "lint", result.error.issues.map((i) => ({ path: i.path, message: i.code === "unrecognized_keys" ? `has unknown keys (${(i as { keys: string[] }).keys.join(", ")}); allowed: rules, ignore, rule, concurrency, mechanisms, intentionalSkips` : i.message })));
   }
   const severities = new Map(defaults);
   const unknown: { path: PropertyKey[]; message: string }[] = [];
@@ -59,9 +62,12 @@ export function resolveLintConfig(loaded: LoadedConfig, defaults: ReadonlyMap<st
     else severities.set(id, configured === "warn" ? "warning" : "error");
   }
   if (unknown.length > 0) throw configProblems(path, "lint", unknown);
-  const unknownMechanisms = Object.entries(result.data.intentionalSkips ?? {}).flatMap(([skill, m]) =>
+  const unknownMechanisms: { path: PropertyKey[]; message: string }[] = Object.entries(result.data.intentionalSkips ?? {}).flatMap(([skill, m]) =>
     Object.keys(m).filter((k) => !(MECHANISMS as readonly string[]).includes(k)).map((k) => ({ path: ["intentionalSkips", skill, k], message: `is not a mechanism; use one of ${MECHANISMS.join(", ")}` })),
   );
+  for (const [i, m] of (result.data.mechanisms ?? []).entries()) {
+    if (!(MECHANISMS as readonly string[]).includes(m)) unknownMechanisms.push({ path: ["mechanisms", i], message: `${JSON.stringify(m)} is not a mechanism; use one of ${MECHANISMS.join(", ")}` });
+  }
   if (unknownMechanisms.length > 0) throw configProblems(path, "lint", unknownMechanisms);
   return {
     severities,
@@ -69,5 +75,6 @@ export function resolveLintConfig(loaded: LoadedConfig, defaults: ReadonlyMap<st
     ...(result.data.rule === undefined ? {} : { rule: resolve(dirname(resolve(path)), result.data.rule) }),
     ...(result.data.intentionalSkips === undefined ? {} : { intentionalSkips: result.data.intentionalSkips }),
     ...(result.data.concurrency === undefined ? {} : { concurrency: result.data.concurrency }),
+    ...(result.data.mechanisms === undefined ? {} : { mechanisms: result.data.mechanisms }),
   };
 }

@@ -56,6 +56,10 @@ export interface Report {
 export interface LintSettings {
   /** Skill id or name → mechanism → reason. */
   readonly intentionalSkips?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** `--all`: every silent-skip mechanism, not only the default tier (docs/lint.md#precision-tiers). */
+  readonly allMechanisms?: boolean;
+  /** Mechanisms the config turns on beside the default tier (`lint.mechanisms`). */
+  readonly mechanisms?: readonly string[];
 }
 
 export interface RuleContext {

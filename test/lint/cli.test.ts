@@ -35,7 +35,7 @@ const FAILING: [fixture: string, expected: { ruleId: string; file: string; line:
   ["stale-summary-file", { ruleId: "stale-summary-file", file: "skills/a/.skip-summary-tessl__a.json", line: 1, column: 1, message: /is a skip summary committed in the tile; delete it/ }],
   ["invalid-summary-fixture", { ruleId: "invalid-summary-fixture", file: "tests/fixtures/.skip-summary-tessl__a.json", line: 1, column: 1, message: /fails the v1 schema: technical_failure: must be true/ }],
   ["unversioned-summary-read", { ruleId: "unversioned-summary-read", file: "hooks/count.py", line: 4, column: 22, message: /^open reads a summary but this file never checks schema_version/ }],
-  ["defer-without-summary", { ruleId: "defer-without-summary", file: "skills/a/SKILL.md", line: 8, column: 1, message: /skill tessl__a tells the agent to skip, drop or defer work on a failure or limit without telling anyone \(instructed-skip, 1 place\(s\)\)/ }],
+  ["defer-without-summary", { ruleId: "defer-without-summary", file: "skills/a/SKILL.md", line: 8, column: 1, message: /skill tessl__a tells the agent to skip, drop, defer or stay silent about work on a failure or limit without telling anyone \(instructed-skip, 1 place\(s\)\)/ }],
   ["forbidden-pattern-missing-id", { ruleId: "forbidden-pattern-missing-id", file: "rules/no-silent-defer.md", line: 6, column: 1, message: /<!-- id: catching-budget-exhaustion-carrying -->/ }],
   ["forbidden-pattern-duplicate-id", { ruleId: "forbidden-pattern-duplicate-id", file: "rules/no-silent-defer.md", line: 6, column: 43, message: /"log-only-defer" is already used on line 5/ }],
   ["rule-file-invalid", { ruleId: "rule-file-invalid", file: "rules/no-silent-defer.md", line: 1, column: 1, message: /has no forbidden patterns: add a "## Forbidden patterns" heading/ }],
@@ -238,7 +238,7 @@ describe.concurrent("skip-summary lint: exit codes and flags", () => {
     [["lint", ".", "--max-warnings", "many"], '--max-warnings: expected an integer, got "many"'],
     [["lint", ".", "--rule", "no/such/rule.md"], "--rule " + join(FIXTURES, "passing-plugin", "no/such/rule.md") + ": the rule file cannot be read (ENOENT: no such file)"],
     [["lint", ".", "--rule", "rules"], "--rule " + join(FIXTURES, "passing-plugin", "rules") + ": the rule file cannot be read (EISDIR: it is a folder)"],
-    [["lint", "--explain", "no-such-rule"], '--explain: unknown rule "no-such-rule"'],
+    [["lint", "--explain", "no-such-rule"], '--explain: unknown rule or mechanism "no-such-rule"'],
     [["lint", ".", "--config", "missing.json"], "config error in"],
   ])("%j exits 2 with a clear message", async (args, message) => {
     const r = await runCliInProcess(args, { cwd: join(FIXTURES, "passing-plugin") });

@@ -5,7 +5,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MECHANISMS } from "../../src/lint/skips/intentional.js";
 import { ROOT } from "../helpers/cli.js";
-import { lintOnly } from "./rule-tester.js";
+import { lintTiles } from "../../src/lint/run-lint.js";
+import { mechanismDocs } from "../../src/lint/skips/mechanism-docs.js";
+import { writeTile } from "./rule-tester.js";
 
 const SKILL = "---\nname: a\n---\n# A\n\nRun `scripts/run.py`, `scripts/run.sh` or `scripts/run.mjs` and report what it prints.\n";
 const FILE_OF: Readonly<Record<string, string>> = { python: "skills/a/scripts/run.py", bash: "skills/a/scripts/run.sh", sh: "skills/a/scripts/run.sh", js: "skills/a/scripts/run.mjs", markdown: "skills/a/SKILL.md" };
@@ -37,6 +39,11 @@ function tileFor(e: Example): Record<string, string> {
 
 describe("docs/lint.md silent-skip examples", async () => {
   const docs = await readFile(join(ROOT, "docs", "lint.md"), "utf8");
+  it("shows the mechanisms' generated section as the code has it (regenerate: node bench/lint-corpus.mjs --write-docs)", () => {
+    const from = docs.indexOf("<!-- mechanisms:start -->\n");
+    const to = docs.indexOf("<!-- mechanisms:end -->");
+    expect(docs.slice(from + "<!-- mechanisms:start -->\n".length, to)).toBe(`${mechanismDocs()}\n`);
+  });
   for (const mechanism of MECHANISMS) {
     const at = docs.indexOf(`#### \`${mechanism}\``);
     const end = docs.indexOf("\n#### ", at + 1);
@@ -47,7 +54,10 @@ describe("docs/lint.md silent-skip examples", async () => {
     });
     for (const e of found) {
       it(`${mechanism}: the ${e.kind === "Fails" ? "failing" : "passing"} ${e.lang} example${e.label} ${e.kind === "Fails" ? "is reported" : "is not"}`, async () => {
-        const findings = await lintOnly("defer-without-summary", tileFor(e));
+        // Every mechanism, whatever its tier: the docs show each one's examples.
+        const dir = await writeTile(tileFor(e));
+        const summary = await lintTiles(["."], { cwd: dir, severities: new Map([["defer-without-summary", "warning"]]), settings: { allMechanisms: true } });
+        const findings = summary.files.flatMap((f) => f.findings);
         const named = findings.filter((f) => f.message.includes(`(${mechanism},`));
         if (e.kind === "Fails") expect(named, JSON.stringify(findings.map((f) => f.message))).toHaveLength(1);
         else expect(named).toEqual([]);

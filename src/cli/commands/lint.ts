@@ -13,6 +13,7 @@ interface LintFlags {
   config?: string;
   quiet?: boolean;
   explain?: string;
+  all?: boolean;
   baseline?: string;
   writeBaseline?: string;
   cache?: boolean;
@@ -65,7 +66,8 @@ export const lintCommand: CommandDefinition = {
       .option("--max-warnings <n>", "exit 1 when there are more than N warnings (default: -1, never)")
       .option("--config <file>", "config file with a \"lint\" section (default: ./skip-summary.config.json)")
       .option("--quiet", "report errors only")
-      .option("--explain <rule-id>", "print a rule's rationale with a failing and a passing example")
+      .option("--explain <id>", "print a rule's or a silent-skip mechanism's rationale, tier and examples")
+      .option("--all", "run every silent-skip mechanism, not only the default set (those at >= 80% measured precision)")
       .option("--baseline <file>", "report only findings that are not in this baseline (written by --write-baseline)")
       .option("--write-baseline <file>", "record today's findings in FILE and exit 0; later runs pass it to --baseline")
       .option("--cache", "keep what the parsers found, by file content, so the next run parses only changed files")
@@ -84,9 +86,12 @@ export const lintCommand: CommandDefinition = {
             return 0;
           }
           if (opts.explain !== undefined) {
-            const rule = lint.findRule(opts.explain);
-            if (!rule) throw usageError(`--explain: unknown rule ${JSON.stringify(opts.explain)}; the rules are: ${metas.map((m) => m.id).join(", ")}`);
-            io.stdout.write(lint.explainRule(rule.meta));
+            const text = lint.explain(opts.explain.trim());
+            if (text === undefined) {
+              const near = lint.didYouMean(opts.explain);
+              throw usageError(`--explain: unknown rule or mechanism ${JSON.stringify(opts.explain)}; ${near.length > 0 ? `did you mean ${near.join(" or ")}? ` : ""}the rules are: ${metas.map((m) => m.id).join(", ")}; the mechanisms of defer-without-summary are: ${lint.SKIP_MECHANISMS.join(", ")}`);
+            }
+            io.stdout.write(text);
             return 0;
           }
           const format = opts.format as (typeof lint.FORMATS)[number];
@@ -121,7 +126,11 @@ export const lintCommand: CommandDefinition = {
               quiet: opts.quiet ?? false,
               ...(opts.rule === undefined ? {} : { ruleFile: opts.rule }),
               ...(config.rule === undefined ? {} : { configuredRuleFile: config.rule }),
-              ...(config.intentionalSkips === undefined ? {} : { settings: { intentionalSkips: config.intentionalSkips } }),
+              settings: {
+                ...(config.intentionalSkips === undefined ? {} : { intentionalSkips: config.intentionalSkips }),
+                ...(config.mechanisms === undefined ? {} : { mechanisms: config.mechanisms }),
+                ...(opts.all === true ? { allMechanisms: true } : {}),
+              },
               ...(cache ? { cache } : {}),
               ...((concurrency ?? config.concurrency) === undefined ? {} : { concurrency: (concurrency ?? config.concurrency)! }),
             });

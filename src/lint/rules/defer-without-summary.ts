@@ -1,18 +1,9 @@
 // Check 9: a skill leaves work undone and nothing tells its owner. Found from behaviour (src/lint/skips/), one finding
 // per skill and mechanism, with every place as a related location and advice in the skill's own language.
-import type { SkipMechanism } from "../source/facts.js";
 import { skipEvidence } from "../skips/evidence.js";
-import { intentionalSkipsOf, MECHANISMS } from "../skips/intentional.js";
+import { intentionalSkipsOf } from "../skips/intentional.js";
+import { enabledMechanisms, MECHANISM_META } from "../skips/mechanisms.js";
 import { defineRule, type Location } from "../types.js";
-
-const WORDS: Readonly<Record<SkipMechanism, string>> = {
-  "log-only-skip": "drops an item when it fails with only a log line, then carries on",
-  "budget-stop": "stops early on a budget or deadline and leaves the rest undone",
-  "catch-all-exit-0": "catches every error at the top and exits 0",
-  "unrelayed-collection": "collects skipped or failed items that only reach stderr, a count, or a field nothing relays",
-  "stamped-unverified": "stamps a verification field on entries it did not verify",
-  "instructed-skip": "tells the agent to skip, drop or defer work on a failure or limit without telling anyone",
-};
 
 function advice(language: string, skill: string): string {
   if (language === "python")
@@ -26,27 +17,28 @@ export default defineRule({
   meta: {
     id: "defer-without-summary",
     severity: "warning",
-    description: "a skill leaves work undone (a failure branch that only logs, a budget stop, a catch-all exit 0, an unrelayed skipped list, an unverified stamp, or an instruction to skip) and nothing tells its owner",
+    description: "a skill leaves work undone (a failure branch that only logs, a cap or budget stop, an error turned into an empty result or exit 0, a missing tool, a progress mark past failures, an unverified stamp, or an instruction to skip) and nothing tells its owner",
     messages: {
       silent: "skill {{skill}} {{mechanism}} ({{mechanismId}}, {{count}} place(s)); nothing tells the owner. Record it with a skip summary: {{advice}}, or declare it intentional with a reason (docs/lint.md#intentional-skips)",
     },
     rationale:
-      "Work left undone is fine when the owner hears of it. The check reads code with real parsers (comments and docstrings are never evidence) and SKILL.md with its linked references/*.md, and looks for mechanisms: an item loop whose failure branch only logs then continues, a budget or deadline stop, a catch-all that exits 0, a skipped/failed list that only reaches stderr or a count, a verification stamp on entries that were not verified, and an instruction to skip, drop or defer on a failure or limit. A path that sends a message, writes a skip summary, exits non-zero or puts the items in a result field SKILL.md tells the agent to relay is not silent.",
+      "Work left undone is fine when the owner hears of it. The check reads code with real parsers (comments and docstrings are never evidence) and SKILL.md with its linked references/*.md, and looks for mechanisms (each has its own --explain, with its precision tier): an item loop whose failure branch only logs then goes on, a cap by count or a time budget that leaves the rest, an error turned into an empty result or into exit 0, a catch-all that exits 0, a step skipped when a tool is missing, a progress mark moved past failed items, a skipped/failed list that only reaches stderr or a count, a verification stamp on entries that were not verified, and an instruction to skip, drop, defer or stay silent on a failure or limit. A path that sends a message, writes a skip summary, exits non-zero or puts the items in a result field SKILL.md tells the agent to relay is not silent. Only mechanisms at >= 80% measured precision run by default; --all runs every one.",
     failing: { file: "scripts/fetch.py", code: "for url in urls:\n    try:\n        fetch(url)\n    except Exception as exc:\n        print(f\"skipped {url}: {exc}\", file=sys.stderr)\n        continue\n" },
     passing: {
       file: "scripts/fetch.py",
       code: "skipped = []\nfor url in urls:\n    try:\n        fetch(url)\n    except Exception as exc:\n        skipped.append(url)\nif skipped:\n    emit_skip(skill=\"tessl__fetch\", step=1, reason=\"fetch failed\", items=skipped)\n    sys.exit(2)\n",
     },
     limits:
-      "It sees one file at a time (a list returned to another module is taken as surfaced), and reads instructions sentence by sentence in English. A skip that is intended is declared once with a reason, not suppressed line by line.",
+      "It follows data within one file (a list returned to another module is taken as surfaced), and reads instructions sentence by sentence in English. A skip that is intended is declared once with a reason, not suppressed line by line.",
   },
   check({ tile, report, settings }) {
+    const enabled = enabledMechanisms({ all: settings?.allMechanisms === true, named: settings?.mechanisms ?? [] });
     for (const skill of tile.skills) {
       const intentional = intentionalSkipsOf(skill, settings?.intentionalSkips);
       const found = skipEvidence(tile, skill);
-      for (const mechanism of MECHANISMS) {
+      for (const { id: mechanism, words } of MECHANISM_META) {
         const list = found.get(mechanism);
-        if (!list || intentional.has(mechanism)) continue;
+        if (!list || intentional.has(mechanism) || !enabled.has(mechanism)) continue;
         const [first, ...rest] = list;
         const related: Location[] = rest.map((x) => ({ file: x.file, line: x.e.line, column: x.e.column, snippet: x.e.snippet }));
         report({
@@ -54,7 +46,7 @@ export default defineRule({
           line: first!.e.line,
           column: first!.e.column,
           messageId: "silent",
-          data: { skill: skill.id, mechanism: WORDS[mechanism], mechanismId: mechanism, count: list.length, advice: advice(first!.language, skill.id) },
+          data: { skill: skill.id, mechanism: words, mechanismId: mechanism, count: list.length, advice: advice(first!.language, skill.id) },
           skill: skill.id,
           snippet: first!.e.snippet,
           related,

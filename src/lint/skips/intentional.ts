@@ -1,9 +1,8 @@
 // A skill that skips on purpose says so once, with a reason: `intentional-skips:` in its SKILL.md front matter (or
 // under `metadata:`), or `lint.intentionalSkips` in the config, mapping a mechanism to why the owner need not hear.
-import type { SkipMechanism } from "../source/facts.js";
 import type { Skill } from "../tile/tile.js";
 
-export const MECHANISMS: readonly SkipMechanism[] = ["instructed-skip", "log-only-skip", "budget-stop", "unrelayed-collection", "catch-all-exit-0", "stamped-unverified"];
+export { MECHANISMS } from "./mechanisms.js";
 
 /** Config form: skill id or name → mechanism → reason. */
 export type IntentionalSkipsConfig = Readonly<Record<string, Readonly<Record<string, string>>>>;

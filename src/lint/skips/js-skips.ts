@@ -1,20 +1,32 @@
-// The silent-skip shapes in JavaScript and TypeScript: a catch inside an item loop that only logs and continues, a
-// budget or deadline stop, and a catch-all that exits 0. Read from the tree, so comments never count.
+// The silent-skip shapes in JavaScript and TypeScript: a catch inside an item loop (or a forEach/map callback) that
+// only logs, a budget or deadline stop, a count cap on what a loop works through, an error turned into an empty
+// result or into exit 0, a progress mark moved past a failed item, and a catch-all that exits 0. Read from the tree,
+// so comments never count.
 import type { SkipEvidence, SkipMechanism } from "../source/facts.js";
 import { at, type SyntaxNode } from "../source/tree-sitter.js";
 
 const LOOPS = new Set(["for_statement", "for_in_statement", "while_statement", "do_statement"]);
-const SCOPES = new Set(["function_declaration", "function_expression", "arrow_function", "method_definition", "program"]);
+const FUNCTIONS = new Set(["function_declaration", "function_expression", "arrow_function", "method_definition", "function", "generator_function_declaration"]);
 const BUDGET = /budget|deadline|elapsed|timeLeft|remainingMs|overBudget|performance\.now\(\)|Date\.now\(\)/;
-const SURFACE = /send|notify|alert|emitSkip|skipAndExit|skip-summary|throw\b|exit\(\s*[1-9]|exitCode\s*=\s*[1-9]|\.push\(/;
-const LOG = /^(console\.(error|warn|log|info|debug)|log|logger\.\w+|debug)\(/;
+const SURFACE = /send|notify|alert|emitSkip|skipAndExit|skip-summary|throw\b|exit\(\s*[1-9]|exitCode\s*=\s*[1-9]|\.push\(|reject\(/;
+const LOG = /^(console\.(error|warn|log|info|debug)|log|logger\.\w+|debug|warn)\(/;
+const EMPTY = /^(\[\]|\{\}|null|undefined|''|""|``|0|false|new (Map|Set)\(\))$/;
+const CAP_NAME = /max|limit|cap\b|Cap|quota|batch|perRun|PER_RUN|top|chunk/i;
+const PROGRESS = /^(last\w*(Id|Ids|Seen|Run|Sync|Synced|Processed|Checked|Fetched|Update|Updated|Timestamp|Ts|Time|Date|Cursor|Offset|Page|Token)|last_\w+|watermark|highWater(Mark)?|cursor|since|checkpoint|offset)$/;
+const PROGRESS_CALL = /^(mark(As)?(Done|Processed|Seen|Handled|Complete|Completed|Read|Synced)|save(Cursor|Watermark|Checkpoint|Progress|State)|set(Cursor|Watermark|Checkpoint|Last\w+)|advance\w+)$/;
 
-function inLoop(node: SyntaxNode): boolean {
+/** The item loop a node runs in: a loop statement, or the callback of `items.forEach/map/flatMap(...)`. */
+function itemLoop(node: SyntaxNode): SyntaxNode | undefined {
   for (let p = node.parent; p; p = p.parent) {
-    if (LOOPS.has(p.type)) return true;
-    if (SCOPES.has(p.type)) return false;
+    if (LOOPS.has(p.type)) return p;
+    if (FUNCTIONS.has(p.type)) {
+      const call = p.parent?.type === "arguments" ? p.parent.parent : undefined;
+      const callee = call?.childForFieldName("function");
+      if (callee?.type === "member_expression" && /^(forEach|map|flatMap)$/.test(callee.childForFieldName("property")?.text ?? "")) return p;
+      return undefined;
+    }
   }
-  return false;
+  return undefined;
 }
 
 function body(block: SyntaxNode | null | undefined): SyntaxNode[] {
@@ -22,26 +34,155 @@ function body(block: SyntaxNode | null | undefined): SyntaxNode[] {
   return block.type === "statement_block" ? block.namedChildren.filter((c) => c.type !== "comment") : [block];
 }
 
+const isLog = (s: SyntaxNode) => s.type === "expression_statement" && LOG.test(s.text.replace(/^await\s+/, ""));
+const exitsZero = (text: string) => /process\.exit\(\s*(0)?\s*\)/.test(text);
+
+/** The catch is at the top: around the script's main call, not inside a function that does one piece of work. */
+function atTop(clause: SyntaxNode): boolean {
+  for (let p = clause.parent; p; p = p.parent) if (FUNCTIONS.has(p.type)) return /main|run|cli/i.test(p.parent?.type === "variable_declarator" ? p.parent.childForFieldName("name")?.text ?? "" : p.childForFieldName("name")?.text ?? "");
+  return true;
+}
+
+/** After the try statement, the loop body does nothing more with the item: a failure falls through to the next one. */
+function fallsThrough(tryStmt: SyntaxNode, loop: SyntaxNode): boolean {
+  const block = tryStmt.parent;
+  if (block?.type !== "statement_block") return false;
+  const same = (a: SyntaxNode | null | undefined) => a?.startIndex === loop.startIndex && a.type === loop.type;
+  if (!same(block.parent) && !same(block.parent?.parent)) return false;
+  return block.namedChildren.filter((s) => s.startIndex > tryStmt.startIndex && s.type !== "comment").every(isLog);
+}
+
+function isProgress(stmt: SyntaxNode): boolean {
+  for (const a of stmt.descendantsOfType(["assignment_expression", "augmented_assignment_expression"])) {
+    const left = a.childForFieldName("left");
+    const key = left?.type === "member_expression" ? left.childForFieldName("property")?.text : left?.type === "subscript_expression" ? left.childForFieldName("index")?.text.replace(/^["'`]|["'`]$/g, "") : left?.text;
+    if (key && PROGRESS.test(key)) return true;
+  }
+  return stmt.descendantsOfType("call_expression").some((c) => {
+    const fn = c.childForFieldName("function");
+    const n = fn?.type === "member_expression" ? fn.childForFieldName("property")?.text ?? "" : fn?.text ?? "";
+    if (PROGRESS_CALL.test(n)) return true;
+    return fn?.type === "member_expression" && n === "add" && /processed|seen|done|handled/i.test(fn.childForFieldName("object")?.text ?? "");
+  });
+}
+
+/** Whether a collection's size or rest reaches a surfacing call, a return or a result field. */
+function remainderTold(scope: SyntaxNode, coll: string, except: SyntaxNode): boolean {
+  for (const m of scope.descendantsOfType("member_expression")) {
+    if (m.childForFieldName("object")?.text !== coll || m.startIndex >= except.startIndex && m.endIndex <= except.endIndex) continue;
+    if (!/^(length|slice|size)$/.test(m.childForFieldName("property")?.text ?? "")) continue;
+    for (let p: SyntaxNode | null = m.parent; p && !FUNCTIONS.has(p.type); p = p.parent) {
+      if (p.type === "return_statement" || p.type === "pair") return true;
+      if (p.type === "if_statement" && SURFACE.test(p.childForFieldName("consequence")?.text ?? "")) return true;
+      if (p.type === "call_expression" && SURFACE.test(p.childForFieldName("function")?.text ?? "")) return true;
+    }
+  }
+  return false;
+}
+
+function scopeOf(node: SyntaxNode): SyntaxNode {
+  let p = node.parent;
+  while (p && !FUNCTIONS.has(p.type) && p.type !== "program") p = p.parent;
+  return p ?? node;
+}
+
+/** `X.slice(0, N)` with a count cap N: the collection X. */
+function capSlice(expr: SyntaxNode | null | undefined): string | undefined {
+  if (expr?.type !== "call_expression") return undefined;
+  const fn = expr.childForFieldName("function");
+  if (fn?.type !== "member_expression" || fn.childForFieldName("property")?.text !== "slice") return undefined;
+  const args = expr.childForFieldName("arguments")?.namedChildren ?? [];
+  if (args.length !== 2 || args[0]!.text !== "0") return undefined;
+  const cap = args[1]!;
+  if (cap.type === "number" ? Number(cap.text) < 2 : !CAP_NAME.test(cap.text)) return undefined;
+  const obj = fn.childForFieldName("object");
+  return obj && (obj.type === "identifier" || obj.type === "member_expression") ? obj.text : undefined;
+}
+
+function doesWork(node: SyntaxNode | null | undefined): boolean {
+  if (!node) return false;
+  return node.descendantsOfType("call_expression").some((c) => {
+    const t = c.childForFieldName("function")?.text ?? "";
+    return !LOG.test(`${t}(`) && !/(^|\.)(push|join|map|filter|toString|toFixed|padStart|padEnd|trim|slice|format|stringify|parse|log|includes|keys|values|entries|String|Number|Boolean)$|\.(set|get|has)$/.test(t);
+  });
+}
+
 export function jsSkips(root: SyntaxNode): SkipEvidence[] {
   const out: SkipEvidence[] = [];
-  const add = (mechanism: SkipMechanism, node: SyntaxNode) => out.push({ mechanism, line: at(node)[0], column: at(node)[1], snippet: node.text.split("\n")[0]!.trim().slice(0, 160) });
+  const add = (mechanism: SkipMechanism, node: SyntaxNode, snippet?: string) => out.push({ mechanism, line: at(node)[0], column: at(node)[1], snippet: (snippet ?? node.text.split("\n")[0]!.trim()).slice(0, 160) });
   for (const clause of root.descendantsOfType("catch_clause")) {
     const stmts = body(clause.childForFieldName("body"));
     const text = stmts.map((s) => s.text).join("\n");
+    const tryStmt = clause.parent;
+    const loop = itemLoop(clause);
+    const fin = tryStmt?.namedChildren.find((c) => c.type === "finally_clause");
+    if (!SURFACE.test(text) && stmts.every((s) => isLog(s) || s.type === "continue_statement" || s.type === "return_statement" || s.type === "empty_statement") && loop && tryStmt) {
+      const marks = [...stmts.filter(isProgress), ...(fin ? body(fin.namedChildren.find((c) => c.type === "statement_block")).filter(isProgress) : [])];
+      const parent = tryStmt.parent;
+      if (parent?.type === "statement_block" && !stmts.some((s) => s.type === "continue_statement" || s.type === "return_statement")) marks.push(...parent.namedChildren.filter((s) => s.startIndex > tryStmt.startIndex && isProgress(s)));
+      for (const m of marks) add("progress-past-failure", m);
+    }
     if (SURFACE.test(text)) continue;
-    if (/process\.exit\(\s*0?\s*\)/.test(text)) {
-      add("catch-all-exit-0", clause);
+    if (exitsZero(text)) {
+      add(atTop(clause) ? "catch-all-exit-0" : "exit-0-on-failure", clause);
       continue;
     }
-    const logsOnly = stmts.every((s) => s.type === "continue_statement" || s.type === "return_statement" || (s.type === "expression_statement" && LOG.test(s.text)));
-    if (inLoop(clause) && stmts.length > 0 && logsOnly && stmts.some((s) => s.type === "continue_statement")) add("log-only-skip", clause);
+    const last = stmts.at(-1);
+    const returnsEmpty = last?.type === "return_statement" && EMPTY.test(last.namedChildren[0]?.text ?? "") && stmts.slice(0, -1).every(isLog);
+    const tryBody = tryStmt?.childForFieldName("body");
+    if (returnsEmpty && last.namedChildren.length > 0 && tryBody && doesWork(tryBody) && !(loop && LOOPS.has(loop.type))) {
+      add("error-as-empty", clause, `${clause.text.split("\n")[0]!.trim()} … ${last.text}`);
+      continue;
+    }
+    if (!loop || !tryStmt) continue;
+    const logsOnly = stmts.every((s) => s.type === "continue_statement" || s.type === "return_statement" || s.type === "empty_statement" || isLog(s));
+    if (!logsOnly || !tryBody || !doesWork(tryBody)) continue;
+    if (stmts.some((s) => s.type === "continue_statement") || (stmts.length > 0 && fallsThrough(tryStmt, loop)) || (FUNCTIONS.has(loop.type) && stmts.some((s) => s.type === "return_statement"))) add("log-only-skip", clause);
+  }
+  // `.catch(() => [])`, `.catch((e) => { console.error(e); return null; })`.
+  for (const call of root.descendantsOfType("call_expression")) {
+    const fn = call.childForFieldName("function");
+    if (fn?.type !== "member_expression" || fn.childForFieldName("property")?.text !== "catch") continue;
+    const handler = call.childForFieldName("arguments")?.namedChildren[0];
+    if (!handler || !FUNCTIONS.has(handler.type)) continue;
+    const b = handler.childForFieldName("body");
+    if (!b || SURFACE.test(b.text)) continue;
+    if (exitsZero(b.text)) add("exit-0-on-failure", call, `.catch(${handler.text.split("\n")[0]!.slice(0, 80)})`);
+    else if (b.type !== "statement_block" ? EMPTY.test(b.text) : (() => {
+      const s = body(b);
+      const last = s.at(-1);
+      return last?.type === "return_statement" && EMPTY.test(last.namedChildren[0]?.text ?? "") && s.slice(0, -1).every(isLog);
+    })()) add("error-as-empty", call, `.catch(${handler.text.split("\n")[0]!.slice(0, 80)})`);
   }
   for (const ifs of root.descendantsOfType("if_statement")) {
     const cond = ifs.childForFieldName("condition");
-    if (!cond || !BUDGET.test(cond.text) || !inLoop(ifs)) continue;
+    if (!cond) continue;
     const stmts = body(ifs.childForFieldName("consequence"));
-    if (SURFACE.test(stmts.map((s) => s.text).join("\n"))) continue;
-    if (stmts.some((s) => /^(break|continue|return)_statement$/.test(s.type))) add("budget-stop", ifs);
+    const text = stmts.map((s) => s.text).join("\n");
+    if (SURFACE.test(text)) continue;
+    const loop = itemLoop(ifs);
+    if (BUDGET.test(cond.text) && loop && stmts.some((s) => /^(break|continue|return)_statement$/.test(s.type))) {
+      add("budget-stop", ifs);
+      continue;
+    }
+    if (exitsZero(text) && /!\s*\w+\.ok\b|\.ok\s*===?\s*false|\b(err|error)\b|status(Code)?\s*!==?\s*200|status(Code)?\s*>=\s*[45]00|code\s*!==?\s*0/.test(cond.text)) {
+      add("exit-0-on-failure", ifs);
+      continue;
+    }
+    // `if (done >= MAX) break;` on a counter the loop raises.
+    if (loop && LOOPS.has(loop.type) && stmts.some((s) => s.type === "break_statement") && /(>=|>|===?)\s*[\w.]+\s*\)?$/.test(cond.text) && CAP_NAME.test(cond.text) && !/time|ms|sec|deadline|budget/i.test(cond.text)) {
+      if (doesWork(loop.childForFieldName("body"))) add("cap-deferral", ifs);
+    }
+  }
+  for (const loop of root.descendantsOfType("for_in_statement")) {
+    const coll = capSlice(loop.childForFieldName("right"));
+    if (coll && doesWork(loop.childForFieldName("body")) && !remainderTold(scopeOf(loop), coll, loop.childForFieldName("right")!)) add("cap-deferral", loop);
+  }
+  for (const call of root.descendantsOfType("call_expression")) {
+    const fn = call.childForFieldName("function");
+    if (fn?.type !== "member_expression" || !/^(forEach|map)$/.test(fn.childForFieldName("property")?.text ?? "")) continue;
+    const coll = capSlice(fn.childForFieldName("object"));
+    if (coll && doesWork(call.childForFieldName("arguments")) && !remainderTold(scopeOf(call), coll, fn.childForFieldName("object")!)) add("cap-deferral", call);
   }
   return out;
 }

@@ -3,29 +3,33 @@
 // reaches stderr or a count. Behaviour, never words: comments are not in the tree and docstrings are never read.
 import type { SkipEvidence, SkipMechanism } from "../source/facts.js";
 import { callArgs, dotted } from "../source/python.js";
-import { at, type SyntaxNode } from "../source/tree-sitter.js";
+import { at, nodesOf, type SyntaxNode } from "../source/tree-sitter.js";
 import { pythonStamps } from "./python-stamps.js";
+import { pythonMoreSkips } from "./python-more.js";
 
-const LOG_CALL = /^(logging|logger|log|LOG|_log|LOGGER|warnings)\.\w+$|^(sys\.stderr\.write|_?e?print_?err\w*|_?(log|debug|info|warn|warning)\w*)$/;
-const SURFACE_CALL = /send|notify|notif|alert|emit_skip|skip_and_exit|skip_summary|emit|report|surface|page|escalate/i;
+const PY_TYPES = ["except_clause", "if_statement", "for_statement", "try_statement", "assignment"];
+const py = (root: SyntaxNode, type: string) => nodesOf(root, type, PY_TYPES);
+
+export const LOG_CALL = /^(logging|logger|log|LOG|_log|LOGGER)\.\w+$|^warnings\.warn\w*$|^(sys\.stderr\.write|_?e?print_?err\w*|_?(log|debug|info|warn|warning)\w*)$/;
+export const SURFACE_CALL = /send|notify|notif|alert|emit_skip|skip_and_exit|skip_summary|emit|report|surface|page|escalate/i;
 // A budget by name, or a deadline compared with a clock: `deadline` alone is often data (a CFP's deadline).
 const BUDGET = /budget|elapsed|time_left|remaining_(s|sec|secs|seconds|time)|out_of_time|monotonic\(|perf_counter\(|time\.time\(/i;
 /**
  * Calls that only read or parse a value: a loop that passes over what cannot be read or parsed, without a word, is
  * filtering its input (best effort), unless it says so; one that writes, sends or collects is doing the work.
  */
-const PARSE = /^(int|float|str|bool|bytes|Decimal|dict|tuple|list|set|min|max|abs|round|sum|len|sorted|any|all|isinstance|getattr|\w*\.?fromisoformat|\w*\.?strptime|\w*\.?fromtimestamp|json\.loads?|\w*parse\w*|_\w*parse\w*|os\.kill|\w+\.(kill|terminate|close|unlink|rmdir|cleanup|replace|strip|split|lower|upper|get|group|match|search|read|read_text|read_bytes|exists|is_file|is_dir|stat|getAttribute|getElementsByTagName|decode|encode|items|keys|values|startswith|endswith|format)|open)$/;
-const HARMLESS_EXC = /^(FileNotFoundError|StopIteration|KeyboardInterrupt|GeneratorExit|ImportError|ModuleNotFoundError|NotADirectoryError|ProcessLookupError|ChildProcessError)$/;
-const NARROW_EXC = /^(ValueError|KeyError|IndexError|TypeError|AttributeError|UnicodeDecodeError|UnicodeEncodeError)$/;
+export const PARSE = /^(int|float|str|bool|bytes|Decimal|dict|tuple|list|set|min|max|abs|round|sum|len|sorted|any|all|isinstance|getattr|\w*\.?fromisoformat|\w*\.?strptime|\w*\.?fromtimestamp|json\.loads?|\w*parse\w*|_\w*parse\w*|os\.kill|\w+\.(kill|terminate|close|unlink|rmdir|cleanup|replace|strip|split|lower|upper|get|group|match|search|read|read_text|read_bytes|exists|is_file|is_dir|stat|getAttribute|getElementsByTagName|decode|encode|items|keys|values|startswith|endswith|format)|open)$/;
+export const HARMLESS_EXC = /^(FileNotFoundError|StopIteration|KeyboardInterrupt|GeneratorExit|ImportError|ModuleNotFoundError|NotADirectoryError|ProcessLookupError|ChildProcessError)$/;
+export const NARROW_EXC = /^(ValueError|KeyError|IndexError|TypeError|AttributeError|UnicodeDecodeError|UnicodeEncodeError)$/;
 const COLLECTION = /(^|_)(skip(ped|s)?|fail(ed|ures?|s)?|defer(red)?|drop(ped)?|errors?|invalid|malformed|unprocessed|rejected|leftover|not_done)(_|$)/i;
-const LOOPS = new Set(["for_statement", "while_statement"]);
-const SCOPES = new Set(["function_definition", "class_definition", "module", "lambda"]);
+export const LOOPS = new Set(["for_statement", "while_statement"]);
+export const SCOPES = new Set(["function_definition", "class_definition", "module", "lambda"]);
 
-function snippetOf(node: SyntaxNode): string {
+export function snippetOf(node: SyntaxNode): string {
   return node.text.split("\n")[0]!.trim().slice(0, 160);
 }
 
-function enclosingLoop(node: SyntaxNode): SyntaxNode | undefined {
+export function enclosingLoop(node: SyntaxNode): SyntaxNode | undefined {
   for (let p = node.parent; p; p = p.parent) {
     if (LOOPS.has(p.type)) return p;
     if (SCOPES.has(p.type)) return undefined;
@@ -33,18 +37,18 @@ function enclosingLoop(node: SyntaxNode): SyntaxNode | undefined {
   return undefined;
 }
 
-function statements(block: SyntaxNode | null | undefined): SyntaxNode[] {
+export function statements(block: SyntaxNode | null | undefined): SyntaxNode[] {
   return (block?.namedChildren ?? []).filter((c) => c.type !== "comment");
 }
 
-function calleeOf(stmt: SyntaxNode): { name: string; call: SyntaxNode } | undefined {
+export function calleeOf(stmt: SyntaxNode): { name: string; call: SyntaxNode } | undefined {
   const e = stmt.type === "expression_statement" ? stmt.namedChildren[0] : stmt;
   if (e?.type !== "call") return undefined;
   const fn = e.childForFieldName("function");
   return { name: dotted(fn) || (fn?.type === "attribute" ? fn.childForFieldName("attribute")!.text : fn?.text ?? ""), call: e };
 }
 
-function isLog(stmt: SyntaxNode): boolean {
+export function isLog(stmt: SyntaxNode): boolean {
   const c = calleeOf(stmt);
   if (!c) return false;
   if (c.name === "print") return /file\s*=\s*sys\.stderr/.test(c.call.text);
@@ -52,7 +56,7 @@ function isLog(stmt: SyntaxNode): boolean {
 }
 
 /** `sys.exit(2)`, `exit(1)`, `raise`: the run does not end clean. */
-function exitsNonZero(node: SyntaxNode): boolean {
+export function exitsNonZero(node: SyntaxNode): boolean {
   if (node.descendantsOfType("raise_statement").length > 0 || node.type === "raise_statement") return true;
   for (const call of [node, ...node.descendantsOfType("call")]) {
     if (call.type !== "call") continue;
@@ -64,13 +68,13 @@ function exitsNonZero(node: SyntaxNode): boolean {
   return false;
 }
 
-function surfaces(node: SyntaxNode): boolean {
+export function surfaces(node: SyntaxNode): boolean {
   if (exitsNonZero(node)) return true;
   return [node, ...node.descendantsOfType("call")].some((c) => c.type === "call" && SURFACE_CALL.test(dotted(c.childForFieldName("function")) || c.childForFieldName("function")?.text || ""));
 }
 
 /** The failure branch does nothing a person would see: log lines, counters, `pass`, then continue/return. */
-function onlyLogs(body: SyntaxNode[]): boolean {
+export function onlyLogs(body: SyntaxNode[]): boolean {
   let leaves = false;
   for (const s of body) {
     if (s.type === "continue_statement" || s.type === "pass_statement") leaves = true;
@@ -84,7 +88,7 @@ function onlyLogs(body: SyntaxNode[]): boolean {
   return leaves || body.length > 0;
 }
 
-function caughtNames(clause: SyntaxNode): string[] {
+export function caughtNames(clause: SyntaxNode): string[] {
   const first = clause.namedChildren.find((c) => c.type !== "block" && c.type !== "comment");
   if (!first) return [];
   const target = first.type === "as_pattern" ? first.namedChildren[0] : first;
@@ -94,8 +98,11 @@ function caughtNames(clause: SyntaxNode): string[] {
 
 export function pythonSkips(root: SyntaxNode): SkipEvidence[] {
   const out: SkipEvidence[] = [];
-  const add = (mechanism: SkipMechanism, node: SyntaxNode, fields?: string[]) => out.push({ mechanism, line: at(node)[0], column: at(node)[1], snippet: snippetOf(node), ...(fields ? { fields } : {}) });
-  for (const clause of root.descendantsOfType("except_clause")) {
+  const add = (mechanism: SkipMechanism, node: SyntaxNode, fields?: readonly string[], snippet?: string) =>
+    out.push({ mechanism, line: at(node)[0], column: at(node)[1], snippet: (snippet ?? snippetOf(node)).slice(0, 200), ...(fields ? { fields } : {}) });
+  const taken = pythonMoreSkips(root, add);
+  for (const clause of py(root, "except_clause")) {
+    if (taken.has(clause.startIndex)) continue;
     const body = statements(clause.namedChildren.find((c) => c.type === "block"));
     const names = caughtNames(clause);
     const broad = names.length === 0 || names.some((n) => /^(Exception|BaseException)$/.test(n));
@@ -107,9 +114,9 @@ export function pythonSkips(root: SyntaxNode): SkipEvidence[] {
     if (!body.some(isLog) && tryBlock && parseOnly(tryBlock)) continue;
     // A bare `except ValueError: pass` says nothing and catches only a bad value: the loop filters its input.
     if (!body.some(isLog) && names.length > 0 && names.every((n) => NARROW_EXC.test(n))) continue;
-    if (onlyLogs(body) && body.some((s) => s.type === "continue_statement" || s.type === "pass_statement" || s.type === "return_statement")) add("log-only-skip", clause);
+    if (onlyLogs(body) && (body.some((s) => s.type === "continue_statement" || s.type === "pass_statement" || s.type === "return_statement") || fallsThroughToNextItem(clause))) add("log-only-skip", clause);
   }
-  for (const ifs of root.descendantsOfType("if_statement")) {
+  for (const ifs of py(root, "if_statement")) {
     const cond = ifs.childForFieldName("condition");
     if (!cond || !BUDGET.test(cond.text) || !enclosingLoop(ifs)) continue;
     const body = statements(ifs.childForFieldName("consequence"));
@@ -121,8 +128,19 @@ export function pythonSkips(root: SyntaxNode): SkipEvidence[] {
   return out;
 }
 
+/**
+ * An except branch with no `continue` still drops the item when nothing after its try statement in the loop body does
+ * anything more with it: the loop simply goes on to the next one.
+ */
+function fallsThroughToNextItem(clause: SyntaxNode): boolean {
+  const tryStmt = clause.parent;
+  const block = tryStmt?.parent;
+  if (tryStmt?.type !== "try_statement" || block?.type !== "block" || !LOOPS.has(block.parent?.type ?? "")) return false;
+  return statements(block).filter((s) => s.startIndex > tryStmt.startIndex).every((s) => isLog(s) || (s.type === "expression_statement" && s.namedChildren[0]?.type === "augmented_assignment"));
+}
+
 /** Every call in the block only parses or converts a value (no write, no fetch, no append). */
-function parseOnly(block: SyntaxNode): boolean {
+export function parseOnly(block: SyntaxNode): boolean {
   return block.descendantsOfType("call").every((c) => {
     const fn = c.childForFieldName("function");
     return PARSE.test(dotted(fn) || (fn?.type === "attribute" ? `x.${fn.childForFieldName("attribute")?.text}` : fn?.text ?? ""));
@@ -156,10 +174,16 @@ function catchAllExitsZero(clause: SyntaxNode, body: SyntaxNode[]): boolean {
  */
 function collections(root: SyntaxNode): SkipEvidence[] {
   const out: SkipEvidence[] = [];
-  for (const assign of root.descendantsOfType("assignment")) {
+  // Lists a failure branch records items in: where they go decides whether the owner hears of the failures.
+  const failureLists = new Set<string>();
+  for (const clause of py(root, "except_clause")) {
+    if (!enclosingLoop(clause)) continue;
+    for (const m of clause.text.matchAll(/\b(\w+)\.(append|extend|add)\(/g)) failureLists.add(m[1]!);
+  }
+  for (const assign of py(root, "assignment")) {
     const left = assign.childForFieldName("left");
     const right = assign.childForFieldName("right");
-    if (left?.type !== "identifier" || !right || !/^(\[\]|list\(\)|set\(\)|\{\})$/.test(right.text) || !COLLECTION.test(left.text)) continue;
+    if (left?.type !== "identifier" || !right || !/^(\[\]|list\(\)|set\(\)|\{\})$/.test(right.text) || !(COLLECTION.test(left.text) || failureLists.has(left.text))) continue;
     const name = left.text;
     let scope = assign.parent;
     while (scope && !SCOPES.has(scope.type)) scope = scope.parent;
@@ -189,13 +213,13 @@ function collections(root: SyntaxNode): SkipEvidence[] {
 }
 
 /** `{"failed": failed}` or `result["failed"] = failed`: the field the list is published under. */
-function fieldOf(id: SyntaxNode): string | undefined {
+export function fieldOf(id: SyntaxNode): string | undefined {
   let n: SyntaxNode = id;
   while (n.parent && /^(list_comprehension|call|argument_list|parenthesized_expression|list|sorted)$/.test(n.parent.type) && !/^(len)$/.test(dotted(n.parent.childForFieldName("function")))) n = n.parent;
   const p = n.parent;
   if (p?.type === "pair") return p.childForFieldName("key")?.text.replace(/^["']|["']$/g, "");
   if (p?.type === "keyword_argument") return p.childForFieldName("name")?.text;
-  if (p?.type === "assignment" && p.childForFieldName("right") === n) {
+  if (p?.type === "assignment" && p.childForFieldName("right")?.startIndex === n.startIndex) {
     const left = p.childForFieldName("left");
     if (left?.type === "subscript") return left.childForFieldName("subscript")?.text.replace(/^["']|["']$/g, "");
     if (left?.type === "attribute") return left.childForFieldName("attribute")?.text;
@@ -204,7 +228,7 @@ function fieldOf(id: SyntaxNode): string | undefined {
 }
 
 /** The use only logs the list or counts it. */
-function stderrOnly(id: SyntaxNode): boolean {
+export function stderrOnly(id: SyntaxNode): boolean {
   for (let p = id.parent; p && !/(_statement|_definition|block)$/.test(p.type); p = p.parent) {
     if (p.type === "call") {
       const name = dotted(p.childForFieldName("function"));
@@ -219,7 +243,7 @@ function stderrOnly(id: SyntaxNode): boolean {
   }
   // `for x in failed:` that only logs each one.
   const loop = id.parent;
-  if (loop?.type === "for_statement" && loop.childForFieldName("right") === id) return statements(loop.childForFieldName("body")).every(isLog);
+  if (loop?.type === "for_statement" && loop.childForFieldName("right")?.startIndex === id.startIndex) return statements(loop.childForFieldName("body")).every(isLog);
   if (id.parent?.type === "if_statement" || id.parent?.type === "not_operator") return !surfaces(id.parent.type === "if_statement" ? id.parent : id.parent.parent ?? id.parent);
   return false;
 }

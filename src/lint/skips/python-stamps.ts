@@ -4,7 +4,10 @@
 // is then never checked again, and nobody is told. Read from the syntax tree, never from names in comments.
 import type { SkipEvidence } from "../source/facts.js";
 import { dotted } from "../source/python.js";
-import { at, type SyntaxNode } from "../source/tree-sitter.js";
+import { at, nodesOf, type SyntaxNode } from "../source/tree-sitter.js";
+
+const PY_TYPES = ["except_clause", "if_statement", "for_statement", "try_statement", "assignment"];
+const py = (root: SyntaxNode, type: string) => nodesOf(root, type, PY_TYPES);
 
 /** Fields whose value says "this entry was checked": set only by a path that checked it. */
 const STAMP_FIELD = /^_?(verified(_this_run)?|last_verified(_at)?|verified_at|last_checked(_at)?|checked_at|last_validated(_at)?|validated_at|confirmed_at)$/;
@@ -104,7 +107,7 @@ function pathScope(node: SyntaxNode): SyntaxNode | undefined {
 
 export function pythonStamps(root: SyntaxNode): SkipEvidence[] {
   const out: SkipEvidence[] = [];
-  for (const assign of root.descendantsOfType("assignment")) {
+  for (const assign of py(root, "assignment")) {
     const field = stampedField(assign);
     if (field === undefined) continue;
     const stmt = assign.parent?.type === "expression_statement" ? assign.parent : assign;

@@ -1,57 +1,135 @@
-// The silent-skip shapes in bash: a loop whose failure branch only echoes to stderr and continues, a budget or
-// deadline stop, and a trap that turns every error into exit 0. Read from the tree, so comments never count.
+// The silent-skip shapes in bash: a failure branch in an item loop that only logs (then continues or falls through),
+// a budget or deadline stop, a count cap on what a loop works through, an error turned into an empty result or into
+// exit 0, a step skipped when a tool is missing, and a trap that turns every error into exit 0. Read from the tree, so
+// comments never count; a failure of a command that only reads or tests (`grep`, `jq`, `[ -f ]`) is not work left undone.
 import type { SkipEvidence, SkipMechanism } from "../source/facts.js";
 import { at, type SyntaxNode } from "../source/tree-sitter.js";
 
 const LOOPS = new Set(["for_statement", "c_style_for_statement", "while_statement"]);
 const BUDGET = /budget|deadline|\bSECONDS\b|date \+%s|elapsed|time_left|remaining/i;
 const SURFACE = /skip-summary|send|notify|alert|\bexit [1-9]|\bexit "?\$|\breturn [1-9]|\+=\(|\bfalse\b/;
+/** Commands whose failure is a test or a parse, not work left undone. */
+const NOT_WORK = new Set(
+  "[ [[ test grep egrep fgrep rg jq yq sed awk cut tr read cd pushd popd mkdir rm rmdir touch ls cat head tail echo printf source . true false : declare local export readonly typeset sort uniq wc basename dirname date sleep kill pkill wait shift set unset let expr command which type hash realpath readlink stat find tee diff cmp file id whoami env printenv mktemp chmod chown ln eval exec trap return exit break continue pgrep ps".split(" "),
+);
+const TOOL_CHECK = /^(command|which|type|hash)$/;
+const CAP_NAME = /max|limit|cap\b|_cap|quota|batch|per_run|top|count/i;
 
-function name(cmd: SyntaxNode): string {
-  const inner = cmd.type === "redirected_statement" ? cmd.childForFieldName("body") : cmd;
+function name(cmd: SyntaxNode | null | undefined): string {
+  const inner = cmd?.type === "redirected_statement" ? cmd.childForFieldName("body") : cmd;
   return inner?.type === "command" ? inner.childForFieldName("name")?.text ?? "" : "";
 }
 
+/** The first real command a condition or list operand runs (through `!`, redirections, `$(...)` assignments). */
+function firstCommand(node: SyntaxNode): SyntaxNode | undefined {
+  if (node.type === "command") return node;
+  const cmds = node.descendantsOfType("command");
+  return cmds[0];
+}
+
+function isWork(node: SyntaxNode): boolean {
+  const cmd = firstCommand(node);
+  const n = cmd?.childForFieldName("name")?.text ?? "";
+  if (n === "" || NOT_WORK.has(n) || /^\$|^\[/.test(n)) return false;
+  return true;
+}
+
+/** Stands for an echo whose redirect to stderr is on the enclosing statement. */
+const LOG_MARK = { type: "log-mark", text: "", namedChildren: [] } as unknown as SyntaxNode;
+
 function isLog(stmt: SyntaxNode): boolean {
+  if (stmt === LOG_MARK) return true;
   if (stmt.type === "redirected_statement") return /^(echo|printf|logger)$/.test(name(stmt)) && />&2|2>/.test(stmt.text);
-  return stmt.type === "command" && /^(logger|log|warn|_log|log_\w+)$/.test(name(stmt));
+  return stmt.type === "command" && /^(logger|log|warn|_log|log_\w+|\w+_log|error|err|die_soft)$/.test(name(stmt));
+}
+
+function exitZero(stmt: SyntaxNode): boolean {
+  const n = name(stmt);
+  if (n !== "exit") return false;
+  const arg = stmt.type === "command" ? stmt.childrenForFieldName("argument")[0]?.text : undefined;
+  return arg === undefined || arg === "0";
 }
 
 function statementsOf(node: SyntaxNode): SyntaxNode[] {
   return node.namedChildren.filter((c) => c.type !== "comment");
 }
 
-function inLoop(node: SyntaxNode): boolean {
+function inLoop(node: SyntaxNode): SyntaxNode | undefined {
   for (let p = node.parent; p; p = p.parent) {
-    if (LOOPS.has(p.type)) return true;
-    if (p.type === "function_definition") return false;
+    if (LOOPS.has(p.type)) return p;
+    if (p.type === "function_definition") return undefined;
   }
-  return false;
+  return undefined;
 }
 
-/** Only log lines, then `continue` (or nothing at all before `continue`). */
-function logThenContinue(body: SyntaxNode[]): boolean {
-  if (body.length === 0 || name(body.at(-1)!) !== "continue") return false;
-  return body.slice(0, -1).every(isLog);
+/** Only log lines, then `continue` or nothing (the loop goes on to the next item). */
+function logThenNext(body: SyntaxNode[]): boolean {
+  if (body.length === 0) return false;
+  const last = body.at(-1)!;
+  const rest = name(last) === "continue" ? body.slice(0, -1) : body;
+  return rest.every(isLog) && (name(last) === "continue" || rest.length > 0);
+}
+
+function branchBody(node: SyntaxNode): SyntaxNode[] {
+  return node.type === "compound_statement" || node.type === "subshell" ? statementsOf(node) : [node];
 }
 
 export function shellSkips(root: SyntaxNode): SkipEvidence[] {
   const out: SkipEvidence[] = [];
   const add = (mechanism: SkipMechanism, node: SyntaxNode) => out.push({ mechanism, line: at(node)[0], column: at(node)[1], snippet: node.text.split("\n")[0]!.trim().slice(0, 160) });
+  const fileTells = SURFACE.test(root.text);
   for (const list of root.descendantsOfType("list")) {
-    if (!inLoop(list) || !list.children.some((c) => c.text === "||")) continue;
+    const op = list.children.find((c) => c.text === "||" || c.text === "&&");
+    if (op?.text !== "||") continue;
+    const left = list.namedChildren[0]!;
     const right = list.namedChildren.at(-1)!;
-    const body = right.type === "compound_statement" ? statementsOf(right) : [right];
-    if (!SURFACE.test(right.text) && logThenContinue(body)) add("log-only-skip", list);
+    if (SURFACE.test(right.text)) continue;
+    // `cmd || echo "..." >&2` parses as a redirect of the whole list: the echo is the log line.
+    const loggedList = list.parent?.type === "redirected_statement" && />&2|2>/.test(list.parent.text.slice(list.endIndex - list.parent.startIndex));
+    const body = branchBody(right).map((b) => (loggedList && /^(echo|printf)$/.test(name(b)) ? LOG_MARK : b));
+    // `command -v jq >/dev/null || exit 0`: a tool that is not there skips the rest.
+    if (TOOL_CHECK.test(name(firstCommand(left))) && body.some((b) => exitZero(b) || /^(continue|return)$/.test(name(b)))) {
+      add("tool-missing", list);
+      continue;
+    }
+    if (!isWork(left)) continue;
+    if (body.some(exitZero) && body.every((b) => exitZero(b) || isLog(b))) add("exit-0-on-failure", list);
+    else if (inLoop(list) && logThenNext(body)) add("log-only-skip", list);
+  }
+  // `x=$(curl ... || echo '[]')`: the failure reads as an empty answer.
+  for (const sub of root.descendantsOfType("command_substitution")) {
+    for (const list of sub.descendantsOfType("list")) {
+      const right = list.namedChildren.at(-1)!;
+      if (!list.children.some((c) => c.text === "||") || !isWork(list.namedChildren[0]!)) continue;
+      if (/^(echo|printf)$/.test(name(right)) && /^(echo|printf)\s+(-n\s+)?(['"]?(\[\]|\{\}|null|0|)['"]?)\s*$/.test(right.text)) add("error-as-empty", list);
+    }
   }
   for (const ifs of root.descendantsOfType("if_statement")) {
-    if (!inLoop(ifs)) continue;
     const cond = ifs.childForFieldName("condition") ?? ifs.namedChildren[0];
-    const body = statementsOf(ifs).filter((c) => c !== cond && !/^(elif_clause|else_clause)$/.test(c.type));
-    if (SURFACE.test(body.map((b) => b.text).join("\n"))) continue;
+    // Node objects are made anew on each access: compare positions, not identity.
+    const condEnd = Math.max(...ifs.childrenForFieldName("condition").map((c) => c.endIndex), cond?.endIndex ?? 0);
+    const body = statementsOf(ifs).filter((c) => c.startIndex >= condEnd && !/^(elif_clause|else_clause)$/.test(c.type));
+    if (!cond || SURFACE.test(body.map((b) => b.text).join("\n"))) continue;
+    const loop = inLoop(ifs);
     const stops = body.some((b) => /^(break|continue|return)$/.test(name(b)));
-    if (cond && BUDGET.test(cond.text) && stops) add("budget-stop", ifs);
-    else if (cond && /^!|\$\?/.test(cond.text.trim()) && logThenContinue(body)) add("log-only-skip", ifs);
+    const negated = /^!/.test(cond.text.trim());
+    const statusCheck = /\$\?\s*-(ne|gt)\s*0|\$\?\s*!=\s*0/.test(cond.text);
+    if (loop && BUDGET.test(cond.text) && stops) add("budget-stop", ifs);
+    else if (negated && TOOL_CHECK.test(name(firstCommand(cond))) && body.length > 0 && body.every((b) => isLog(b) || exitZero(b) || /^(continue|return)$/.test(name(b)))) add("tool-missing", ifs);
+    else if ((negated && isWork(cond)) || statusCheck) {
+      if (body.some(exitZero) && body.every((b) => exitZero(b) || isLog(b))) add("exit-0-on-failure", ifs);
+      else if (loop && logThenNext(body)) add("log-only-skip", ifs);
+    } else if (loop && stops && body.some((b) => name(b) === "break") && /-(ge|gt|eq)\b/.test(cond.text) && CAP_NAME.test(cond.text) && !fileTells) add("cap-deferral", ifs);
+  }
+  // `... | head -n 20 | while read ...; do work; done`: the rest of the list is never reached.
+  if (!fileTells) {
+    for (const pipe of root.descendantsOfType("pipeline")) {
+      const parts = pipe.namedChildren;
+      const headAt = parts.findIndex((p) => name(p) === "head" && /\s-(n\s*\S+|\d+)/.test(p.text) && !/-c\b/.test(p.text));
+      if (headAt === -1) continue;
+      const loop = parts.slice(headAt + 1).find((p) => p.type === "while_statement");
+      if (loop && loop.descendantsOfType("command").some((c) => isWork(c))) add("cap-deferral", pipe);
+    }
   }
   for (const cmd of root.descendantsOfType("command")) {
     if (cmd.childForFieldName("name")?.text !== "trap") continue;

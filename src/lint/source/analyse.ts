@@ -19,10 +19,10 @@ export const RELEVANT = /skip-summary|skipAndExit|emitSkip|createSkipCollector|n
 
 /** Words without which a file has none of the silent-skip shapes (a loop's failure branch, a budget stop, a catch-all). */
 const SKIP_SHAPES: Readonly<Record<CodeLanguage, RegExp>> = {
-  python: /\bexcept\b|\bcontinue\b|\bbreak\b|=\s*\[\]|verified|checked|validated|confirmed_at|status/,
-  shell: /\bcontinue\b|\bbreak\b|\btrap\b|\bexit 0\b/,
+  python: /\bexcept\b|\bcontinue\b|\bbreak\b|=\s*\[\]|verified|checked|validated|confirmed_at|status|\[0?:\s*\w|\bexit\(|which\(/,
+  shell: /\bcontinue\b|\bbreak\b|\btrap\b|\bexit\b|\|\||\bhead\b/,
   bats: /(?!)/,
-  js: /\bcatch\b|\bcontinue\b|\bbreak\b/,
+  js: /\bcatch\b|\bcontinue\b|\bbreak\b|\.slice\(|process\.exit/,
 };
 
 /** The grammar a file of this language is read with (anything not Python or JS/TS: bash, as SKILL.md's inline commands). */
@@ -35,7 +35,17 @@ export function needsParse(language: CodeLanguage, text: string, script: boolean
   return RELEVANT.test(text) || (script && SKIP_SHAPES[language].test(text));
 }
 
+/**
+ * This project's Python helper vendored into a tile (`skip-summary helper python > scripts/skip_summary.py`, or an
+ * edited copy): it defines the writer rather than using it, so its own strings and file ops say nothing about the
+ * skill. A skill that calls it is seen at the call (`emit_skip(...)`); one that only carries it is unchanged.
+ */
+export function isVendoredHelper(language: CodeLanguage, source: string): boolean {
+  return language === "python" && /^def emit_skip\(/m.test(source) && /^class SkipCollector\b/m.test(source) && /^SUMMARY_FILE_PREFIX = /m.test(source);
+}
+
 export function analyseCode(parsers: Parsers, language: CodeLanguage, fileName: string, source: string, options: { readonly script: boolean }): CodeFacts {
+  if (isVendoredHelper(language, source)) return EMPTY_FACTS;
   const wantFacts = RELEVANT.test(source);
   const wantSkips = options.script && SKIP_SHAPES[language].test(source);
   if (!wantFacts && !wantSkips) return EMPTY_FACTS;

@@ -28,7 +28,18 @@ export interface StringLit {
 }
 
 /** How a script or an instruction leaves work undone without telling the owner (docs/lint.md "Mechanisms"). */
-export type SkipMechanism = "log-only-skip" | "budget-stop" | "catch-all-exit-0" | "unrelayed-collection" | "stamped-unverified" | "instructed-skip";
+export type SkipMechanism =
+  | "log-only-skip"
+  | "budget-stop"
+  | "catch-all-exit-0"
+  | "unrelayed-collection"
+  | "stamped-unverified"
+  | "instructed-skip"
+  | "cap-deferral"
+  | "error-as-empty"
+  | "exit-0-on-failure"
+  | "tool-missing"
+  | "progress-past-failure";
 
 export interface SkipEvidence {
   readonly mechanism: SkipMechanism;

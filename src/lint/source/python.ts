@@ -81,7 +81,9 @@ const PY_TYPES = new Set(["string", "import_statement", "import_from_statement",
 /** Identifiers are many; they are looked at only when the file has the one name that matters (schema_version). */
 const PY_TYPES_WITH_NAMES = new Set([...PY_TYPES, "identifier"]);
 /** The last name of every callee callFacts can turn into an op; any other call is passed over before its arguments are read. */
-const OP_CALL = /^(open|remove|unlink|replace|rename|move|write_text|write_bytes|read_text|read_bytes|run|call|check_call|check_output|Popen)$|send|notify/i;
+const OP_CALL = /^(open|remove|unlink|replace|rename|move|write_text|write_bytes|read_text|read_bytes|run|call|check_call|check_output|Popen|emit_skip|skip_and_exit|SkipCollector)$|send|notify/i;
+/** This project's Python helper (python/skip_summary.py): `emit_skip(skill, ...)`, `skip_and_exit(skill, ...)`, `SkipCollector(skill)`. */
+const HELPER_CALL = /^(skip_summary\.)?(emit_skip|skip_and_exit|SkipCollector)$/;
 
 function isTestFunction(node: SyntaxNode): boolean {
   return node.type === "function_definition" && /^test/.test(node.childForFieldName("name")?.text ?? "");
@@ -162,6 +164,12 @@ function callFacts(call: SyntaxNode, r: Resolver, facts: FactsBuilder): void {
   else if ((method === ".replace" || method === ".rename") && positional.length === 1) {
     const src = receiver();
     if (src.includes(".skip-summary-") || src.includes(TEMP_MARK)) facts.op("rename", q || name, arg(0), ...where, { source: src });
+  } else if (HELPER_CALL.test(q)) {
+    // The helper's first parameter is the skill id, positional or `skill=`: the same mistake as `--skill` in bash.
+    facts.usesLibrary = true;
+    const id = positional[0] ?? keyword("skill");
+    const skill = id ? r.resolve(id) : "";
+    facts.op("emit", q, "", ...where, skill !== "" && !skill.includes(UNKNOWN) ? { skill } : {});
   } else if (/^(subprocess\.)?(run|call|check_call|check_output|Popen)$/.test(q)) {
     const list = positional[0];
     const words = list?.type === "list" ? list.namedChildren.filter((x) => x.type === "string").map((x) => pyString(x)) : list?.type === "string" ? [pyString(list)] : [];

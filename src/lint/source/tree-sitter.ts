@@ -153,3 +153,20 @@ export function walk(root: SyntaxNode, types: ReadonlySet<string>, enter: (node:
     if (enter(node) === false) skipUntil = node.endIndex;
   }
 }
+
+const bucketCache = new WeakMap<SyntaxNode, Map<string, SyntaxNode[]>>();
+
+/**
+ * The nodes of each type under `root`, found in one search for all of `types` and kept for the root: several checks
+ * of a file ask for the same few node types, and each search walks the whole tree inside WebAssembly.
+ */
+export function nodesOf(root: SyntaxNode, type: string, types: readonly string[]): readonly SyntaxNode[] {
+  let buckets = bucketCache.get(root);
+  if (!buckets || !buckets.has(type)) {
+    buckets = new Map(types.map((t) => [t, [] as SyntaxNode[]]));
+    if (!buckets.has(type)) buckets.set(type, []);
+    for (const node of root.descendantsOfType([...buckets.keys()])) buckets.get(node.type)!.push(node);
+    bucketCache.set(root, buckets);
+  }
+  return buckets.get(type)!;
+}

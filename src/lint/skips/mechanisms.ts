@@ -1,0 +1,273 @@
+// Every silent-skip mechanism defer-without-summary knows, with what it reports, an example of each language it is
+// read in, and its precision tier. The tier is measured, never chosen: bench/lint-corpus.mjs matches the lint's
+// findings to places blind readers labelled in public skill repositories nobody tuned on (the corpus's test half) and
+// writes each mechanism's precision and recall into tiers.ts; a mechanism is in the default set only at >= 80%
+// precision there, as CodeQL's `@precision` decides which queries run by default.
+import type { SkipMechanism } from "../source/facts.js";
+import { MEASURED, type Measured } from "./tiers.js";
+
+export interface MechanismExample {
+  /** A skill-relative file whose extension gives the language (`scripts/run.py`, `SKILL.md`). */
+  readonly file: string;
+  readonly fails: string;
+  readonly passes: string;
+}
+
+export interface MechanismMeta {
+  readonly id: SkipMechanism;
+  /** What the skill does, after "skill tessl__x ...", for the finding's message. */
+  readonly words: string;
+  /** The shape the check looks for, for `--explain` and docs/lint.md. */
+  readonly looksFor: string;
+  readonly examples: readonly MechanismExample[];
+}
+
+export const PRECISION_FLOOR = 0.8;
+
+export type Tier = "default" | "all";
+
+export interface TierInfo {
+  readonly tier: Tier;
+  readonly measured: Measured | undefined;
+  /** Why it is in its tier, one sentence. */
+  readonly why: string;
+}
+
+export function tierOf(id: SkipMechanism): TierInfo {
+  if (MEASURED.repos === 0) {
+    return MEASURED.provisional?.includes(id) === true
+      ? { tier: "default", measured: undefined, why: "no test half has been measured yet; it ran by default before the corpus existed" }
+      : { tier: "all", measured: undefined, why: "no test half has been measured yet, and it is new" };
+  }
+  const m = MEASURED.figures[id];
+  const pct = (x: number) => `${Math.round(100 * x)}%`;
+  if (!m || m.places === 0) {
+    return { tier: "all", measured: m, why: `it raised no finding on the ${MEASURED.half} half (${MEASURED.repos} repositories, ${MEASURED.when}), so its precision is unmeasured` };
+  }
+  const judged = m.right + m.wrong;
+  if (judged === 0) return { tier: "all", measured: m, why: `none of its ${m.places} places on the ${MEASURED.half} half has been labelled yet, so its precision is unmeasured` };
+  const precision = m.right / judged;
+  const figures = `${m.right} of ${judged} labelled places right (${pct(precision)})${m.unlabelled > 0 ? `, ${m.unlabelled} not yet labelled` : ""}, recall ${m.clearFound}/${MEASURED.clearPlaces} clear places, on the ${MEASURED.half} half (${MEASURED.repos} repositories, ${MEASURED.when})`;
+  return precision >= PRECISION_FLOOR
+    ? { tier: "default", measured: m, why: `${figures}: at or above the ${pct(PRECISION_FLOOR)} floor` }
+    : { tier: "all", measured: m, why: `${figures}: below the ${pct(PRECISION_FLOOR)} floor, so it runs only with --all or when the config names it` };
+}
+
+const PY = "scripts/run.py";
+const SH = "scripts/run.sh";
+const JS = "scripts/run.mjs";
+const MD = "SKILL.md";
+
+export const MECHANISM_META: readonly MechanismMeta[] = [
+  {
+    id: "instructed-skip",
+    words: "tells the agent to skip, drop, defer or stay silent about work on a failure or limit without telling anyone",
+    looksFor:
+      "A sentence in SKILL.md or a linked references/*.md that applies on a failure or a limit (fails, error, times out, expired, unreachable, budget, quota, cap) and tells the agent to skip, drop, defer, move on, leave the rest for later, fall back, or keep it quiet (silently, without reporting, needs no action, do not mention it), in a paragraph or list item that names no surfacing action. A negated prohibition (\"do not skip ahead\"), a description of what something else does (\"the lookup fails silently\") and a passive on a limit alone (how a platform behaves) are not instructions.",
+    examples: [
+      {
+        file: MD,
+        fails: "If the login has expired, skip posting today and move on to the next account.\n",
+        passes: "If the login has expired, skip posting today and tell the owner with send_message which account needs a new login.\n",
+      },
+      { file: MD, fails: "When a source times out, continue without reporting it.\n", passes: "When a source times out, continue, and list it under `failed_sources` in the summary you send the owner.\n" },
+    ],
+  },
+  {
+    id: "log-only-skip",
+    words: "drops an item when it fails with only a log line, then carries on",
+    looksFor:
+      "An item loop whose failure branch (Python `except`, JS/TS `catch`, shell `cmd || ...` or `if ! cmd`) only logs (stderr, logging, console.error) or does nothing, and then continues, passes, returns or falls through to the next item; the failing item is lost. A branch that sends, writes a skip summary, exits non-zero, raises, or records the item in a list that reaches one of those (or a field SKILL.md relays) is not silent. A loop that only parses values and passes over the ones that do not parse is filtering its input.",
+    examples: [
+      {
+        file: PY,
+        fails: "import sys\nfor url in urls:\n    try:\n        fetch(url)\n    except Exception as exc:\n        print(f\"skipped {url}: {exc}\", file=sys.stderr)\n        continue\n",
+        passes: "import sys\nfrom skip_summary import skip_and_exit\nskipped = []\nfor url in urls:\n    try:\n        fetch(url)\n    except Exception as exc:\n        skipped.append(url)\nif skipped:\n    skip_and_exit(\"tessl__a\", step=1, reason=\"fetch failed\", items=skipped)\n",
+      },
+      {
+        file: SH,
+        fails: "for f in \"$@\"; do\n  upload \"$f\" || echo \"upload failed: $f\" >&2\ndone\n",
+        passes: "failed=()\nfor f in \"$@\"; do\n  upload \"$f\" || failed+=(\"$f\")\ndone\nif [ \"${#failed[@]}\" -gt 0 ]; then\n  skip-summary emit --skill tessl__a --step 1 --reason \"upload failed\" --item \"${failed[@]}\"\n  exit 2\nfi\n",
+      },
+      {
+        file: JS,
+        fails: "for (const feed of feeds) {\n  try {\n    await pull(feed);\n  } catch (e) {\n    console.error(e);\n  }\n}\n",
+        passes: "for (const feed of feeds) {\n  try {\n    await pull(feed);\n  } catch (e) {\n    throw new Error(`pulling ${feed} failed`, { cause: e });\n  }\n}\n",
+      },
+    ],
+  },
+  {
+    id: "cap-deferral",
+    words: "stops at a count cap and leaves the rest for a later run without saying how many",
+    looksFor:
+      "A cap by count on work items: a slice that a loop then works through (`items[:MAX]`, `items.slice(0, LIMIT)`, `head -n N` into a loop), or a loop that breaks when a counter reaches a cap (`if done >= MAX: break`), while the remainder (the items left, or their count) reaches nothing the owner sees: no message, no skip summary, no non-zero exit, no field SKILL.md relays. A cap whose remainder is reported, or that only trims what is shown (text, a display list), is not a deferral.",
+    examples: [
+      {
+        file: PY,
+        fails: "MAX_PER_RUN = 20\npending = load_pending()\nfor item in pending[:MAX_PER_RUN]:\n    publish(item)\n",
+        passes: "from skip_summary import emit_skip\nMAX_PER_RUN = 20\npending = load_pending()\nfor item in pending[:MAX_PER_RUN]:\n    publish(item)\nif len(pending) > MAX_PER_RUN:\n    emit_skip(\"tessl__a\", step=1, reason=\"per-run cap\", items=[p.id for p in pending[MAX_PER_RUN:]])\n",
+      },
+      {
+        file: JS,
+        fails: "const LIMIT = 10;\nfor (const item of queue.slice(0, LIMIT)) {\n  await publish(item);\n}\n",
+        passes: "const LIMIT = 10;\nfor (const item of queue.slice(0, LIMIT)) {\n  await publish(item);\n}\nif (queue.length > LIMIT) await notify(`${queue.length - LIMIT} items wait for the next run`);\n",
+      },
+      {
+        file: SH,
+        fails: "list_pending | head -n 25 | while read -r id; do\n  publish \"$id\"\ndone\n",
+        passes: "list_pending > pending.txt\nhead -n 25 pending.txt | while read -r id; do\n  publish \"$id\"\ndone\nleft=$(( $(wc -l < pending.txt) - 25 ))\nif [ \"$left\" -gt 0 ]; then send_message \"$left items left for the next run\"; fi\n",
+      },
+    ],
+  },
+  {
+    id: "error-as-empty",
+    words: "turns a failure into an empty result, so the caller sees \"nothing to do\"",
+    looksFor:
+      "A failure branch that returns an empty value in place of the result: Python `except ...: return []` (or `{}`, `\"\"`, `0`, `None` when the callers treat it as nothing to do), JS/TS `catch { return [] }` or `.catch(() => [])`, shell `out=$(cmd || echo '[]')`; around work that can fail (a request, a subprocess, a read of state). An expired token then reads as \"no new mail\". Missing input (`FileNotFoundError`) is absence, not failure; a branch that also tells someone is not silent.",
+    examples: [
+      {
+        file: PY,
+        fails: "def new_messages(token):\n    try:\n        return api.list_messages(token)\n    except Exception:\n        return []\n",
+        passes: "def new_messages(token):\n    try:\n        return api.list_messages(token)\n    except Exception as exc:\n        raise SystemExit(f\"cannot list messages: {exc}\")\n",
+      },
+      {
+        file: JS,
+        fails: "async function events() {\n  try {\n    return await calendar.list();\n  } catch {\n    return [];\n  }\n}\n",
+        passes: "async function events() {\n  try {\n    return await calendar.list();\n  } catch (e) {\n    await notify(`calendar unreachable: ${e.message}`);\n    throw e;\n  }\n}\n",
+      },
+      {
+        file: SH,
+        fails: "events=$(curl -fsS \"$API/events\" || echo '[]')\necho \"$events\" | jq -c '.[]' | while read -r e; do handle \"$e\"; done\n",
+        passes: "events=$(curl -fsS \"$API/events\") || { echo \"events API failed\" >&2; exit 1; }\necho \"$events\" | jq -c '.[]' | while read -r e; do handle \"$e\"; done\n",
+      },
+    ],
+  },
+  {
+    id: "exit-0-on-failure",
+    words: "exits 0 right after a failure, so the run looks successful",
+    looksFor:
+      "A failure branch that ends the run with exit 0: shell `if ! cmd; then ...; exit 0; fi` or `cmd || exit 0`, Python `except ...: sys.exit(0)` or `if proc.returncode != 0: sys.exit(0)`, JS `catch { process.exit(0) }`. The host then reports success and a nightly check that never ran again looks green. Exiting non-zero, or sending a message first, is not silent.",
+    examples: [
+      {
+        file: SH,
+        fails: "if ! curl -fsS -o feed.xml \"$FEED\"; then\n  echo \"login expired\" >&2\n  exit 0\nfi\n",
+        passes: "if ! curl -fsS -o feed.xml \"$FEED\"; then\n  echo \"login expired\" >&2\n  exit 1\nfi\n",
+      },
+      {
+        file: PY,
+        fails: "import sys\ntry:\n    state = load_state(STATE_FILE)\nexcept OSError:\n    print(\"nothing to do\")\n    sys.exit(0)\n",
+        passes: "import sys\ntry:\n    state = load_state(STATE_FILE)\nexcept OSError as exc:\n    print(f\"cannot read {STATE_FILE}: {exc}\", file=sys.stderr)\n    sys.exit(1)\n",
+      },
+      {
+        file: JS,
+        fails: "const res = await fetch(url);\nif (!res.ok) {\n  console.error(`fetch failed: ${res.status}`);\n  process.exit(0);\n}\n",
+        passes: "const res = await fetch(url);\nif (!res.ok) {\n  console.error(`fetch failed: ${res.status}`);\n  process.exit(1);\n}\n",
+      },
+    ],
+  },
+  {
+    id: "catch-all-exit-0",
+    words: "catches every error at the top and exits 0",
+    looksFor: "A broad catch at the top of a script (`except Exception` or a bare `except` around `main()`, `trap 'exit 0' ERR`) that ends the run with exit 0, so every failure looks like success.",
+    examples: [
+      {
+        file: PY,
+        fails: "import sys\nif __name__ == \"__main__\":\n    try:\n        main()\n    except Exception:\n        sys.exit(0)\n",
+        passes: "import sys\nif __name__ == \"__main__\":\n    try:\n        main()\n    except Exception as exc:\n        print(f\"run failed: {exc}\", file=sys.stderr)\n        sys.exit(1)\n",
+      },
+      { file: SH, fails: "trap 'exit 0' ERR\nsync_all\n", passes: "trap 'echo \"sync failed at line $LINENO\" >&2; exit 1' ERR\nsync_all\n" },
+    ],
+  },
+  {
+    id: "tool-missing",
+    words: "skips a step when a tool is missing, without telling anyone",
+    looksFor:
+      "A step that is skipped or replaced when a tool is not there: shell `if ! command -v X; then ... exit 0 / continue / return; fi` or `command -v X || exit 0`, Python `if shutil.which(\"x\") is None: return`, and in SKILL.md \"if WebSearch is not available, skip this step\" or \"treat every unknown as not released\". Stopping with an error, or saying what was skipped, is not silent.",
+    examples: [
+      {
+        file: SH,
+        fails: "if ! command -v gh >/dev/null; then\n  exit 0\nfi\ngh pr list --json number\n",
+        passes: "if ! command -v gh >/dev/null; then\n  echo \"gh is not installed; install it to sync pull requests\" >&2\n  exit 1\nfi\ngh pr list --json number\n",
+      },
+      { file: PY, fails: "import shutil\ndef render(doc):\n    if shutil.which(\"pandoc\") is None:\n        return\n    convert(doc)\n", passes: "import shutil\ndef render(doc):\n    if shutil.which(\"pandoc\") is None:\n        raise SystemExit(\"pandoc is not installed\")\n    convert(doc)\n" },
+      {
+        file: MD,
+        fails: "If WebSearch is not available, skip this step entirely and treat every unknown release as not released.\n",
+        passes: "If WebSearch is not available, stop and tell the owner with send_message that the release check needs WebSearch.\n",
+      },
+    ],
+  },
+  {
+    id: "progress-past-failure",
+    words: "moves a progress mark past items that failed",
+    looksFor:
+      "A progress mark (a watermark, cursor, `last_run`/`last_id`/`since`, a processed or seen set, `mark_done(...)`) written for an item whose work failed, or advanced after a loop that passed over failures without a word: the next run starts after them and they are never done. A mark written only on success, or failures kept for a retry or reported, is fine.",
+    examples: [
+      {
+        file: PY,
+        fails: "import sys\nfor msg in fetch_since(state[\"last_id\"]):\n    try:\n        handle(msg)\n    except Exception as exc:\n        print(f\"failed {msg.id}: {exc}\", file=sys.stderr)\n    state[\"last_id\"] = msg.id\nsave_state(state)\n",
+        passes: "for msg in fetch_since(state[\"last_id\"]):\n    handle(msg)\n    state[\"last_id\"] = msg.id\n    save_state(state)\n",
+      },
+      {
+        file: JS,
+        fails: "for (const msg of messages) {\n  try {\n    await handle(msg);\n  } catch (e) {\n    console.error(e);\n  } finally {\n    state.lastId = msg.id;\n  }\n}\n",
+        passes: "for (const msg of messages) {\n  await handle(msg);\n  state.lastId = msg.id;\n}\n",
+      },
+    ],
+  },
+  {
+    id: "unrelayed-collection",
+    words: "collects skipped or failed items that only reach stderr, a count, or a field nothing relays",
+    looksFor:
+      "A list that a failure branch adds items to (or one named for skipped, failed, deferred, dropped or invalid items) that reaches nothing but stderr, a log, `len(...)`, or a result field that SKILL.md never tells the agent to relay. A list that is returned, sent, written to a skip summary or used for the exit code is taken as surfaced.",
+    examples: [
+      {
+        file: PY,
+        fails: "import sys\nfailed = []\nfor op in ops:\n    if not apply(op):\n        failed.append(op)\nprint(f\"{len(failed)} ops failed\", file=sys.stderr)\n",
+        passes: "import sys\nfailed = []\nfor op in ops:\n    if not apply(op):\n        failed.append(op)\nif failed:\n    send_message(f\"{len(failed)} ops failed: {failed}\")\n",
+      },
+    ],
+  },
+  {
+    id: "budget-stop",
+    words: "stops early on a budget or deadline and leaves the rest undone",
+    looksFor:
+      "A stop inside a loop on a time budget or a deadline measured by a clock (`time.monotonic()`, `Date.now()`, `$SECONDS`, an `over_budget()`-style call) that breaks, continues or returns with nothing but a log line or a counter. A `deadline` that is data (a CFP's deadline) is not a budget.",
+    examples: [
+      {
+        file: PY,
+        fails: "for op in ops:\n    if over_budget():\n        deferred += 1\n        continue\n    apply(op)\n",
+        passes: "import sys\nfor i, op in enumerate(ops):\n    if over_budget():\n        emit_skip(\"tessl__a\", step=2, reason=\"20 s apply budget spent\", items=[o.id for o in ops[i:]])\n        sys.exit(2)\n    apply(op)\n",
+      },
+    ],
+  },
+  {
+    id: "stamped-unverified",
+    words: "stamps a verification field on entries it did not verify",
+    looksFor:
+      "Stamping a verification or completion field (`last_verified`, `_verified_this_run`, `last_checked`, `verified_at`, or `status` set to \"verified\") on entries the same path did not verify: in Python, a stamp in a loop or function that calls a verifier on some paths but not on the way to the stamp; in SKILL.md, an instruction that sets such a field while it says nothing was verified.",
+    examples: [
+      {
+        file: PY,
+        fails: "for entry in entries:\n    if entry.get(\"source\") == \"api\":\n        if not verify_live(entry):\n            continue\n    entry[\"_verified_this_run\"] = True\n",
+        passes: "for entry in entries:\n    ok = verify_live(entry)\n    if ok:\n        entry[\"_verified_this_run\"] = True\n",
+      },
+      {
+        file: MD,
+        fails: "For feed sources there is no live API call. Mark `_verified_this_run: true` on every entry so Step 8 advances `last_verified`.\n",
+        passes: "After the live API call succeeds, set `last_verified` to today.\n",
+      },
+    ],
+  },
+];
+
+export const MECHANISMS: readonly SkipMechanism[] = MECHANISM_META.map((m) => m.id);
+
+export function mechanismMeta(id: string): MechanismMeta | undefined {
+  return MECHANISM_META.find((m) => m.id === id);
+}
+
+/** The mechanisms that run: the default tier, plus every one with `all`, plus those the config names. */
+export function enabledMechanisms(options: { readonly all?: boolean; readonly named?: readonly string[] } = {}): Set<SkipMechanism> {
+  return new Set(MECHANISMS.filter((id) => options.all === true || options.named?.includes(id) === true || tierOf(id).tier === "default"));
+}

@@ -1,0 +1,320 @@
+// The Python shapes of the later kinds of silent skip (issue 25): a cap by count whose remainder reaches nobody, an
+// error turned into an empty result or into exit 0, a step skipped when a tool is missing, and a progress mark moved
+// past failed items. Each asks the same question of the data, not of words: does the skipped item, or its count,
+// reach a message, a skip summary, a non-zero exit or a result field; if not, it is silent.
+import type { SkipEvidence, SkipMechanism } from "../source/facts.js";
+import { callArgs, dotted } from "../source/python.js";
+import { at, nodesOf, type SyntaxNode } from "../source/tree-sitter.js";
+import { caughtNames, enclosingLoop, exitsNonZero, fieldOf, isLog, LOG_CALL, parseOnly, SCOPES, snippetOf, statements, surfaces } from "./python-skips.js";
+
+const PY_TYPES = ["except_clause", "if_statement", "for_statement", "try_statement", "assignment"];
+const py = (root: SyntaxNode, type: string) => nodesOf(root, type, PY_TYPES);
+
+const CAP_NAME = /max|limit|cap\b|_cap|quota|batch|per_run|per_day|top_?n|chunk|^n$|^k$|count$/i;
+/** A failure as a condition: a bad exit status, a response that is not ok, an error value. */
+const FAILURE_COND = /returncode\s*!=\s*0|returncode\s*(>|!=)|status_code\s*(!=|>=\s*[45]|>\s*[23])|\bnot\s+[\w.]*\b(ok|success|succeeded)\b|\.ok\s*(is|==)\s*False|\b(err|error|errors|exc|failed|failure)\b(?!\s*(is None|==\s*None|=))/;
+/** Exceptions that say a remote or system operation failed, as opposed to a value that does not parse. */
+const OPERATIONAL_EXC = /^(Exception|BaseException|OSError|IOError|EnvironmentError|PermissionError|TimeoutError|ConnectionError|\w*(HTTP|Http|URL|Url|Connection|Timeout|Request|CalledProcess|API|Api|Auth|Socket|SSL|Client|Service|Transport|Network|Remote|Response|Gaxios|Boto|Botocore)\w*)$/;
+const EMPTY_VALUE = /^(\[\]|\{\}|""|''|0|set\(\)|\(\)|list\(\)|dict\(\)|None|False)$/;
+const PROGRESS_NAME = /^_?(last_?(id|ids|seen|run|run_at|sync|synced|synced_at|processed|processed_at|checked|fetch|fetched|fetched_at|update|updated|updated_at|timestamp|ts|time|date|modified|message_id|uid|cursor|offset|page|token|index|position|pos)|watermark|high_?water(_?mark)?|cursor|since|checkpoint|processed(_ids|_urls|_keys)?|seen(_ids|_urls|_keys)?|done(_ids)?|handled(_ids)?|synced(_ids)?|completed(_ids)?)$/i;
+const PROGRESS_CALL = /^(mark_(as_)?(done|processed|seen|handled|complete|completed|read|synced)|save_(cursor|watermark|checkpoint|progress|last_\w+)|set_(cursor|watermark|checkpoint|last_\w+)|advance_\w+|update_(cursor|watermark|checkpoint|last_\w+)|record_(progress|last_\w+))$/;
+
+type Add = (mechanism: SkipMechanism, node: SyntaxNode, fields?: readonly string[], snippet?: string) => void;
+
+function exitZeroCall(node: SyntaxNode): boolean {
+  if (node.type !== "call") return false;
+  if (!/^(sys\.exit|exit|os\._exit|quit)$/.test(dotted(node.childForFieldName("function")))) return false;
+  const arg = callArgs(node).positional[0];
+  return !arg || /^(0|None|False)$/.test(arg.text);
+}
+
+function lastName(call: SyntaxNode): string {
+  const fn = call.childForFieldName("function");
+  const name = dotted(fn) || fn?.text || "";
+  return name.slice(name.lastIndexOf(".") + 1);
+}
+
+/** The statement's block: the except clause, if branch or loop body it belongs to. */
+function branchOf(node: SyntaxNode): SyntaxNode | undefined {
+  for (let p = node.parent; p; p = p.parent) {
+    if (p.type === "block") {
+      const owner = p.parent;
+      if (owner && /^(except_clause|if_statement|elif_clause|else_clause|for_statement|while_statement|function_definition|try_statement|with_statement|finally_clause)$/.test(owner.type)) return owner;
+    }
+    if (p.type === "module") return p;
+  }
+  return undefined;
+}
+
+/** `sys.exit(0)` inside a failure branch: an except clause, or an `if` whose condition is a failure. */
+function exitZeroOnFailure(root: SyntaxNode, add: Add): void {
+  for (const call of root.descendantsOfType("call")) {
+    if (!exitZeroCall(call)) continue;
+    const branch = branchOf(call);
+    if (!branch) continue;
+    const body = statements(branch.type === "except_clause" ? branch.namedChildren.find((c) => c.type === "block") : branch.childForFieldName("consequence") ?? branch.childForFieldName("body"));
+    const others = body.filter((s) => !s.descendantsOfType("call").some((c) => c.startIndex === call.startIndex) && s.startIndex !== call.startIndex);
+    if (others.some(surfaces)) continue;
+    if (branch.type === "except_clause") {
+      const names = caughtNames(branch).map((n) => n.replace(/^\w+\./, ""));
+      if (names.some((n) => /^(KeyboardInterrupt|BrokenPipeError|SystemExit|GeneratorExit)$/.test(n))) continue;
+      const broad = names.length === 0 || names.some((n) => /^(Exception|BaseException)$/.test(n));
+      // The catch-all around main() is catch-all-exit-0's.
+      if (broad && atTop(branch)) continue;
+      add("exit-0-on-failure", branch, undefined, `${snippetOf(branch)} … ${call.text}`);
+    } else if (branch.type === "if_statement" || branch.type === "elif_clause") {
+      const cond = branch.childForFieldName("condition");
+      if (cond && FAILURE_COND.test(cond.text)) add("exit-0-on-failure", branch, undefined, `${snippetOf(branch)} … ${call.text}`);
+    }
+  }
+}
+
+function atTop(clause: SyntaxNode): boolean {
+  let scope = clause.parent;
+  while (scope && !SCOPES.has(scope.type) && scope.type !== "if_statement") scope = scope.parent;
+  return scope?.type === "module" || (scope?.type === "if_statement" && /__name__/.test(scope.childForFieldName("condition")?.text ?? ""));
+}
+
+/**
+ * `except ...: return []` around work that can fail: the caller cannot tell "nothing" from "could not look". A `None`
+ * counts only when no caller in the file checks the result for it and tells someone.
+ */
+function errorAsEmpty(root: SyntaxNode, add: Add, taken: Set<number>): void {
+  for (const clause of py(root, "except_clause")) {
+    const names = caughtNames(clause).map((n) => n.replace(/^[\w.]+\./, ""));
+    if (names.length > 0 && !names.some((n) => OPERATIONAL_EXC.test(n))) continue;
+    const body = statements(clause.namedChildren.find((c) => c.type === "block"));
+    const last = body.at(-1);
+    if (!last || last.type !== "return_statement") continue;
+    const value = last.namedChildren[0];
+    const empty = value === undefined || EMPTY_VALUE.test(value.text) || (value.type === "tuple" && value.namedChildren.every((v) => EMPTY_VALUE.test(v.text)));
+    if (!empty) continue;
+    if (!body.slice(0, -1).every((s) => isLog(s) || s.type === "pass_statement" || (s.type === "expression_statement" && /assignment/.test(s.namedChildren[0]?.type ?? "")))) continue;
+    // A branch that records the failure (`warnings.append(...)`) hands it on: where that list goes is unrelayed-collection's question.
+    if (body.some(surfaces) || /\.(append|extend|add|insert)\(/.test(clause.text)) continue;
+    const tryBlock = clause.parent?.type === "try_statement" ? clause.parent.namedChildren.find((c) => c.type === "block") : undefined;
+    if (!tryBlock || parseOnly(tryBlock) || tryBlock.descendantsOfType("call").length === 0) continue;
+    const fn = enclosingFunction(clause);
+    if (!fn) continue;
+    if ((value === undefined || /^(None|False)$/.test(value.text)) && !noneIsSilent(root, fn)) continue;
+    taken.add(clause.startIndex);
+    add("error-as-empty", clause, undefined, `${snippetOf(clause)} … ${last.text}`);
+  }
+}
+
+function enclosingFunction(node: SyntaxNode): SyntaxNode | undefined {
+  for (let p = node.parent; p; p = p.parent) if (p.type === "function_definition") return p;
+  return undefined;
+}
+
+/** A function that returns None on failure is silent when it has callers here and none of them tells anyone about None. */
+function noneIsSilent(root: SyntaxNode, fn: SyntaxNode): boolean {
+  const name = fn.childForFieldName("name")?.text;
+  if (!name) return false;
+  const calls = root.descendantsOfType("call").filter((c) => lastName(c) === name && !(c.startIndex >= fn.startIndex && c.endIndex <= fn.endIndex));
+  if (calls.length === 0) return false;
+  return calls.every((c) => {
+    // The result is checked by an enclosing `if` that tells someone, or assigned and then checked so.
+    for (let p = c.parent; p && !SCOPES.has(p.type); p = p.parent) if (p.type === "if_statement" && surfaces(p)) return false;
+    return true;
+  });
+}
+
+/** The cap of a slice `X[:N]` / `X[0:N]`: N when it reads as a count cap, and the sliced collection X. */
+function capSlice(node: SyntaxNode | null): { coll: string; cap: SyntaxNode } | undefined {
+  if (node?.type !== "subscript") return undefined;
+  const slice = node.childForFieldName("subscript");
+  if (slice?.type !== "slice") return undefined;
+  const parts = slice.children.map((c) => c.text);
+  // `[:N]` or `[0:N]`, no step.
+  const colon = parts.indexOf(":");
+  if (colon === -1 || parts.filter((p) => p === ":").length > 1) return undefined;
+  const start = parts.slice(0, colon).join("");
+  const stop = slice.namedChildren.find((c) => c.startIndex > slice.children[colon]!.startIndex);
+  if ((start !== "" && start !== "0") || !stop) return undefined;
+  if (stop.type === "integer" ? Number(stop.text) < 2 : !(stop.type === "identifier" || stop.type === "attribute") || !CAP_NAME.test(stop.text)) return undefined;
+  const value = node.childForFieldName("value");
+  if (!value || !(value.type === "identifier" || value.type === "attribute")) return undefined;
+  return { coll: value.text, cap: stop };
+}
+
+/** The loop body does work on each item: a call that is not a log, a print, a format or a list append. */
+function doesWork(body: SyntaxNode | null): boolean {
+  if (!body) return false;
+  return body.descendantsOfType("call").some((c) => {
+    const name = dotted(c.childForFieldName("function")) || lastName(c);
+    const short = name.slice(name.lastIndexOf(".") + 1);
+    return !LOG_CALL.test(name) && !/^(print|len|str|int|float|repr|format|join|append|extend|add|get|items|keys|values|strip|lower|upper|split|replace|startswith|endswith|isinstance|sorted|min|max|round|enumerate|range|zip|dict|list|set|tuple|bool|f|sum|any|all|getattr|setdefault|update|pop|strftime|isoformat|now|utcnow|time|monotonic)$/.test(short);
+  });
+}
+
+/**
+ * Whether the collection's size or remainder is put where the owner hears of it: a surfacing call, an `if` on it that
+ * surfaces, or a result field (returned so SKILL.md can relay it).
+ */
+function remainderFate(scope: SyntaxNode, coll: string, except: SyntaxNode): { told: boolean; fields: string[] } {
+  const fields: string[] = [];
+  const base = coll.split(".").at(-1)!;
+  for (const n of scope.descendantsOfType(["identifier", "attribute"])) {
+    if (n.text !== coll && !(n.type === "identifier" && n.text === base && coll === base)) continue;
+    if (n.startIndex >= except.startIndex && n.endIndex <= except.endIndex) continue;
+    if (n.parent?.type === "attribute" && n.parent.childForFieldName("object")?.startIndex === n.startIndex && n.type === "identifier" && coll !== n.text) continue;
+    // len(X) or X[N:]: the remainder or the total.
+    const user = n.parent?.type === "argument_list" && n.parent.parent && lastName(n.parent.parent) === "len" ? n.parent.parent : n.parent?.type === "subscript" ? n.parent : undefined;
+    if (!user) continue;
+    const field = fieldOf(user);
+    if (field !== undefined) fields.push(field);
+    for (let p: SyntaxNode | null = user; p && !SCOPES.has(p.type); p = p.parent) {
+      if (p.type === "call" && surfaces(p)) return { told: true, fields };
+      if ((p.type === "if_statement" || p.type === "return_statement") && (p.type === "return_statement" || surfaces(p))) return { told: true, fields };
+    }
+  }
+  return { told: false, fields };
+}
+
+function scopeOf(node: SyntaxNode): SyntaxNode {
+  let s: SyntaxNode | null = node.parent;
+  while (s && !SCOPES.has(s.type)) s = s.parent;
+  return s ?? node;
+}
+
+/** A cap by count on the items a loop works through, whose remainder reaches nobody. */
+function capDeferral(root: SyntaxNode, add: Add): void {
+  const report = (loop: SyntaxNode, coll: string, at: SyntaxNode) => {
+    if (!doesWork(loop.childForFieldName("body"))) return;
+    const fate = remainderFate(scopeOf(loop), coll, at);
+    if (fate.told) return;
+    add("cap-deferral", at, fate.fields.length > 0 ? fate.fields : undefined, `${snippetOf(at)}  (the rest of ${coll} is left)`);
+  };
+  for (const loop of py(root, "for_statement")) {
+    const right = loop.childForFieldName("right");
+    const slice = capSlice(right);
+    if (slice) {
+      report(loop, slice.coll, loop);
+      continue;
+    }
+    // `batch = pending[:MAX]` then `for x in batch:`.
+    if (right?.type === "identifier") {
+      const scope = scopeOf(loop);
+      const assign = scope.descendantsOfType("assignment").find((a) => a.childForFieldName("left")?.text === right.text && a.endIndex <= loop.startIndex && capSlice(a.childForFieldName("right")));
+      if (assign) report(loop, capSlice(assign.childForFieldName("right"))!.coll, assign);
+    }
+  }
+  // `if done >= MAX: break` inside the loop, on a counter the loop raises or a list it fills.
+  for (const ifs of py(root, "if_statement")) {
+    const loop = enclosingLoop(ifs);
+    const cond = ifs.childForFieldName("condition");
+    if (!loop || loop.type !== "for_statement" || cond?.type !== "comparison_operator") continue;
+    const body = statements(ifs.childForFieldName("consequence"));
+    if (!body.some((s) => s.type === "break_statement") || body.some(surfaces)) continue;
+    const [left, right] = cond.namedChildren;
+    const op = cond.children.find((c) => !c.isNamed)?.text ?? "";
+    if (!left || !right || !/^(>=|>|==)$/.test(op)) continue;
+    const capOk = right.type === "integer" ? Number(right.text) >= 2 : (right.type === "identifier" || right.type === "attribute") && CAP_NAME.test(right.text) && !/time|sec|deadline|budget/i.test(right.text);
+    if (!capOk || /time|elapsed|sec|deadline|budget|monotonic/i.test(left.text)) continue;
+    const loopBody = loop.childForFieldName("body");
+    const counter = left.type === "identifier" ? left.text : left.type === "call" && lastName(left) === "len" ? callArgs(left).positional[0]?.text : undefined;
+    const loopVars = loop.childForFieldName("left")?.descendantsOfType("identifier").map((i) => i.text) ?? [];
+    const counted = counter !== undefined && (loopVars.includes(counter) || new RegExp(`\\b${counter}\\s*\\+=|\\b${counter}\\.(append|add|extend)\\(`).test(loopBody?.text ?? ""));
+    if (!counted) continue;
+    const coll = loop.childForFieldName("right");
+    if (!coll || !(coll.type === "identifier" || coll.type === "attribute" || (coll.type === "call" && lastName(coll) === "enumerate"))) continue;
+    const target = coll.type === "call" ? callArgs(coll).positional[0]?.text ?? "" : coll.text;
+    if (target === "") continue;
+    report(loop, target, ifs);
+  }
+}
+
+/** A step skipped when a tool is not installed: `if shutil.which("x") is None: return`, `except FileNotFoundError` around running it. */
+function toolMissing(root: SyntaxNode, add: Add): void {
+  // `return 2` from main() is an exit code, and any other value is an answer the caller sees: only a bare or empty return is quiet.
+  const quietReturn = (s: SyntaxNode) => s.type === "return_statement" && (s.namedChildren.length === 0 || /^(None|False|0|\[\]|\{\}|""|'')$/.test(s.namedChildren[0]!.text));
+  const quietStop = (body: SyntaxNode[]) => body.length > 0 && !body.some(surfaces) && body.every((s) => isLog(s) || quietReturn(s) || /^(continue_statement|pass_statement|break_statement)$/.test(s.type) || (s.type === "expression_statement" && s.namedChildren[0]?.type === "call" && exitZeroCall(s.namedChildren[0])));
+  for (const ifs of py(root, "if_statement")) {
+    const cond = ifs.childForFieldName("condition")?.text ?? "";
+    if (!/\bwhich\(|find_spec\(/.test(cond) || !/\bnot\b|is None|== None/.test(cond)) continue;
+    if (quietStop(statements(ifs.childForFieldName("consequence")))) add("tool-missing", ifs);
+  }
+  for (const clause of py(root, "except_clause")) {
+    const names = caughtNames(clause).map((n) => n.replace(/^\w+\./, ""));
+    const tryBlock = clause.parent?.namedChildren.find((c) => c.type === "block");
+    const runsTool = tryBlock !== undefined && /\bsubprocess\.|\b(run|check_output|check_call|Popen)\(/.test(tryBlock.text);
+    const missing = names.some((n) => /^(ImportError|ModuleNotFoundError)$/.test(n)) || (runsTool && names.some((n) => n === "FileNotFoundError"));
+    if (!missing) continue;
+    const body = statements(clause.namedChildren.find((c) => c.type === "block"));
+    // `except ImportError: x = None` is an optional dependency; a stop or a return in its place skips the step.
+    if (quietStop(body) && body.some((s) => s.type !== "pass_statement" || runsTool)) add("tool-missing", clause);
+  }
+}
+
+function isProgressWrite(stmt: SyntaxNode): boolean {
+  for (const a of stmt.type === "assignment" ? [stmt] : stmt.descendantsOfType(["assignment", "augmented_assignment"])) {
+    const left = a.childForFieldName("left");
+    const key = left?.type === "subscript" ? left.childForFieldName("subscript")?.text.replace(/^["']|["']$/g, "") : left?.type === "attribute" ? left.childForFieldName("attribute")?.text : left?.text;
+    if (key && PROGRESS_NAME.test(key)) return true;
+  }
+  return stmt.descendantsOfType("call").some((c) => {
+    const fn = c.childForFieldName("function");
+    if (PROGRESS_CALL.test(lastName(c))) return true;
+    return fn?.type === "attribute" && /^(add|append|update)$/.test(lastName(c)) && PROGRESS_NAME.test(dotted(fn.childForFieldName("object")).split(".").at(-1) ?? "");
+  });
+}
+
+/** The except branch leaves the item behind without a word: it only logs, passes or counts (no raise, no exit, no record). */
+function silentFailure(clause: SyntaxNode): boolean {
+  const body = statements(clause.namedChildren.find((c) => c.type === "block"));
+  return body.length > 0 && !body.some(surfaces) && !/\.(append|extend|add|insert)\(/.test(clause.text.replace(/\b\w*(seen|processed|done)\w*\.add\(/g, ""));
+}
+
+/** A progress mark written for a failed item, or advanced after a loop that passed over failures silently. */
+function progressPastFailure(root: SyntaxNode, add: Add): void {
+  for (const tryStmt of py(root, "try_statement")) {
+    const loop = enclosingLoop(tryStmt);
+    if (!loop) continue;
+    const clauses = tryStmt.namedChildren.filter((c) => c.type === "except_clause");
+    const silent = clauses.filter(silentFailure);
+    if (silent.length === 0) continue;
+    const fallsThrough = silent.some((c) => !statements(c.namedChildren.find((b) => b.type === "block")).some((s) => /^(continue_statement|return_statement|break_statement|raise_statement)$/.test(s.type)));
+    const marks: SyntaxNode[] = [];
+    // In the except branch itself, or in its finally.
+    for (const c of silent) marks.push(...statements(c.namedChildren.find((b) => b.type === "block")).filter(isProgressWrite));
+    const fin = tryStmt.namedChildren.find((c) => c.type === "finally_clause");
+    if (fin) marks.push(...statements(fin.namedChildren.find((b) => b.type === "block")).filter(isProgressWrite));
+    // After the try, in the same loop body, when the failure falls through to it.
+    if (fallsThrough && tryStmt.parent?.type === "block") marks.push(...tryStmt.parent.namedChildren.filter((s) => s.startIndex > tryStmt.endIndex - 1 && isProgressWrite(s)));
+    // After the loop: a watermark moved once the loop is done, past the items it dropped.
+    const loopBlock = loop.parent;
+    if (loopBlock && (loopBlock.type === "block" || loopBlock.type === "module")) {
+      marks.push(...loopBlock.namedChildren.filter((s) => s.startIndex > loop.endIndex - 1 && s.type === "expression_statement" && isScalarMark(s)).slice(0, 1));
+    }
+    for (const m of marks) add("progress-past-failure", m, undefined, `${snippetOf(m)}  (also for items whose ${snippetOf(silent[0]!)} branch dropped them)`);
+  }
+}
+
+/** `state["last_run"] = now` / `cursor = max(...)` / `save_cursor(...)`: a scalar mark that says "done up to here". */
+function isScalarMark(stmt: SyntaxNode): boolean {
+  const e = stmt.namedChildren[0];
+  if (e?.type === "call") return PROGRESS_CALL.test(lastName(e));
+  if (e?.type !== "assignment") return false;
+  const left = e.childForFieldName("left");
+  const key = left?.type === "subscript" ? left.childForFieldName("subscript")?.text.replace(/^["']|["']$/g, "") : left?.type === "attribute" ? left.childForFieldName("attribute")?.text : left?.text;
+  return key !== undefined && PROGRESS_NAME.test(key) && !/^(processed|seen|done|handled|synced|completed)/i.test(key);
+}
+
+/** Each shape needs some text to be there at all; looking first keeps the tree walks (each node crosses into WebAssembly) off files without it. */
+export function pythonMoreSkips(root: SyntaxNode, add: Add): Set<number> {
+  const taken = new Set<number>();
+  const text = root.text;
+  const excepts = /\bexcept\b/.test(text);
+  if (excepts && /\breturn\b/.test(text)) errorAsEmpty(root, add, taken);
+  if (/\b(exit|_exit|quit)\(\s*(0|None|False)?\s*\)/.test(text)) exitZeroOnFailure(root, add);
+  if (/\[0?:\s*[\w.]+\s*\]/.test(text) || (/\bbreak\b/.test(text) && CAP_TEXT.test(text))) capDeferral(root, add);
+  if (/which\(|find_spec\(|ImportError|ModuleNotFoundError|FileNotFoundError/.test(text)) toolMissing(root, add);
+  if (excepts && PROGRESS_TEXT.test(text)) progressPastFailure(root, add);
+  return taken;
+}
+
+const CAP_TEXT = /max|limit|cap|quota|batch|per_run|per_day|top_?n|chunk/i;
+const PROGRESS_TEXT = /last_?\w|watermark|high_?water|cursor|since|checkpoint|processed|seen|done|handled|synced|completed|mark_|save_|set_|advance_|update_|record_/;
+
+export { exitsNonZero, at };
