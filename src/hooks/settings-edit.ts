@@ -5,7 +5,7 @@
 // back the original bytes. Pure: text in, text out.
 // The ESM build: the package main is a UMD file whose dynamic requires a bundler cannot follow.
 import { findNodeAtLocation, parseTree, type Node } from "jsonc-parser/lib/esm/main.js";
-import { SkipSummaryError } from "../contract/errors.js";
+import { assertNoDuplicateHookKeys, assertSettingsDepth, settingsInvalid } from "./settings-limits.js";
 
 /**
  * The hook events `hooks install` can add, Stop first: the end of the agent's turn follows a skill's work. Every end
@@ -19,11 +19,6 @@ export const DEFAULT_HOOK_COMMAND = "skip-summary surface --hook-input";
 /** Seconds Claude Code waits for the hook; a send with retries fits well inside. */
 export const DEFAULT_HOOK_TIMEOUT_S = 60;
 
-/** `hooks.settings_invalid`: what is wrong with the file, worded to follow its path. */
-export function settingsInvalid(problem: string): SkipSummaryError<"hooks.settings_invalid"> {
-  return new SkipSummaryError("hooks.settings_invalid", problem, { problem });
-}
-
 export interface HookEdit {
   /** The new text; the same string when nothing changed. */
   readonly text: string;
@@ -34,8 +29,12 @@ export interface HookEdit {
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** Parses settings text strictly (Claude Code's files are JSON) and checks the shape the edits rely on. */
+/**
+ * Parses settings text strictly (Claude Code's files are JSON) and checks the shape the edits rely on: a bounded
+ * depth first (the tree below recurses), and no key twice where the edits go (settings-limits.ts).
+ */
 export function parseSettings(text: string): Json {
+  assertSettingsDepth(text);
   let data: unknown;
   try {
     data = text.trim() === "" ? {} : JSON.parse(text);
@@ -47,6 +46,7 @@ export function parseSettings(text: string): Json {
   for (const [event, groups] of Object.entries((data.hooks as Json | undefined) ?? {})) {
     if (!Array.isArray(groups)) throw settingsInvalid(`"hooks.${event}" must be an array of matcher groups; nothing was written`);
   }
+  if (data.hooks !== undefined) assertNoDuplicateHookKeys(text, parseTree(text)!);
   return data;
 }
 

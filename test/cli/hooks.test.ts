@@ -1,8 +1,10 @@
 // `skip-summary hooks install|uninstall` on real settings files, through the CLI, in process.
-import { mkdir, readFile, readdir, stat, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdir, readFile, readdir, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempDir } from "../helpers/cli.js";
+import { MAX_SETTINGS_BYTES, MAX_SETTINGS_DEPTH } from "../../src/hooks/index.js";
+import { runCli, tempDir } from "../helpers/cli.js";
 import { runCliInProcess } from "../helpers/in-process.js";
 
 // A settings file as people keep them: other hooks (one on Stop already), unknown keys, its own indentation.
@@ -88,5 +90,98 @@ describe("skip-summary hooks", () => {
     const bad = await runCliInProcess(["hooks", "install", "--event", "Stop,PreToolUse"], { env: { SKIP_SUMMARY_WORKSPACE: ws } });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--event "PreToolUse" is not a hook event the surfacer handles/);
+  });
+});
+
+describe("skip-summary hooks on hostile settings", () => {
+  it("six installs at once (built CLI, six processes) each keep their entry: read, edit and write run under a lock", async () => {
+    const ws = await tempDir();
+    const runs = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => runCli(["hooks", "install", "--workspace", ws, "--event", "Stop", "--command", `skip-summary-${i} surface --hook-input`])));
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    const settings = JSON.parse(await readFile(join(ws, ".claude", "settings.json"), "utf8")) as { hooks: { Stop: { hooks: { command: string }[] }[] } };
+    expect(settings.hooks.Stop.flatMap((g) => g.hooks.map((h) => h.command)).sort()).toEqual([0, 1, 2, 3, 4, 5].map((i) => `skip-summary-${i} surface --hook-input`));
+    // The lock is gone once they are done: only the settings file is left.
+    expect(await readdir(join(ws, ".claude"))).toEqual(["settings.json"]);
+  });
+
+  it("a lock another run holds past the deadline ends in exit 73 naming the lock; nothing written", async () => {
+    const ws = await tempDir();
+    await mkdir(join(ws, ".claude"));
+    // A live holder: this very process.
+    await writeFile(join(ws, ".claude", ".settings.json.skip-summary.lock"), JSON.stringify({ pid: process.pid, host: (await import("node:os")).hostname(), at: Date.now() }));
+    const { changeSettingsFile, installHooks } = await import("../../src/hooks/index.js");
+    const error = await changeSettingsFile(join(ws, ".claude", "settings.json"), (t) => installHooks(t, ["Stop"]), { lockTimeoutMs: 200 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "hooks.settings_unwritable", message: expect.stringContaining("another hooks install or uninstall held") });
+    expect((error as Error).message).toContain(join(ws, ".claude", ".settings.json.skip-summary.lock"));
+    expect((error as Error).message).not.toContain("/proc/self/fd");
+    expect(await readdir(join(ws, ".claude"))).toEqual([".settings.json.skip-summary.lock"]);
+  });
+
+  it('a second "hooks" key (Claude Code reads the last one) is refused, naming both lines; nothing written', async () => {
+    const dir = await tempDir();
+    const file = join(dir, "settings.json");
+    const text = '{\n  "hooks": { "Stop": [] },\n  "model": "opus",\n  "hooks": { "PreToolUse": [] }\n}\n';
+    await writeFile(file, text);
+    const r = await runCliInProcess(["hooks", "install", "--settings", file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`skip-summary hooks: ${file} has the key "hooks" twice in one object (lines 2 and 4); Claude Code reads only the last one, so an edit of either could be lost: merge them into one by hand, nothing was written\n`);
+    // An event twice inside "hooks", or a group's "hooks" twice, is the same trap one level down.
+    await writeFile(file, '{ "hooks": { "Stop": [], "Stop": [] } }');
+    expect((await runCliInProcess(["hooks", "uninstall", "--settings", file])).stderr).toContain('has the key "Stop" twice');
+    await writeFile(file, '{ "hooks": { "Stop": [ { "hooks": [], "hooks": [] } ] } }');
+    expect((await runCliInProcess(["hooks", "install", "--settings", file])).stderr).toContain('has the key "hooks" twice');
+    // Elsewhere a key twice is not ours to judge: the edit goes on.
+    await writeFile(file, '{ "model": "a", "model": "b" }');
+    expect((await runCliInProcess(["hooks", "install", "--settings", file])).code).toBe(0);
+  });
+
+  it("a settings file nested 100,000 deep is a clear error (exit 2), not a stack overflow (exit 70)", async () => {
+    const dir = await tempDir();
+    const file = join(dir, "settings.json");
+    const deep = `{"hooks": {}, "a": ${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
+    await writeFile(file, deep);
+    const r = await runCliInProcess(["hooks", "install", "--settings", file]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toBe(`skip-summary hooks: ${file} nests deeper than ${MAX_SETTINGS_DEPTH} levels of arrays and objects, so it is not edited; fix it by hand, nothing was written\n`);
+    expect(await readFile(file, "utf8")).toBe(deep);
+    // At the limit it is edited.
+    const atLimit = `{"a": ${"[".repeat(MAX_SETTINGS_DEPTH - 1)}${"]".repeat(MAX_SETTINGS_DEPTH - 1)}}`;
+    await writeFile(file, atLimit);
+    expect((await runCliInProcess(["hooks", "install", "--settings", file])).code).toBe(0);
+  });
+
+  it("a settings file past the size limit (52 MB) is refused without being read whole (built CLI, its peak memory)", async () => {
+    const ws = await tempDir();
+    await mkdir(join(ws, ".claude"));
+    const file = join(ws, ".claude", "settings.json");
+    await writeFile(file, `{"model": "${"x".repeat(52_000_000)}"}`);
+    const r = await runCli(["hooks", "install", "--workspace", ws], { env: { NODE_OPTIONS: "--max-old-space-size=48" } });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toBe(`skip-summary hooks: ${file} is larger than ${MAX_SETTINGS_BYTES} bytes (52000013 bytes), so it is not read; a settings file is a few KiB: check that --settings names the right file, nothing was written\n`);
+    // One byte under the limit still reads.
+    await writeFile(file, `{"model": "${"x".repeat(MAX_SETTINGS_BYTES - 14)}"}`);
+    expect((await runCliInProcess(["hooks", "install", "--workspace", ws])).code).toBe(0);
+  });
+
+  it("a .claude folder that is a link to elsewhere is refused: nothing is written outside the workspace", async () => {
+    const ws = await tempDir();
+    const outside = await tempDir();
+    await symlink(outside, join(ws, ".claude"));
+    for (const args of [["hooks", "install", "--workspace", ws], ["hooks", "uninstall", "--workspace", ws], ["hooks", "install", "--settings", join(ws, ".claude", "settings.json")]]) {
+      const r = await runCliInProcess(args);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`its folder ${join(ws, ".claude")} is a symbolic link, and hooks install never writes through a link or outside the workspace`);
+    }
+    expect(await readdir(outside)).toEqual([]);
+    // A file in place of the folder is refused too; a FIFO in place of the file never blocks.
+    const other = await tempDir();
+    await writeFile(join(other, ".claude"), "");
+    expect((await runCliInProcess(["hooks", "install", "--workspace", other])).stderr).toContain("is not a folder");
+    const fifoWs = await tempDir();
+    await mkdir(join(fifoWs, ".claude"));
+    execFileSync("mkfifo", [join(fifoWs, ".claude", "settings.json")]);
+    const fifo = await runCli(["hooks", "install", "--workspace", fifoWs], { timeoutMs: 10_000 });
+    expect(fifo.code, fifo.stderr).toBe(2);
+    expect(fifo.stderr).toContain("is not a regular file");
   });
 });

@@ -3,7 +3,7 @@
 import { resolve } from "node:path";
 import { isSkipSummaryError } from "../../../contract/errors.js";
 import { resolveWorkspace } from "../../../contract/workspace.js";
-import { DEFAULT_EVENTS, DEFAULT_HOOK_COMMAND, INSTALLABLE_EVENTS, installHooks, readSettingsFile, uninstallHooks, writeSettingsFile, type InstallableEvent } from "../../../hooks/index.js";
+import { changeSettingsFile, DEFAULT_EVENTS, DEFAULT_HOOK_COMMAND, INSTALLABLE_EVENTS, installHooks, uninstallHooks, type InstallableEvent } from "../../../hooks/index.js";
 import type { CommandContext } from "../../action.js";
 import { EXIT_CODES, errorExitCode } from "../../exit-codes.js";
 import type { HooksFlags } from "./index.js";
@@ -15,37 +15,31 @@ export async function runHooksCommand(mode: "install" | "uninstall", flags: Hook
   const command = flags.command ?? DEFAULT_HOOK_COMMAND;
   if (command.trim() === "") throw usageError("--command is empty; give the command Claude Code should run, e.g. \"skip-summary surface --hook-input\"");
   const file = settingsPath(flags, context);
-  let before: string | undefined;
-  let edit;
+  const edit = (text: string) => (mode === "install" ? installHooks : uninstallHooks)(text, events, command);
+  let change;
   try {
-    before = await readSettingsFile(file);
-    edit = (mode === "install" ? installHooks : uninstallHooks)(before ?? "", events, command);
+    change = await changeSettingsFile(file, edit, { dryRun: flags.dryRun === true });
   } catch (error) {
-    if (!isSkipSummaryError(error, "hooks.settings_invalid")) throw error;
-    io.stderr.write(`skip-summary hooks: ${file} ${error.data.problem}\n`);
+    if (isSkipSummaryError(error, "hooks.settings_invalid")) io.stderr.write(`skip-summary hooks: ${file} ${error.data.problem}\n`);
+    else if (isSkipSummaryError(error, "hooks.settings_unwritable")) io.stderr.write(`skip-summary hooks: ${error.message}\n`);
+    else throw error;
     return errorExitCode("hooks", context.argv, error)!;
   }
+  const { before, edit: done } = change;
   const verb = mode === "install" ? "installed" : "removed";
   const already = mode === "install" ? "already installed" : "not installed";
   if (flags.dryRun) {
-    if (edit.changed.length === 0) io.stdout.write(`no change to ${file}: ${already} for ${events.join(", ")}\n`);
+    if (done.changed.length === 0) io.stdout.write(`no change to ${file}: ${already} for ${events.join(", ")}\n`);
     else {
       const { createTwoFilesPatch } = await import("diff");
-      io.stdout.write(createTwoFilesPatch(file, file, before ?? "", edit.text, before === undefined ? "(missing)" : "", `(${mode} ${edit.changed.join(", ")})`));
+      io.stdout.write(createTwoFilesPatch(file, file, before ?? "", done.text, before === undefined ? "(missing)" : "", `(${mode} ${done.changed.join(", ")})`));
     }
     return EXIT_CODES.hooks.done;
   }
-  if (edit.changed.length > 0) {
-    try {
-      await writeSettingsFile(file, edit.text);
-    } catch (error) {
-      if (!isSkipSummaryError(error, "hooks.settings_unwritable")) throw error;
-      io.stderr.write(`skip-summary hooks: ${error.message}\n`);
-      return errorExitCode("hooks", context.argv, error)!;
-    }
-    io.stdout.write(`${verb} ${command} for ${edit.changed.join(", ")} in ${file}\n`);
+  if (done.changed.length > 0) {
+    io.stdout.write(`${verb} ${command} for ${done.changed.join(", ")} in ${file}\n`);
   }
-  if (edit.unchanged.length > 0) io.stdout.write(`${already} for ${edit.unchanged.join(", ")} in ${file}\n`);
+  if (done.unchanged.length > 0) io.stdout.write(`${already} for ${done.unchanged.join(", ")} in ${file}\n`);
   return 0;
 }
 
