@@ -9,8 +9,7 @@
 import { stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { isSkipSummaryError, SkipSummaryError } from "../contract/errors.js";
-import { describeFsError, isEnvironmentError, isSystemError, openSafeDir, readOwnRecord, replaceAtomically, type SafeDir } from "../fs/index.js";
-import { withFileLock } from "../owner/lock.js";
+import { describeFsError, isEnvironmentError, isSystemError, openSafeDir, readOwnRecord, replaceAtomically, withFileLock, type SafeDir } from "../fs/index.js";
 import type { HookEdit } from "./settings-edit.js";
 import { MAX_SETTINGS_BYTES, settingsInvalid } from "./settings-limits.js";
 

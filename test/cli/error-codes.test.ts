@@ -123,11 +123,11 @@ describe("an error with no row is a bug", () => {
     const ws = await tempDir();
     const args = ["hooks", "install", "--settings", join(ws, "settings.json")];
     // Each run fails before it writes anything: the two start side by side.
-    const [plain, debug] = await Promise.all([runCli(args, { env: inject("lstat") }), runCli(["--debug", ...args], { env: inject("lstat") })]);
+    const [plain, debug] = await Promise.all([runCli(args, { env: inject("open") }), runCli(["--debug", ...args], { env: inject("open") })]);
     expect(plain.code).toBe(70);
-    expect(plain.stderr).toBe("skip-summary: internal error: injected: lstat is not a function of this world\n(run with --debug for the stack trace, and report it)\n");
+    expect(plain.stderr).toBe("skip-summary: internal error: injected: open is not a function of this world\n(run with --debug for the stack trace, and report it)\n");
     expect(debug.code).toBe(70);
-    expect(debug.stderr).toMatch(/^skip-summary: internal error: injected: lstat is not a function of this world\nTypeError: injected: lstat/);
+    expect(debug.stderr).toMatch(/^skip-summary: internal error: injected: open is not a function of this world\nTypeError: injected: open/);
     expect(debug.stderr).toMatch(/\n {4}at /);
   });
 
