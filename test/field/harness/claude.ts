@@ -51,13 +51,13 @@ export interface Project {
 }
 
 /** A fresh project the unprivileged user owns, its hooks installed by `skip-summary hooks install` (the built CLI). */
-export async function makeProject(options: { install?: readonly string[] | false; config?: string } = {}): Promise<Project> {
+export async function makeProject(options: { install?: readonly string[] | false; config?: string; dirs?: readonly string[] } = {}): Promise<Project> {
   const root = await tempDir("skip-summary-field-");
   await chmod(root, 0o755);
   const dir = join(root, "project");
   const home = join(root, "home");
   const bin = join(root, "bin");
-  for (const d of [dir, home, bin, join(root, "tmp"), join(root, "field")]) await mkdir(d, { recursive: true });
+  for (const d of [dir, home, bin, join(root, "tmp"), join(root, "field"), ...(options.dirs ?? []).map((d) => join(root, d))]) await mkdir(d, { recursive: true });
   const { cli } = await otherUserCli();
   await writeFile(join(bin, "skip-summary"), `#!/bin/sh\nexec "${process.execPath}" "${cli}" "$@"\n`, { mode: 0o755 });
   if (options.config !== undefined) await writeFile(join(dir, "skip-summary.config.json"), options.config);
