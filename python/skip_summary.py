@@ -28,7 +28,7 @@ from typing import Any, Dict, Iterable, List, NamedTuple, NoReturn, Optional, Tu
 
 __all__ = [
     "emit_skip", "build_summary", "SkipCollector", "skip_and_exit", "classify_summary", "classify_summary_text",
-    "merge_summaries", "fit_summary", "summary_text", "resolve_workspace", "summary_path",
+    "merge_summaries", "fit_summary", "summary_text", "resolve_workspace", "summary_path", "full_skill_id",
     "Problem", "SkipSummaryError", "SummaryValidationError", "InvalidSkillIdError", "WorkspaceNotFoundError",
     "SummaryWriteError", "SCHEMA_VERSION", "SUMMARY_FIELDS", "OPTIONAL_SUMMARY_FIELDS", "REASON_MAX_LENGTH",
     "REASON_KEY_MAX_LENGTH", "SKILL_ID_PREFIX", "SKILL_ID_MAX_LENGTH", "MAX_SUMMARY_BYTES", "WORKSPACE_ENV",
@@ -223,6 +223,35 @@ def assert_skill_id(skill_id: Any) -> str:
     if problem is not None:
         raise InvalidSkillIdError(skill_id, problem)
     return skill_id
+
+
+def _to_full_skill_id(name_or_id: str) -> str:
+    return name_or_id if name_or_id.startswith(SKILL_ID_PREFIX) else SKILL_ID_PREFIX + name_or_id
+
+
+def skill_name_problem(name_or_id: Any) -> Optional[str]:
+    """Why `name_or_id` cannot name a skill under the one skill-id rule (src/contract/ids.ts), or None."""
+    if not isinstance(name_or_id, str):
+        return skill_id_problem(name_or_id)
+    if name_or_id == SKILL_ID_PREFIX:
+        return "it is only the prefix %s; add the skill's name, for example tessl__check-cfps" % SKILL_ID_PREFIX
+    full = "" if name_or_id == "" else _to_full_skill_id(name_or_id)
+    problem = skill_id_problem(full)
+    if problem is None or name_or_id.startswith(SKILL_ID_PREFIX):
+        return problem
+    if problem.startswith("it is ") and "characters long" in problem:
+        return "it is %d characters long with the %s prefix; the limit is %d" % (_utf16_len(full), SKILL_ID_PREFIX, SKILL_ID_MAX_LENGTH)
+    return problem
+
+
+def full_skill_id(name_or_id: Any) -> str:
+    """The full id `name_or_id` names: "check-cfps" and "tessl__check-cfps" are both "tessl__check-cfps".
+
+    The one skill-id rule, as emit, the Node library, silence, history and the lint apply it. Raises InvalidSkillIdError."""
+    problem = skill_name_problem(name_or_id)
+    if problem is not None:
+        raise InvalidSkillIdError(name_or_id, problem)
+    return _to_full_skill_id(name_or_id)
 
 
 def summary_path(workspace: Union[str, os.PathLike], skill_id: str) -> Path:
@@ -487,7 +516,7 @@ def build_summary(skill: str, step: Union[str, int], reason: str, items: Iterabl
     """The validated summary for one skip, without touching the disk. Raises SummaryValidationError / InvalidSkillIdError.
 
     `links`: shown under the notice, each a {"title": ..., "url": ...} dict or a (title, url) pair; http:/https: only."""
-    assert_skill_id(skill)
+    skill = full_skill_id(skill)  # "check-cfps" is written as "tessl__check-cfps", as emit writes it
     summary: Dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
         "skill": skill,
@@ -1001,7 +1030,7 @@ class SkipCollector:
     """
 
     def __init__(self, skill: str, workspace: Union[str, os.PathLike, None] = None, lock_timeout: float = LOCK_TIMEOUT_SECONDS):
-        self.skill = assert_skill_id(skill)  # a typo fails now, not after all the work is done
+        self.skill = full_skill_id(skill)  # a typo fails now, not after all the work is done
         self.workspace = workspace
         self.lock_timeout = lock_timeout
         self._merged: Optional[Dict[str, Any]] = None

@@ -37,6 +37,36 @@ export function toFullSkillId(nameOrId: string): string {
   return nameOrId.startsWith(SKILL_ID_PREFIX) ? nameOrId : `${SKILL_ID_PREFIX}${nameOrId}`;
 }
 
+// The one skill-id rule (docs/skip-summary-schema.md, "The skill id"): wherever a person or a skill names a skill
+// (emit, the libraries, the Python helper, run, surface --skill, silence, history, the lint), `check-cfps` means
+// `tessl__check-cfps`. Writers store the full id, so a silence added for `check-cfps` matches the skip that
+// `emit --skill check-cfps` wrote. Refusing the bare name instead would lose the skip of a skill that runs at night.
+
+/** Why `nameOrId` cannot name a skill under the one rule, or `undefined` when {@link fullSkillId} accepts it. */
+export function skillNameProblem(nameOrId: unknown): string | undefined {
+  if (typeof nameOrId !== "string") return skillIdProblem(nameOrId);
+  if (nameOrId === SKILL_ID_PREFIX) return `it is only the prefix ${SKILL_ID_PREFIX}; add the skill's name, for example tessl__check-cfps`;
+  const problem = skillIdProblem(nameOrId === "" ? "" : toFullSkillId(nameOrId));
+  if (problem === undefined || nameOrId.startsWith(SKILL_ID_PREFIX)) return problem;
+  // The limit counts the prefix the name gets, so say so rather than report a length the caller never typed.
+  return problem.startsWith("it is ") && problem.includes("characters long") ? `it is ${toFullSkillId(nameOrId).length} characters long with the ${SKILL_ID_PREFIX} prefix; the limit is ${SKILL_ID_MAX_LENGTH}` : problem;
+}
+
+/**
+ * The full id that `nameOrId` names: `check-cfps` and `tessl__check-cfps` are both `tessl__check-cfps`. Throws
+ * `contract.skill_id_invalid` naming what is wrong (empty, only the prefix, a path separator, too long...).
+ */
+export function fullSkillId(nameOrId: unknown): string {
+  const problem = skillNameProblem(nameOrId);
+  if (problem !== undefined) throw new SkipSummaryError("contract.skill_id_invalid", `invalid skill id ${JSON.stringify(nameOrId)}: ${problem}`, { id: nameOrId, problem });
+  return toFullSkillId(nameOrId as string);
+}
+
+/** Whether two ids name one skill under the one rule (a summary written before the rule may carry a bare name). */
+export function sameSkill(a: string, b: string): boolean {
+  return toFullSkillId(a) === toFullSkillId(b);
+}
+
 /** `tessl__check-cfps` -> `check-cfps`, for messages that a person reads. */
 export function displaySkillName(id: string): string {
   return id.startsWith(SKILL_ID_PREFIX) ? id.slice(SKILL_ID_PREFIX.length) : id;

@@ -1,5 +1,5 @@
 // A skill with several steps must leave one summary, not one per step: the collector gathers skips and writes once.
-import { assertSkillId, mergeSummaries, type SkipSummary } from "../contract/index.js";
+import { fullSkillId, mergeSummaries, type SkipSummary } from "../contract/index.js";
 import { buildSummary, emitSkip, type EmitOptions, type EmitResult, type SkipInput } from "./emit.js";
 
 export interface CollectedSkip {
@@ -22,11 +22,11 @@ export interface SkipCollector {
   flush(): Promise<EmitResult | undefined>;
 }
 
-export function createSkipCollector(skill: string, options: EmitOptions = {}): SkipCollector {
+export function createSkipCollector(name: string, options: EmitOptions = {}): SkipCollector {
   let merged: SkipSummary | undefined;
   let size = 0;
   // Validating the id now means a typo fails on the first add, not after all the work is done.
-  assertSkillId(skill);
+  const skill = fullSkillId(name);
   return {
     skill,
     get size() {

@@ -4,7 +4,7 @@ import {
   SCHEMA_VERSION,
   SUMMARY_FIELDS,
   summaryInvalid,
-  assertSkillId,
+  fullSkillId,
   classifySummary,
   classifySummaryText,
   fitSummary,
@@ -23,6 +23,7 @@ import { unwritableCode, writeToFallback, type EmitFallback } from "./fallback.j
 
 /** A skip as an owner describes it; `schema_version`, `items`, `technical_failure` and `occurred_at` have defaults. */
 export interface SkipInput {
+  /** The skill id, `tessl__check-cfps`; a bare name (`check-cfps`) is written with the prefix. */
   readonly skill: string;
   readonly step: string | number;
   readonly reason: string;
@@ -65,10 +66,11 @@ export interface EmitResult {
 
 /** Builds and validates the summary for `input` without touching the disk. Throws `contract.summary_invalid` or `contract.skill_id_invalid`. */
 export function buildSummary(input: SkipInput, now: () => Date = () => new Date()): SkipSummary {
-  assertSkillId(input.skill);
+  // `check-cfps` is written as `tessl__check-cfps`: the one skill-id rule (src/contract/ids.ts).
+  const skill = fullSkillId(input.skill);
   const ordered: Record<string, unknown> = {
     schema_version: input.schema_version ?? SCHEMA_VERSION,
-    skill: input.skill,
+    skill,
     step: input.step,
     reason: input.reason,
     items: input.items ?? [],

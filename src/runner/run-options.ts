@@ -1,5 +1,5 @@
 // runSkill's options: a loose public shape, copied, defaulted and checked once, with messages naming the option.
-import { assertSkillId } from "../contract/ids.js";
+import { fullSkillId } from "../contract/ids.js";
 import type { Logger } from "../log/logger.js";
 import { silentLogger } from "../log/logger.js";
 import { DEFAULT_BACKOFF, type BackoffKind } from "../retry/backoff.js";
@@ -89,7 +89,7 @@ export function resolveRunOptions(input: RunSkillOptions): ResolvedRunOptions {
   o.random ??= Math.random;
   o.sleep ??= realSleep;
   try {
-    assertSkillId(o.skill);
+    o.skill = fullSkillId(o.skill);
   } catch (error) {
     throw optionsInvalid("skill", `skill: ${(error as Error).message}`);
   }

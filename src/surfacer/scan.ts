@@ -1,6 +1,7 @@
 // The truth about a workspace is a listing of its folder, never a watch event: this reads one and sorts it.
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { sameSkill } from "../contract/ids.js";
 import { skillIdFromFileName } from "../contract/paths.js";
 import { parseClaimName, isPartialName, type ParsedClaim } from "./claim-name.js";
 
@@ -51,7 +52,8 @@ export async function scanWorkspace(workspace: string, options: { readonly skill
       const partial = isPartialName(name);
       if (skill === undefined && claim === undefined && !isLock && !partial) return;
       const wanted = skill ?? claim?.skill ?? skillIdFromFileName(isLock ? name.slice(0, -5) : name.split("~")[0]!);
-      if (options.skill !== undefined && wanted !== options.skill) return;
+      // A summary written before the one skill-id rule may carry a bare name: `check-cfps` is `tessl__check-cfps`.
+      if (options.skill !== undefined && (wanted === undefined || !sameSkill(wanted, options.skill))) return;
       const path = join(workspace, name);
       let stats;
       try {

@@ -1,6 +1,6 @@
 // The flags `history` and `silence` share: the workspace (which must exist; these commands never create it) and a skill.
 import { stat } from "node:fs/promises";
-import { skillIdProblem, toFullSkillId } from "../../contract/ids.js";
+import { skillNameProblem, toFullSkillId } from "../../contract/ids.js";
 import { resolveWorkspace } from "../../contract/workspace.js";
 import type { CliIo } from "../io.js";
 import { usageError } from "../usage-error.js";
@@ -16,8 +16,7 @@ export async function workspaceFlag(flag: string | undefined, io: CliIo): Promis
 export function skillFlag(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   if (value.trim() === "") throw usageError("--skill is empty; give a skill id such as tessl__check-cfps, or its name, check-cfps");
-  const id = toFullSkillId(value);
-  const problem = skillIdProblem(id);
+  const problem = skillNameProblem(value);
   if (problem) throw usageError(`--skill ${JSON.stringify(value)}: ${problem}`);
-  return id;
+  return toFullSkillId(value);
 }

@@ -1,6 +1,6 @@
 // The plan file's shape, one zod/mini schema per node kind, so each error names the field and says how to fix it.
 import * as z from "zod/mini";
-import { skillIdProblem } from "../../contract/ids.js";
+import { skillNameProblem } from "../../contract/ids.js";
 import { durationProblem } from "../../retry/backoff.js";
 import { retryOnProblem, type RetryOn } from "../retry-policy.js";
 
@@ -122,7 +122,7 @@ export const InputSchema = z.strictObject(
 export const PlanHeadSchema = z.strictObject(
   {
     skill: z.string({ error: "must be the full skill id, for example tessl__check-cfps" }).check(
-      z.refine((id) => skillIdProblem(id) === undefined, { error: (issue) => `is not a valid skill id: ${skillIdProblem(issue.input)}` }),
+      z.refine((id) => skillNameProblem(id) === undefined, { error: (issue) => `is not a valid skill id: ${skillNameProblem(issue.input)}` }),
     ),
     description: z.optional(z.string({ error: "must be a string" })),
     inputs: z.optional(z.record(z.string(), z.unknown(), { error: "must be a mapping of input names" })),

@@ -1,5 +1,6 @@
 // "What did my agents skip this week?": the ledger's entries and the silences as data, newest first. The CLI
 // (src/cli/commands/history/index.ts) words them; --json prints them as they are.
+import { sameSkill } from "../../contract/ids.js";
 import { readAllLedgers } from "./store.js";
 import { isActive, listSilences, type Silence } from "./silences.js";
 
@@ -45,7 +46,7 @@ export async function readHistory(workspace: string, options: HistoryOptions): P
   const mutedBy = new Map<string, number>();
   for (const ledger of ledgers) {
     for (const [id, t] of Object.entries(ledger.muted_by)) mutedBy.set(id, (mutedBy.get(id) ?? 0) + t.count);
-    if (options.skill !== undefined && ledger.skill !== options.skill) continue;
+    if (options.skill !== undefined && !sameSkill(ledger.skill, options.skill)) continue;
     for (const e of Object.values(ledger.entries)) {
       if (since !== undefined && e.last_seen < since) continue;
       rows.push({
@@ -57,7 +58,7 @@ export async function readHistory(workspace: string, options: HistoryOptions): P
   }
   rows.sort((a, b) => (a.last_seen < b.last_seen ? 1 : a.last_seen > b.last_seen ? -1 : a.skill.localeCompare(b.skill)));
   const silences = (await listSilences(workspace))
-    .filter((s) => options.skill === undefined || s.skill === options.skill)
+    .filter((s) => options.skill === undefined || sameSkill(s.skill, options.skill))
     .map((s) => ({ ...s, active: isActive(s, options.now), muted: mutedBy.get(s.id) ?? 0 }));
   return { workspace, ...(since ? { since } : {}), rows, silences, problems };
 }

@@ -3,6 +3,7 @@
 // it mutes is counted in the ledger, and when it ends one message says what happened while it was on.
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
+import { sameSkill } from "../../contract/ids.js";
 import { readRegularFile } from "../../fs/atomic-write.js";
 import { withFileLock } from "../../fs/lock.js";
 import { inLedgerDir, ledgerDir, SILENCES_FILE } from "./store.js";
@@ -94,9 +95,9 @@ export function isActive(s: Silence, now: Date): boolean {
   return Date.parse(s.created_at) <= now.getTime() && now.getTime() < Date.parse(s.ends_at);
 }
 
-/** The silence that mutes this skill and key now, if any. */
+/** The silence that mutes this skill and key now, if any (`check-cfps` and `tessl__check-cfps` are one skill). */
 export function matchingSilence(silences: readonly Silence[], skill: string, reasonKey: string, now: Date): Silence | undefined {
-  return silences.find((s) => isActive(s, now) && s.skill === skill && (s.reason_key === undefined || s.reason_key === reasonKey));
+  return silences.find((s) => isActive(s, now) && sameSkill(s.skill, skill) && (s.reason_key === undefined || s.reason_key === reasonKey));
 }
 
 /** Silences that ended and whose message has not gone out yet. */

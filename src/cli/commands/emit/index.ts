@@ -9,7 +9,7 @@ import { usageError } from "../../usage-error.js";
 import { checkLinkUrls, parseLinkFlag } from "./links.js";
 
 const EMIT_FLAGS = [
-  { flags: "--skill <id>", description: "the full skill id, e.g. tessl__check-cfps", required: true },
+  { flags: "--skill <id>", description: "the skill id, e.g. tessl__check-cfps (a bare check-cfps is written as tessl__check-cfps)", required: true },
   { flags: "--step <step>", description: "the step that skipped (digits are written as an integer)", required: true },
   { flags: "--reason <text>", description: "one line for the owner, at most 500 characters", required: true },
   { flags: "--item <id>", description: "a skipped item's id (repeatable)", repeatable: true },

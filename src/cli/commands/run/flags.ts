@@ -1,5 +1,5 @@
 // `skip-summary run`'s flag values as runSkill options: every bad value becomes a usage error (`cli.usage`) naming the flag.
-import { skillIdProblem } from "../../../contract/ids.js";
+import { skillNameProblem } from "../../../contract/ids.js";
 import { isSkipSummaryError } from "../../../contract/errors.js";
 import { usageError } from "../../usage-error.js";
 import { parseLogFormat, type LogFormat } from "../../../log/logger.js";
@@ -48,7 +48,7 @@ export interface ParsedRunFlags {
 
 export function parseRunFlags(flags: RunFlags): ParsedRunFlags {
   if (flags.skill === undefined) throw usageError("--skill ID is required (the full skill id, e.g. --skill tessl__check-cfps)");
-  const idProblem = skillIdProblem(flags.skill);
+  const idProblem = skillNameProblem(flags.skill);
   if (idProblem !== undefined) throw usageError(`--skill ${JSON.stringify(flags.skill)}: ${idProblem}`);
   if (flags.step !== undefined && flags.step.trim() === "") throw usageError("--step must not be empty");
   if (flags.heal !== undefined && flags.healArg !== undefined) throw usageError("use either --heal CMD or --heal-arg (repeatable), not both");

@@ -1,7 +1,7 @@
 // The work of `skip-summary surface` once or --watch: flags to options, the library call, printing, the exit code
 // (exit-codes.ts). index.ts stays a flag list and loads this only when the command runs.
 import { isSkipSummaryError } from "../../../contract/errors.js";
-import { assertSkillId, skillIdProblem, toFullSkillId } from "../../../contract/ids.js";
+import { skillNameProblem, toFullSkillId } from "../../../contract/ids.js";
 import { resolveWorkspace } from "../../../contract/workspace.js";
 import { createLogger, type LogFormat, type Logger } from "../../../log/logger.js";
 import type { CommandContext } from "../../action.js";
@@ -36,9 +36,9 @@ async function runSurface(flags: SurfaceFlags, context: CommandContext): Promise
   if (flags.skill !== undefined) {
     // Without this check an empty value would become the bare prefix `tessl__`, a valid id that no skill uses.
     if (flags.skill.trim() === "") throw usageError("--skill is empty; give a skill id such as tessl__check-cfps, or its name, check-cfps");
-    const problem = skillIdProblem(toFullSkillId(flags.skill));
+    const problem = skillNameProblem(flags.skill);
     if (problem) throw usageError(`--skill ${JSON.stringify(flags.skill)}: ${problem}`);
-    skill = assertSkillId(toFullSkillId(flags.skill));
+    skill = toFullSkillId(flags.skill);
   }
 
   try {
