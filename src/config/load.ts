@@ -76,7 +76,7 @@ function topLevelProblems(data: Record<string, unknown>): Problem[] {
 }
 
 // Levenshtein distance, for the "did you mean" hint; the words are a few letters long.
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i += 1) {
     const next = [i];

@@ -32,7 +32,8 @@ export function normaliseSnippet(snippet: string): string {
   return snippet.replace(/\s+#.*$|\s+\/\/.*$/, "").replace(/\s+/g, " ").trim();
 }
 
-function keyOf(f: Finding): { ruleId: string; where: string; snippets: string[] } {
+/** What identifies a finding across edits (baselines, SARIF partialFingerprints): never its line numbers. */
+export function keyOf(f: Finding): { ruleId: string; where: string; snippets: string[] } {
   const places = [f.snippet ?? f.message, ...(f.related ?? []).map((r) => r.snippet ?? `${r.file}`)];
   return { ruleId: f.ruleId, where: f.skill ?? f.file, snippets: [...new Set(places.map(normaliseSnippet))].sort() };
 }
@@ -62,8 +63,11 @@ export function parseBaseline(text: string): Baseline {
   return result.data;
 }
 
-/** The findings the baseline does not cover, and how many it covered. */
-export function applyBaseline(summary: LintSummary, baseline: Baseline): { summary: LintSummary; baselined: number } {
+/**
+ * The findings the baseline does not cover, how many it covered, and its stale entries: those that share no place
+ * (rule, skill or file, and a snippet) with any finding it covered, so they no longer stand for anything.
+ */
+export function applyBaseline(summary: LintSummary, baseline: Baseline): { summary: LintSummary; baselined: number; stale: Baseline["findings"] } {
   const known = new Map<string, Set<string>>();
   for (const entry of baseline.findings) {
     const k = `${entry.ruleId}\0${entry.where}`;
@@ -73,11 +77,15 @@ export function applyBaseline(summary: LintSummary, baseline: Baseline): { summa
   }
   const kept: Finding[] = [];
   let baselined = 0;
+  const used = new Set<string>();
   for (const f of summary.files.flatMap((file) => file.findings)) {
     const key = keyOf(f);
     const set = known.get(`${key.ruleId}\0${key.where}`);
-    if (set && key.snippets.every((s) => set.has(s))) baselined++;
-    else kept.push(f);
+    if (set && key.snippets.every((s) => set.has(s))) {
+      baselined++;
+      for (const s of key.snippets) used.add(`${key.ruleId}\0${key.where}\0${s}`);
+    } else kept.push(f);
   }
-  return { summary: summarise(kept, summary.tiles), baselined };
+  const stale = baseline.findings.filter((e) => !e.snippets.some((s) => used.has(`${e.ruleId}\0${e.where}\0${s}`)));
+  return { summary: { ...summary, ...summarise(kept, summary.tiles) }, baselined, stale };
 }

@@ -3,6 +3,7 @@ import * as z from "zod/mini";
 import { configProblems, type LoadedConfig } from "../config/load.js";
 import { dirname, resolve } from "node:path";
 import { MECHANISMS } from "./skips/intentional.js";
+import { didYouMean } from "./did-you-mean.js";
 import { MAX_WORKERS } from "./tile/facts-pool.js";
 import type { ConfiguredSeverity, Severity } from "./types.js";
 
@@ -54,7 +55,7 @@ export function resolveLintConfig(loaded: LoadedConfig, defaults: ReadonlyMap<st
   const unknown: { path: PropertyKey[]; message: string }[] = [];
   for (const [id, level] of Object.entries(result.data.rules ?? {})) {
     if (!defaults.has(id)) {
-      unknown.push({ path: ["rules", id], message: "is not a rule; run skip-summary lint --help for the list" });
+      unknown.push({ path: ["rules", id], message: `is not a rule${didYouMean(id, [...defaults.keys()])}; run skip-summary lint --help for the list` });
       continue;
     }
     const configured = level as ConfiguredSeverity;
@@ -63,10 +64,10 @@ export function resolveLintConfig(loaded: LoadedConfig, defaults: ReadonlyMap<st
   }
   if (unknown.length > 0) throw configProblems(path, "lint", unknown);
   const unknownMechanisms: { path: PropertyKey[]; message: string }[] = Object.entries(result.data.intentionalSkips ?? {}).flatMap(([skill, m]) =>
-    Object.keys(m).filter((k) => !(MECHANISMS as readonly string[]).includes(k)).map((k) => ({ path: ["intentionalSkips", skill, k], message: `is not a mechanism; use one of ${MECHANISMS.join(", ")}` })),
+    Object.keys(m).filter((k) => !(MECHANISMS as readonly string[]).includes(k)).map((k) => ({ path: ["intentionalSkips", skill, k], message: `is not a mechanism${didYouMean(k, MECHANISMS)}; use one of ${MECHANISMS.join(", ")}` })),
   );
   for (const [i, m] of (result.data.mechanisms ?? []).entries()) {
-    if (!(MECHANISMS as readonly string[]).includes(m)) unknownMechanisms.push({ path: ["mechanisms", i], message: `${JSON.stringify(m)} is not a mechanism; use one of ${MECHANISMS.join(", ")}` });
+    if (!(MECHANISMS as readonly string[]).includes(m)) unknownMechanisms.push({ path: ["mechanisms", i], message: `${JSON.stringify(m)} is not a mechanism${didYouMean(m, MECHANISMS)}; use one of ${MECHANISMS.join(", ")}` });
   }
   if (unknownMechanisms.length > 0) throw configProblems(path, "lint", unknownMechanisms);
   return {

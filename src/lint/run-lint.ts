@@ -3,10 +3,12 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 import { RULES } from "./rules/index.js";
 import { isSuppressed, parseSuppressions, type Suppression } from "./suppressions.js";
 import { BUILTIN_RULE_PATH } from "./builtin-rule.js";
-import { loadTile, readRuleText } from "./tile/load-tile.js";
+import { loadTile, readRuleText, type LoadTileOptions } from "./tile/load-tile.js";
+import { isSkipSummaryError } from "../contract/errors.js";
+import { groupCopies } from "./copies.js";
 import type { FactsCache } from "./tile/facts-cache.js";
 import type { Concurrency } from "./tile/facts-pool.js";
-import { fillMessage, type FileResult, type Finding, type LintSettings, type LintSummary, type Report, type Severity } from "./types.js";
+import { fillMessage, type FileResult, type Finding, type LintSettings, type LintSummary, type Report, type Severity, type TileFailure } from "./types.js";
 
 export interface LintOptions {
   /** Folder that output paths are relative to. */
@@ -25,6 +27,8 @@ export interface LintOptions {
   readonly cache?: FactsCache;
   /** `--concurrency`: parser worker threads (default "auto": only for a tile with enough to parse, on more than one core). */
   readonly concurrency?: Concurrency;
+  /** Hears each tile as its turn comes (the CLI's progress line). */
+  readonly onTile?: (index: number, dir: string) => void;
 }
 
 export function defaultSeverities(): Map<string, Severity> {
@@ -36,9 +40,28 @@ export async function lintTiles(dirs: readonly string[], options: LintOptions): 
   const origin = options.ruleFile !== undefined ? ("flag" as const) : options.configuredRuleFile !== undefined ? ("config" as const) : ("builtin" as const);
   const fallbackPath = origin === "builtin" ? BUILTIN_RULE_PATH : resolve(options.cwd, (options.ruleFile ?? options.configuredRuleFile)!);
   const fallbackRule = { path: fallbackPath, origin, text: await readRuleText(fallbackPath) };
-  const knownRuleIds = new Set(RULES.map((r) => r.meta.id));
   const findings: Finding[] = [];
-  for (const dir of dirs) {
+  const failures: TileFailure[] = [];
+  let skills = 0;
+  for (const [index, dir] of dirs.entries()) {
+    options.onTile?.(index, dir);
+    // One tile never stops the others: a tile that cannot be read, or a bug met on it, is recorded and the run goes on.
+    const tileFindings: Finding[] = [];
+    try {
+      skills += await lintTile(dir, options, severities, fallbackRule, tileFindings);
+      findings.push(...tileFindings);
+    } catch (error) {
+      failures.push(isSkipSummaryError(error, "lint.tile_unreadable") ? { tile: dir, kind: "unreadable", message: error.message, error } : { tile: dir, kind: "internal", message: (error as Error).message, error });
+    }
+  }
+  return { ...summarise(findings, dirs), skills, failures };
+}
+
+/** Lints one tile into `out` (left untouched when the tile fails); returns how many skills it has. */
+async function lintTile(dir: string, options: LintOptions, severities: ReadonlyMap<string, Severity>, fallbackRule: LoadTileOptions["fallbackRule"], out: Finding[]): Promise<number> {
+  const findings: Finding[] = [];
+  const knownRuleIds = new Set(RULES.map((r) => r.meta.id));
+  {
     const tile = await loadTile(dir, options.cwd, { ignore: options.ignore ?? [], fallbackRule, ...(options.cache ? { cache: options.cache } : {}), ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }) });
     const suppressionCache = new Map<string, Suppression[]>();
     const texts = new Map(tile.files.map((f) => [f.path, f.text]));
@@ -72,8 +95,9 @@ export async function lintTiles(dirs: readonly string[], options: LintOptions): 
       };
       rule.check({ tile, knownRuleIds, report, ...(options.settings ? { settings: options.settings } : {}) });
     }
+    out.push(...groupCopies(findings, tile.files, (path) => displayPath(options.cwd, resolve(tile.dir, path))));
+    return tile.skills.length;
   }
-  return summarise(findings, dirs);
 }
 
 /** The text of a line, trimmed, when it says something (baselines match on it). */

@@ -109,6 +109,18 @@ export interface LintSummary {
   readonly warningCount: number;
   /** Tiles linted, as given on the command line. */
   readonly tiles: readonly string[];
+  /** Skills checked, over every tile that could be read. */
+  readonly skills?: number;
+  /** Tiles that could not be linted; every other tile was. */
+  readonly failures?: readonly TileFailure[];
+}
+
+/** A tile that stopped: "unreadable" (its folder; exit 2) or "internal" (a bug of the lint; exit 70). */
+export interface TileFailure {
+  readonly tile: string;
+  readonly kind: "unreadable" | "internal";
+  readonly message: string;
+  readonly error: unknown;
 }
 
 export function fillMessage(template: string, data: Readonly<Record<string, string | number>> = {}): string {

@@ -39,7 +39,7 @@ const FAILING: [fixture: string, expected: { ruleId: string; file: string; line:
   ["forbidden-pattern-missing-id", { ruleId: "forbidden-pattern-missing-id", file: "rules/no-silent-defer.md", line: 6, column: 1, message: /<!-- id: catching-budget-exhaustion-carrying -->/ }],
   ["forbidden-pattern-duplicate-id", { ruleId: "forbidden-pattern-duplicate-id", file: "rules/no-silent-defer.md", line: 6, column: 43, message: /"log-only-defer" is already used on line 5/ }],
   ["rule-file-invalid", { ruleId: "rule-file-invalid", file: "rules/no-silent-defer.md", line: 1, column: 1, message: /has no forbidden patterns: add a "## Forbidden patterns" heading/ }],
-  ["rule-file-missing", { ruleId: "rule-file-missing", file: "rules/no-silent-defer.md", line: 1, column: 1, message: /checked against the copy shipped with skip-summary/ }],
+  ["rule-file-missing", { ruleId: "rule-file-missing", file: ".", line: 1, column: 1, message: /checked against the copy shipped with skip-summary; write it with `skip-summary lint --init` in the tile's folder/ }],
   ["manifest-invalid", { ruleId: "manifest-invalid", file: "tile.json", line: 4, column: 12, message: /^tile\.json skills\.a\.path: must be a string/ }],
   ["invalid-suppression", { ruleId: "invalid-suppression", file: "scripts/tidy.sh", line: 1, column: 3, message: /has no reason, so it suppresses nothing/ }],
 ];
@@ -58,7 +58,7 @@ describe.concurrent("skip-summary lint: one fixture tile per rule", () => {
   // The first through the real binary: the full ESM CLI with the grammars it loads from dist/wasm. The others in process.
   it.each(["passing-plugin", "passing-legacy", "passing-no-manifest", "suppressed"])("%s passes with exit 0", async (fixture) => {
     const r = await (fixture === "passing-plugin" ? runCli : runCliInProcess)(["lint", join(FIXTURES, fixture)]);
-    expect(r.stdout).toBe("✔ no problems in 1 tile\n");
+    expect(r.stdout).toMatch(/^✔ no problems; checked [1-9]\d* skills? in 1 tile\n$/);
     expect(r.code).toBe(0);
   });
 
@@ -124,7 +124,7 @@ describe.concurrent("skip-summary lint: formats", () => {
     expect(r.stdout).not.toContain("\u001b[");
     expect(r.stdout.split("\n")[0]).toBe("skills/a/scripts/run.sh");
     expect(r.stdout).toMatch(/^ {2}2:16 +error {4}> writes .* non-atomic-summary-write$/m);
-    expect(r.stdout.trimEnd().split("\n").at(-1)).toBe("✖ 1 problem (1 error, 0 warnings) in 1 tile");
+    expect(r.stdout.trimEnd().split("\n").at(-1)).toBe("✖ 1 problem (1 error, 0 warnings); checked 1 skill in 1 tile");
   });
 
   it("github prints workflow annotations with file, line and col", async () => {
@@ -167,7 +167,7 @@ describe.concurrent("skip-summary lint: formats", () => {
       });
     const coloured = await onTty({});
     expect(coloured).toContain("\u001b[31merror  \u001b[0m");
-    expect(coloured).toContain("\u001b[31;1m✖ 1 problem (1 error, 0 warnings) in 1 tile\u001b[0m");
+    expect(coloured).toContain("\u001b[31;1m✖ 1 problem (1 error, 0 warnings); checked 1 skill in 1 tile\u001b[0m");
     // NO_COLOR in process, on a stdout that is a terminal as the real one above was (the CLI asks its io, not the process).
     const onTtyInProcess = async (env: Record<string, string>) => {
       const stdout = recordingStream(true);
@@ -175,7 +175,7 @@ describe.concurrent("skip-summary lint: formats", () => {
       return stdout.text;
     };
     const plain = await onTtyInProcess({ NO_COLOR: "1" });
-    expect(plain).toContain("✖ 1 problem (1 error, 0 warnings) in 1 tile");
+    expect(plain).toContain("✖ 1 problem (1 error, 0 warnings); checked 1 skill in 1 tile");
     expect(plain).not.toContain("\u001b[");
   });
 
@@ -228,7 +228,7 @@ describe.concurrent("skip-summary lint: exit codes and flags", () => {
     expect((await runCliInProcess(["lint", ".", "--max-warnings", "0"], { cwd })).code).toBe(1);
     const quiet = await runCliInProcess(["lint", ".", "--quiet", "--max-warnings", "0"], { cwd });
     expect(quiet.code).toBe(0);
-    expect(quiet.stdout).toBe("✔ no problems in 1 tile\n");
+    expect(quiet.stdout).toBe("✔ no problems; checked 1 skill in 1 tile\n");
   });
 
   it.each([
@@ -253,7 +253,7 @@ describe.concurrent("skip-summary lint: exit codes and flags", () => {
     const { code, flat } = await lintJson([join(FIXTURES, "rule-file-missing"), "--rule", "rule.md"], dir);
     expect(code).toBe(1);
     expect(flat.map((f) => [f.ruleId, f.file, f.message])).toEqual([
-      ["rule-file-missing", expect.stringMatching(/\/rule-file-missing\/rules\/no-silent-defer\.md$/), expect.stringContaining(`checked against --rule ${join(dir, "rule.md")}`)],
+      ["rule-file-missing", expect.stringMatching(/\/rule-file-missing$/), expect.stringContaining(`checked against --rule ${join(dir, "rule.md")}`)],
       ["forbidden-pattern-duplicate-id", "rule.md", expect.stringContaining('"only-one" is already used on line 3')],
     ]);
   });
@@ -329,7 +329,7 @@ describe.concurrent("skip-summary lint: robustness (nothing crashes, everything 
       [1, 1, "scripts/big.sh is 1048577 bytes, over the 1048576-byte limit; the checks did not read it"],
       [1, 1, "scripts/blob.py is binary (it contains NUL bytes); the checks did not read it"],
       [1, 1, "scripts/latin.sh is not valid UTF-8; save it as UTF-8 so the checks can read it"],
-      [1, 1, "self is a symlink to a folder, which the lint does not follow (links can loop); the files behind it were not checked"],
+      [1, 1, "self is a symlink to a folder that holds it, or that a link on its way already led to (.); following it would loop, so the lint does not (those files are checked where they are)"],
     ]);
   });
 

@@ -18,7 +18,7 @@ describe("skip-summary lint: lint.rule and lint.intentionalSkips in the config",
     expect(JSON.parse(before.stdout).files.flatMap((f: { findings: { ruleId: string }[] }) => f.findings.map((x) => x.ruleId)).sort()).toEqual(["defer-without-summary", "rule-file-missing"]);
     await writeFile(join(cwd, "skip-summary.config.json"), JSON.stringify({ lint: { rule: "shared.md", intentionalSkips: { tessl__a: { "instructed-skip": "the archive job retries on its own and pages on a third failure" } } } }));
     const after = await runCliInProcess(["lint", "tile", "--max-warnings", "0"], { cwd });
-    expect(after.stdout).toBe("✔ no problems in 1 tile\n");
+    expect(after.stdout).toBe("✔ no problems; checked 1 skill in 1 tile\n");
     expect(after.code).toBe(0);
   });
 

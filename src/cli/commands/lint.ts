@@ -5,6 +5,8 @@ import { EXIT_CODES_DOC } from "../exit-codes.js";
 import { usageError } from "../usage-error.js";
 import { isSkipSummaryError } from "../../contract/errors.js";
 import { isSystemError } from "../../fs/errors.js";
+import type { LintSummary } from "../../lint/types.js";
+import type { CliIo } from "../io.js";
 
 interface LintFlags {
   rule?: string;
@@ -16,6 +18,8 @@ interface LintFlags {
   all?: boolean;
   baseline?: string;
   writeBaseline?: string;
+  pruneBaseline?: boolean;
+  init?: boolean;
   cache?: boolean;
   cacheLocation?: string;
   concurrency?: string;
@@ -55,6 +59,19 @@ async function v8ForAShortRun(ownsProcess: boolean): Promise<void> {
   if (ownsProcess && !process.execArgv.some((a) => /^--interrupt[-_]budget(=|$)/.test(a))) setFlagsFromString(`--interrupt-budget=${LINT_INTERRUPT_BUDGET}`);
 }
 
+/**
+ * The other tiles' report is out when this runs: each tile that could not be linted is named on stderr, then the run
+ * ends 2 (a folder that cannot be read: usage) or, for a bug met on a tile, with that error (main's last resort: 70).
+ */
+function throwTileFailures(summary: LintSummary, io: CliIo): void {
+  const failures = summary.failures ?? [];
+  if (failures.length === 0) return;
+  const internal = failures.find((f) => f.kind === "internal");
+  for (const f of failures) if (f !== (internal ?? failures.at(-1))) io.stderr.write(`skip-summary: ${f.kind === "unreadable" ? `cannot lint ${f.message}` : `internal error while linting ${f.tile}: ${f.message}`}\n`);
+  if (internal) throw internal.error;
+  throw usageError(`cannot lint ${failures.at(-1)!.message}`, { cause: failures.at(-1)!.error });
+}
+
 export const lintCommand: CommandDefinition = {
   name: "lint",
   summary: "check a tile's skills against the no-silent-defer rule before it publishes",
@@ -70,6 +87,8 @@ export const lintCommand: CommandDefinition = {
       .option("--all", "run every silent-skip mechanism, not only the default set (those at >= 80% measured precision)")
       .option("--baseline <file>", "report only findings that are not in this baseline (written by --write-baseline)")
       .option("--write-baseline <file>", "record today's findings in FILE and exit 0; later runs pass it to --baseline")
+      .option("--prune-baseline", "with --baseline FILE: drop the entries that no longer match a finding from FILE")
+      .option("--init", "write rules/no-silent-defer.md (the copy shipped with skip-summary) into each tile that has none, and exit 0")
       .option("--cache", "keep what the parsers found, by file content, so the next run parses only changed files")
       .option("--cache-location <file>", "the cache file (default: .skipsummary-lintcache.json; implies --cache)")
       .option("--concurrency <n>", 'parser worker threads: a number, "auto" (only for a tile with 1,000+ files to parse, on more than one core) or "off" (default: auto)')
@@ -94,6 +113,11 @@ export const lintCommand: CommandDefinition = {
             io.stdout.write(text);
             return 0;
           }
+          if (opts.init) {
+            const { initRuleFiles } = await import("./lint-init.js");
+            return initRuleFiles(tiles.length === 0 ? ["."] : tiles, io);
+          }
+          if (opts.pruneBaseline && opts.baseline === undefined) throw usageError("--prune-baseline: give the baseline to prune with --baseline FILE");
           const format = opts.format as (typeof lint.FORMATS)[number];
           if (!lint.FORMATS.includes(format)) throw usageError(`--format: expected one of ${lint.FORMATS.join(", ")}, got ${JSON.stringify(opts.format)}`);
           let maxWarnings = -1;
@@ -117,9 +141,13 @@ export const lintCommand: CommandDefinition = {
           const cacheFile = opts.cacheLocation ?? (opts.cache ? lint.DEFAULT_CACHE_FILE : undefined);
           const cache = cacheFile === undefined ? undefined : lint.FactsCache.load(resolvePath(io.cwd, cacheFile));
           await v8ForAShortRun(io.stdout === process.stdout);
+          const tileArgs = tiles.length === 0 ? ["."] : tiles;
+          const { startProgress } = await import("./lint-progress.js");
+          // Only for people: a machine-read format on a terminal is still read by a machine.
+          const progress = format === "pretty" ? startProgress(io.stderr, tileArgs.length) : undefined;
           try {
             config = lint.resolveLintConfig(await loadConfigFile({ flag: opts.config, cwd: io.cwd }), lint.defaultSeverities());
-            summary = await lint.lintTiles(tiles.length === 0 ? ["."] : tiles, {
+            summary = await lint.lintTiles(tileArgs, {
               cwd: io.cwd,
               severities: config.severities,
               ignore: config.ignore,
@@ -133,8 +161,11 @@ export const lintCommand: CommandDefinition = {
               },
               ...(cache ? { cache } : {}),
               ...((concurrency ?? config.concurrency) === undefined ? {} : { concurrency: (concurrency ?? config.concurrency)! }),
+              ...(progress ? { onTile: (index: number, dir: string) => progress.tile(index, dir) } : {}),
             });
+            progress?.done();
           } catch (error) {
+            progress?.done();
             // Each is a usage error (2) in lint's words; the part's error stays as the cause.
             const cause = { cause: error };
             if (isSkipSummaryError(error, "config.invalid")) throw usageError(`config error in ${error.message}`, cause);
@@ -150,6 +181,8 @@ export const lintCommand: CommandDefinition = {
           const saved = cache?.save();
           if (saved && !saved.ok) io.stderr.write(`skip-summary: warning: the lint cache ${cacheFile} cannot be written (${saved.errno}); the next run parses every file again\n`);
           if (opts.writeBaseline !== undefined) {
+            // A baseline without a tile that could not be read would pass that tile's findings as new ones later.
+            throwTileFailures(summary, io);
             const { writeFile } = await import("node:fs/promises");
             const { resolve } = await import("node:path");
             const baseline = lint.createBaseline(summary);
@@ -163,27 +196,11 @@ export const lintCommand: CommandDefinition = {
             return 0;
           }
           if (opts.baseline !== undefined) {
-            const { readFile } = await import("node:fs/promises");
-            const { resolve } = await import("node:path");
-            let text: string;
-            try {
-              text = await readFile(resolve(io.cwd, opts.baseline), "utf8");
-            } catch (error) {
-              if (!isSystemError(error)) throw error;
-              throw usageError(`--baseline ${opts.baseline}: cannot be read (${error.code}); create it with --write-baseline ${opts.baseline}`, { cause: error });
-            }
-            let baseline;
-            try {
-              baseline = lint.parseBaseline(text);
-            } catch (error) {
-              if (isSkipSummaryError(error, "lint.baseline_invalid")) throw usageError(`--baseline ${opts.baseline}: ${error.message}`, { cause: error });
-              throw error;
-            }
-            const applied = lint.applyBaseline(summary, baseline);
-            summary = applied.summary;
-            if (applied.baselined > 0) io.stderr.write(`skip-summary: ${applied.baselined} finding(s) in the baseline ${opts.baseline} not shown\n`);
+            const { applyBaselineFile } = await import("./lint-baseline.js");
+            summary = await applyBaselineFile(summary, opts.baseline, opts.pruneBaseline ?? false, io);
           }
           io.stdout.write(lint.FORMATTERS[format](summary, { rules: metas, version: VERSION, color: format === "pretty" && useColor(io.stdout, io.env) }));
+          throwTileFailures(summary, io);
           return lint.lintExitCode(summary, { maxWarnings });
         }),
       );

@@ -17,11 +17,16 @@ export const formatPretty: Formatter = (summary, { color }) => {
     out.push("");
   }
   const total = summary.errorCount + summary.warningCount;
-  const tiles = `${summary.tiles.length} tile${summary.tiles.length === 1 ? "" : "s"}`;
-  if (total === 0) out.push(paint(color, "32", `✔ no problems in ${tiles}`));
+  // Tiles that could not be linted are not counted here; stderr names each (the exit code is 2, or 70 for a bug).
+  const tiles = plural(summary.tiles.length - (summary.failures?.length ?? 0), "tile");
+  // What was looked at, so "no problems" over zero skills (a wrong folder, a manifest that lists nothing) shows as such.
+  const scope = summary.skills === undefined ? `in ${tiles}` : `; checked ${plural(summary.skills, "skill")} in ${tiles}`;
+  if (total === 0) out.push(paint(color, "32", `✔ no problems${scope === `in ${tiles}` ? ` ${scope}` : scope}`));
   else {
-    const line = `✖ ${total} problem${total === 1 ? "" : "s"} (${summary.errorCount} error${summary.errorCount === 1 ? "" : "s"}, ${summary.warningCount} warning${summary.warningCount === 1 ? "" : "s"}) in ${tiles}`;
+    const line = `✖ ${plural(total, "problem")} (${plural(summary.errorCount, "error")}, ${plural(summary.warningCount, "warning")})${summary.skills === undefined ? ` ${scope}` : scope}`;
     out.push(paint(color, summary.errorCount > 0 ? "31;1" : "33;1", line));
   }
   return `${out.join("\n")}\n`;
 };
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;

@@ -1,7 +1,35 @@
 // SARIF 2.1.0 for code-scanning upload; a test validates it against the official JSON Schema.
+import { createHash } from "node:crypto";
+import { keyOf } from "../baseline.js";
+import type { Finding } from "../types.js";
 import type { Formatter } from "./types.js";
 
 export const SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json";
+
+/** docs/lint.md as published in the package, of the version that wrote the log (each rule is a `### rule-id` heading). */
+export function docsUri(version: string, ruleId: string): string {
+  return `https://unpkg.com/skip-summary@${encodeURIComponent(version)}/docs/lint.md#${ruleId}`;
+}
+
+/** The fingerprint key GitHub code scanning reads to keep an alert the same alert when lines move. */
+export const FINGERPRINT_KEY = "skipSummaryFinding/v1";
+
+/**
+ * The baseline's identity of a finding (rule, skill or file, the normalised code at each of its places: no line
+ * numbers), hashed; a second finding with the same identity in a run gets `:2`, and so on, as CodeQL's do.
+ */
+function fingerprints(findings: readonly Finding[]): Map<Finding, string> {
+  const seen = new Map<string, number>();
+  const out = new Map<Finding, string>();
+  for (const f of findings) {
+    const k = keyOf(f);
+    const hash = createHash("sha256").update(JSON.stringify([k.ruleId, k.where, k.snippets])).digest("hex").slice(0, 32);
+    const n = (seen.get(hash) ?? 0) + 1;
+    seen.set(hash, n);
+    out.set(f, `${hash}:${n}`);
+  }
+  return out;
+}
 
 /** A relative path as a URI reference: each segment percent-encoded, `/` kept. */
 function toUri(path: string): string {
@@ -10,6 +38,7 @@ function toUri(path: string): string {
 
 export const formatSarif: Formatter = (summary, meta) => {
   const index = new Map(meta.rules.map((r, i) => [r.id, i]));
+  const prints = fingerprints(summary.files.flatMap((f) => f.findings));
   const log = {
     $schema: SARIF_SCHEMA_URI,
     version: "2.1.0",
@@ -24,7 +53,7 @@ export const formatSarif: Formatter = (summary, meta) => {
               name: r.id.replace(/(^|-)([a-z])/g, (_m, _d: string, c: string) => c.toUpperCase()),
               shortDescription: { text: r.description },
               fullDescription: { text: r.rationale },
-              ...(r.docsUrl ? { helpUri: r.docsUrl } : {}),
+              helpUri: r.docsUrl ?? docsUri(meta.version, r.id),
               help: { text: `Run: skip-summary lint --explain ${r.id}` },
               defaultConfiguration: { level: r.severity === "error" ? "error" : "warning" },
             })),
@@ -36,6 +65,7 @@ export const formatSarif: Formatter = (summary, meta) => {
             ...(index.has(f.ruleId) ? { ruleIndex: index.get(f.ruleId)! } : {}),
             level: f.severity === "error" ? "error" : "warning",
             message: { text: f.message },
+            partialFingerprints: { [FINGERPRINT_KEY]: prints.get(f)! },
             locations: [
               {
                 physicalLocation: {

@@ -1,5 +1,7 @@
 // Lists a tile's files with fast-glob and reads the ones the checks need, reporting (never crashing on) files it cannot read.
-import { closeSync, fstatSync, openSync, readdirSync, readSync, constants, type Dirent } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, readSync, realpathSync, constants, type Dirent } from "node:fs";
+import { relative, sep } from "node:path";
+import { isSystemError } from "../../fs/errors.js";
 import fg from "fast-glob";
 import { baseName, isSummaryLikeName, languageOf, type Language } from "./classify-path.js";
 
@@ -16,7 +18,17 @@ export interface TileFile {
   readonly text?: string;
 }
 
-export type UnreadableReason = "binary" | "too-large" | "not-utf8" | "symlink-loop" | "symlinked-folder" | "not-a-file" | "line-break-folder" | "unreadable";
+export type UnreadableReason =
+  | "binary"
+  | "too-large"
+  | "not-utf8"
+  | "symlink-loop"
+  | "symlinked-folder"
+  | "symlink-outside"
+  | "not-a-file"
+  | "line-break-folder"
+  | "unreadable-folder"
+  | "unreadable";
 
 export interface UnreadableFile {
   readonly path: string;
@@ -54,21 +66,11 @@ export async function listTileFiles(dir: string, ignore: readonly string[], hook
   // The synchronous walk: on a local disk it avoids a thread-pool hop per folder, which dominates on small tiles' many folders.
   // "**/*", not "**": a globstar never matches a name with a line break, so "**" would drop such a folder without a
   // trace, while "**/*" still lists it (its last part is matched by "*") and it can be reported below.
-  const entries = fg.sync("**/*", {
-    cwd: dir,
-    dot: true,
-    onlyFiles: false,
-    followSymbolicLinks: false,
-    objectMode: true,
-    ignore: [...DEFAULT_IGNORE, ...ignore],
-    // A folder that cannot be read must not be skipped in silence: the error reaches the caller (exit 2).
-    suppressErrors: false,
-    // fast-glob's documented file-system adapter: the same readdirSync, heard on the way (folders as absolute paths).
-    ...(onFolder ? { fs: { readdirSync: listening(onFolder) } } : {}),
-  });
+  const unreadable: UnreadableFile[] = [];
+  const entries: WalkEntry[] = walk(dir, "", ignore, unreadable, onFolder);
   onListed?.(entries.filter((e) => !e.dirent.isDirectory()).map((e) => e.path));
   const files: TileFile[] = [];
-  const unreadable: UnreadableFile[] = [];
+  const links = new LinkFollower(dir);
   const buffer = Buffer.allocUnsafe(64 * 1024);
   let reads = 0;
   for (const entry of entries) {
@@ -90,9 +92,15 @@ export async function listTileFiles(dir: string, ignore: readonly string[], hook
         onRead(file);
         if (++reads % READS_PER_TURN === 0) await new Promise<void>((r) => setImmediate(r));
       }
+    } else if (read.reason === "symlinked-folder") {
+      // A link to a folder inside the tile is followed (its files belong to the skill it sits in), at most once along
+      // a chain of links; one that leaves the tile, or would loop, is reported and not followed.
+      const followed = links.follow(path);
+      if (typeof followed === "string") entries.push(...walk(followed, path, ignore, unreadable));
+      else unreadable.push({ path, ...followed });
     } else {
       // Links are always reported (a loop must not pass unseen); unreadable content only where a check would read it.
-      if (read.reason === "symlink-loop" || read.reason === "symlinked-folder" || isRead(path, language)) unreadable.push({ path, ...read });
+      if (read.reason === "symlink-loop" || isRead(path, language)) unreadable.push({ path, ...read });
       files.push({ path, language: language === "shell-or-other" ? "other" : language });
     }
   }
@@ -100,12 +108,78 @@ export async function listTileFiles(dir: string, ignore: readonly string[], hook
   return { files, unreadable };
 }
 
-function listening(onFolder: NonNullable<ListHooks["onFolder"]>): typeof readdirSync {
-  return ((path: string, options?: { withFileTypes?: boolean }) => {
-    const entries = readdirSync(path, options as { withFileTypes: true });
-    if (options?.withFileTypes) onFolder(path, entries);
+/**
+ * fast-glob's listing of `root`, its paths prefixed with `prefix` (a followed link's path in the tile). A folder inside
+ * that cannot be read is reported and its walk goes on (one folder never hides the rest of the tile); `root` itself
+ * failing is the caller's error.
+ */
+function walk(root: string, prefix: string, ignore: readonly string[], unreadable: UnreadableFile[], onFolder?: ListHooks["onFolder"]): WalkEntry[] {
+  const readdir = ((path: string, options?: { withFileTypes?: boolean }) => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(path, options as { withFileTypes: true });
+    } catch (error) {
+      const at = relative(root, path).split(sep).join("/");
+      if (at === "" || !isSystemError(error)) throw error;
+      unreadable.push({ path: prefix === "" ? at : `${prefix}/${at}`, reason: "unreadable-folder", detail: error.code });
+      return [];
+    }
+    if (options?.withFileTypes) onFolder?.(path, entries);
     return entries;
   }) as typeof readdirSync;
+  // "**/*", not "**": a globstar never matches a name with a line break, so "**" would drop such a folder without a
+  // trace, while "**/*" still lists it (its last part is matched by "*") and it can be reported below.
+  const entries = fg.sync("**/*", {
+    cwd: root,
+    dot: true,
+    onlyFiles: false,
+    followSymbolicLinks: false,
+    objectMode: true,
+    ignore: [...DEFAULT_IGNORE, ...ignore],
+    // An error reaches the adapter above, which reports it; nothing is skipped in silence.
+    suppressErrors: false,
+    // fast-glob's documented file-system adapter: the same readdirSync, heard on the way (folders as absolute paths).
+    fs: { readdirSync: readdir },
+  });
+  return prefix === "" ? entries : entries.map((e) => ({ path: `${prefix}/${e.path}`, dirent: e.dirent }));
+}
+
+type WalkEntry = { readonly path: string; readonly dirent: fg.Entry["dirent"] };
+
+/** Decides which links to folders are followed: inside the tile, and not back into a folder on their own chain. */
+class LinkFollower {
+  private readonly root: string;
+  /** Followed link path -> the real folders followed to reach it (itself included). */
+  private readonly chains = new Map<string, ReadonlySet<string>>();
+  constructor(private readonly dir: string) {
+    this.root = realpathSync(dir);
+  }
+
+  /** The real folder to walk, or why the link is not followed. */
+  follow(path: string): string | Omit<UnreadableFile, "path"> {
+    let real: string;
+    try {
+      real = realpathSync(`${this.dir}/${path}`);
+    } catch (error) {
+      return { reason: "unreadable", detail: (error as NodeJS.ErrnoException).code ?? String(error) };
+    }
+    const inside = (child: string, parent: string) => child === parent || child.startsWith(parent.endsWith(sep) ? parent : `${parent}${sep}`);
+    if (!inside(real, this.root)) return { reason: "symlink-outside", detail: real };
+    // A link into a folder that holds it, or into one a link on the way here came from or led to, would list itself
+    // forever: the chain holds the real folder each link of the way sits in and the one it leads to.
+    const here = realpathSync(`${this.dir}/${path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "."}`);
+    let chain: ReadonlySet<string> = new Set([here]);
+    for (let at = path.lastIndexOf("/"); at > 0; at = path.lastIndexOf("/", at - 1)) {
+      const c = this.chains.get(path.slice(0, at));
+      if (c) {
+        chain = new Set([...c, here]);
+        break;
+      }
+    }
+    if (inside(here, real) || chain.has(real)) return { reason: "symlinked-folder", detail: relative(this.root, real).split(sep).join("/") || "." };
+    this.chains.set(path, new Set([...chain, real]));
+    return real;
+  }
 }
 
 /** Code, SKILL.md, rule files, manifests and summaries are read; other files (docs, data, images) only listed. */
@@ -119,7 +193,7 @@ function isRead(path: string, language: Language): boolean {
       return name === "SKILL.md" || name === "no-silent-defer.md" || /(^|\/)(rules|references)\//.test(path);
     }
     case "json":
-      return isSummaryLikeName(path) || path === "tile.json" || path === ".tessl-plugin/plugin.json" || path === "tessl.json";
+      return isSummaryLikeName(path) || path === "tile.json" || path === ".tessl-plugin/plugin.json" || path === ".claude-plugin/plugin.json" || path === "tessl.json";
     default:
       return true;
   }

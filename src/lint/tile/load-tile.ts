@@ -10,7 +10,7 @@ import { PoolStarter } from "./pool-start.js";
 import { baseName } from "./classify-path.js";
 import fg from "fast-glob";
 import { DEFAULT_IGNORE, listTileFiles, type TileFile } from "./files.js";
-import { LEGACY_MANIFEST, PLUGIN_MANIFEST, parseManifest, type Manifest } from "./manifest.js";
+import { MANIFESTS, isGlob, parseManifest, type Manifest } from "./manifest.js";
 import { parseRuleFile } from "./rule-file.js";
 import { isTestFile } from "./classify-path.js";
 import { FactsCache, type CachedFacts } from "./facts-cache.js";
@@ -98,7 +98,7 @@ async function readTile(dirArg: string, dir: string, options: LoadTileOptions, s
   const { files, unreadable } = walked;
   const byPath = new Map(files.map((f) => [f.path, f]));
   let manifest: Manifest | undefined;
-  for (const name of [PLUGIN_MANIFEST, LEGACY_MANIFEST]) {
+  for (const name of MANIFESTS) {
     const file = byPath.get(name);
     if (file?.text !== undefined) {
       manifest = parseManifest(name, file.text);
@@ -194,22 +194,28 @@ async function dependencyRule(dir: string, tesslJson: string | undefined): Promi
  * skill (or a rule file) becomes every skill (every `.md` rule) under it, as Tessl reads `"skills": "skills/"`.
  */
 function expandManifest(manifest: Manifest, paths: readonly string[], dir: string, ignore: readonly string[]): Manifest {
-  const expand = (pattern: string): string[] =>
-    fg.isDynamicPattern(pattern) ? fg.sync(pattern, { cwd: dir, dot: true, onlyFiles: false, followSymbolicLinks: false, ignore: [...DEFAULT_IGNORE, ...ignore] }) : [pattern];
   const listed = new Set(paths);
+  // A glob is matched on the disk inside the tile only (manifest.ts refused absolute and ".." paths), errors there are
+  // the listing's to report, and only what the listing kept counts (not ignored files, not files behind a link it refused).
+  const expand = (pattern: string): string[] =>
+    isGlob(pattern)
+      ? fg.sync(pattern, { cwd: dir, dot: true, onlyFiles: false, followSymbolicLinks: false, suppressErrors: true, ignore: [...DEFAULT_IGNORE, ...ignore] })
+      : [pattern];
   const skillMds = paths.filter((p) => baseName(p) === "SKILL.md");
   const skillDirs = manifest.skillDirs?.flatMap(({ dir, field }) => {
     const found = new Set<string>();
     for (const p of expand(dir)) {
-      const d = p.replace(/(^|\/)SKILL\.md$/, "");
+      const d = p === "SKILL.md" ? "" : p.replace(/\/SKILL\.md$/, "");
       if (listed.has(d === "" ? "SKILL.md" : `${d}/SKILL.md`)) found.add(d);
-      else for (const md of skillMds) if (md.startsWith(`${d}/`)) found.add(md.slice(0, -"/SKILL.md".length));
+      else for (const md of skillMds) if (d === "" || md.startsWith(`${d}/`)) found.add(md === "SKILL.md" ? "" : md.slice(0, -"/SKILL.md".length));
     }
     return found.size === 0 ? [{ dir, field }] : [...found].map((d) => ({ dir: d, field }));
   });
   const ruleFiles = manifest.ruleFiles.flatMap(({ path, field }) => {
-    const found = expand(path).flatMap((p) => (listed.has(p) ? [p] : paths.filter((q) => q.startsWith(`${p}/`) && q.endsWith(".md"))));
+    const found = expand(path).flatMap((p) => (listed.has(p) ? [p] : paths.filter((q) => (p === "" || q.startsWith(`${p}/`)) && q.endsWith(".md"))));
     return found.length === 0 ? [{ path, field }] : found.map((p) => ({ path: p, field }));
   });
-  return { ...manifest, skillDirs, ruleFiles };
+  // A Claude Code plugin loads every skill under skills/ besides those it lists: the lint takes every SKILL.md.
+  const discovered = manifest.discoverSkills ? skillMds.map((md) => ({ dir: md === "SKILL.md" ? "" : md.slice(0, -"/SKILL.md".length), field: "" })) : [];
+  return { ...manifest, skillDirs: skillDirs === undefined ? undefined : [...skillDirs, ...discovered], ruleFiles };
 }

@@ -9,6 +9,7 @@ import type { TileFile, UnreadableFile } from "./files.js";
 import { declaresRule, readFrontMatter, type FrontMatter } from "./front-matter.js";
 import type { Manifest } from "./manifest.js";
 import { RULE_NAMESPACE, type RuleFile } from "./rule-file.js";
+import { isVendoredHelper } from "./vendored.js";
 
 export interface Skill {
   /** Tile-relative folder ("" for a skill at the tile's root). */
@@ -115,7 +116,7 @@ export function buildTile(input: {
     const test = isTestFile(file.path, file.language);
     if (test) tests.add(file.path);
     // A SKILL.md counts as a script: its code blocks are the commands the agent is told to run.
-    const script = !test && file.text !== undefined && (isCode(file.language) || baseName(file.path) === "SKILL.md");
+    const script = !test && file.text !== undefined && (isCode(file.language) || baseName(file.path) === "SKILL.md") && !isVendoredHelper(file);
     if (script) scripts.push({ file, skill: owner });
     if (owner) {
       owner.files.push(file);
