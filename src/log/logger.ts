@@ -19,11 +19,17 @@ export interface LoggerOptions {
   readonly write: (line: string) => void;
   /** @default () => new Date() */
   readonly now?: () => Date;
+  /** Entries below this level are dropped: `debug` shows every rescan. @default "debug" (the CLI passes "info") */
+  readonly level?: LogLevel;
 }
+
+export const LOG_LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error"];
 
 export function createLogger(options: LoggerOptions): Logger {
   const now = options.now ?? (() => new Date());
+  const min = LOG_LEVELS.indexOf(options.level ?? "debug");
   return (entry) => {
+    if (LOG_LEVELS.indexOf(entry.level) < min) return;
     const time = now().toISOString();
     options.write(options.format === "json" ? `${JSON.stringify({ time, ...entry })}\n` : formatPretty(time, entry));
   };

@@ -3,7 +3,7 @@
 // keys (docs/surfacer.md). This is the one place the names are mapped, so the two can never drift apart key by key.
 import type { SurfaceOutcome, SurfaceReport } from "./types.js";
 
-const OUTCOME_KEYS: Readonly<Record<string, string>> = { nowAt: "now_at", deliveryId: "delivery_id", heldUntil: "held_until" };
+const OUTCOME_KEYS: Readonly<Record<string, string>> = { nowAt: "now_at", deliveryId: "delivery_id", digestId: "digest_id", heldUntil: "held_until" };
 const REPORT_KEYS: Readonly<Record<string, string>> = { dryRun: "dry_run", workspaceErrors: "workspace_errors" };
 
 function renamed(value: object, keys: Readonly<Record<string, string>>): Record<string, unknown> {

@@ -42,6 +42,8 @@ export interface SurfaceOutcome {
   /** Where the entry is now when it is not where `file` says (a claim that could not be returned, quarantine). */
   readonly nowAt?: string;
   readonly deliveryId?: string;
+  /** A digest member's: the digest's delivery id (the message it went out in); `deliveryId` is the member's own. */
+  readonly digestId?: string;
   readonly notifiers?: readonly NotifierResult[];
   /** The rendered notice, in dry-run results. */
   readonly message?: RenderedMessage;

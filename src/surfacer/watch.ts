@@ -51,6 +51,8 @@ export interface WatchHandle {
 
 /** How often a workspace that still cannot be listed is reported again. */
 const UNREADABLE_REPORT_MS = 60_000;
+/** A glob that matches no folder is warned about at start, then at most once an hour while it lasts. */
+export const EMPTY_GLOB_REPORT_MS = 3_600_000;
 const RETRY_MIN_MS = 1_000;
 const RETRY_MAX_MS = 300_000;
 
@@ -101,6 +103,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
   const retryAt = new Map<string, { at: number; delay: number }>(); // summary path -> not before
   const leftAlone = new Map<string, string>(); // summary path -> signature of a file we decided to leave
   const unlistable = new Map<string, { detail: string; at: number }>(); // workspace -> its error, when last reported
+  const emptyGlobWarned = new Map<string, number>(); // glob -> when it was last said to match nothing
   let stopping = false;
   let loop: Promise<void> | undefined;
 
@@ -218,7 +221,17 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
   }
 
   async function rescan(): Promise<void> {
-    const { dirs, missing } = await expandWorkspaces(options.patterns, options.cwd);
+    const { dirs, missing, emptyGlobs } = await expandWorkspaces(options.patterns, options.cwd);
+    // A glob that matches no folder (a typo, a fleet not mounted yet) is said at once, then at most hourly.
+    const at = now().getTime();
+    for (const glob of emptyGlobs) {
+      const last = emptyGlobWarned.get(glob);
+      if (last === undefined || at - last >= EMPTY_GLOB_REPORT_MS) {
+        emptyGlobWarned.set(glob, at);
+        log({ level: "warn", event: "workspace_glob_empty", glob, detail: "the glob matches no folder; it is looked at again on every rescan" });
+      }
+    }
+    for (const glob of emptyGlobWarned.keys()) if (!emptyGlobs.includes(glob)) emptyGlobWarned.delete(glob);
     for (const dir of dirs) {
       const id = await stat(dir).then((s) => (s.isDirectory() ? `${s.dev}:${s.ino}` : undefined), () => undefined);
       const before = identity.get(dir);

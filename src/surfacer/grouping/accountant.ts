@@ -169,6 +169,8 @@ export function createAccountant(o: AccountantOptions): Accountant {
     const deliveryId = single ? first.c.deliveryId : deliveryIdOf("digest", prepared.map((p) => p.c.deliveryId).sort().join(","));
     const message = single ? renderSummary(first.c.summary, [...first.notes, ...heldNote]) : renderDigest(route, prepared.map((p) => ({ summary: p.c.summary, notes: p.notes, workspace: p.c.workspace })), heldNote);
     const workspace = first.c.workspace;
+    // Each member's own delivery id on its line (it matches its Alertmanager alert, its webhook part), the digest's beside it.
+    const ids = (c: (typeof members)[number]) => (single ? { deliveryId } : { deliveryId: c.deliveryId, digestId: deliveryId });
     const result = await o.deliver(
       { message, summary: single ? first.c.summary : undefined, skill: first.c.summary.skill, route, workspace, deliveryId, ...(single ? {} : { members: prepared.map((p) => ({ summary: p.c.summary, workspace: p.c.workspace, message: renderSummary(p.c.summary, p.notes), deliveryId: p.c.deliveryId })) }) },
       { exclude: already, signal: o.signal, stop: o.stop },
@@ -181,7 +183,7 @@ export function createAccountant(o: AccountantOptions): Accountant {
       const words = failureWords(result.results);
       return Promise.all(prepared.map(async ({ c }) => {
         const back = await returnClaim(c.claimPath, c.path, c.summary).catch(() => ({ returned: false as const, at: c.claimPath }));
-        return outcome(c, { kind: "failed", code: "send-failed", deliveryId, detail: single ? words : `the digest of ${members.length} could not be sent, so all stay: ${words}`, notifiers: result.results, ...(back.returned ? {} : { nowAt: back.at }) });
+        return outcome(c, { kind: "failed", code: "send-failed", ...ids(c), detail: single ? words : `the digest of ${members.length} could not be sent, so all stay: ${words}`, notifiers: result.results, ...(back.returned ? {} : { nowAt: back.at }) });
       }));
     }
     // Journal every member (one fsync per workspace folder the digest spans), then count them (one ledger batch
@@ -201,9 +203,9 @@ export function createAccountant(o: AccountantOptions): Accountant {
     }
     const out = await runInOrder(prepared, FINISH_CONCURRENCY, async ({ c }) => {
       const why = uncounted.get(c.workspace);
-      if (why !== undefined) return outcome(c, { kind: "sent", code: "delivered", deliveryId, notifiers: result.results, nowAt: sentName(c.claimPath), detail: `sent, but not yet counted in the ledger (${why}); kept as a journal record until the next run counts it` });
+      if (why !== undefined) return outcome(c, { kind: "sent", code: "delivered", ...ids(c), notifiers: result.results, nowAt: sentName(c.claimPath), detail: `sent, but not yet counted in the ledger (${why}); kept as a journal record until the next run counts it` });
       await unlink(sentName(c.claimPath));
-      return outcome(c, { kind: "sent", code: "delivered", deliveryId, notifiers: result.results });
+      return outcome(c, { kind: "sent", code: "delivered", ...ids(c), notifiers: result.results });
     });
     if (already.size > 0) for (const { c } of prepared) await removePartial(c.workspace, nameOf(c), c.deliveryId);
     return out;

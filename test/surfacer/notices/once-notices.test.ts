@@ -102,7 +102,12 @@ describe.concurrent("grouping in one once run", () => {
     expect(delivered[0]!.text).toMatch(/^⏭️ 8 policy skips/);
     for (const s of skills) expect(delivered[0]!.text).toContain(s.slice("tessl__".length));
     expect(delivered[0]!.html).toContain('<a href="https://example.com/login?a=1&amp;b=2">Log in again</a>');
-    expect(new Set(r.outcomes.map((o) => o.deliveryId)).size).toBe(1);
+    // Each member's line carries its own delivery id (the one its webhook part and Alertmanager alert carry), and
+    // the digest's beside it.
+    expect(new Set(r.outcomes.map((o) => o.deliveryId)).size).toBe(8);
+    expect(new Set(r.outcomes.map((o) => o.digestId)).size).toBe(1);
+    expect(r.outcomes[0]!.digestId).toMatch(/^[0-9a-f]{32}$/);
+    expect(r.outcomes.map((o) => o.deliveryId)).not.toContain(r.outcomes[0]!.digestId);
     expect(await summariesLeft(ws)).toEqual([]);
     for (const s of skills) expect((await readSkillLedger(ws, s)).entries["login expired"]?.sent).toBe(1);
   });

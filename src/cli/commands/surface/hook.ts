@@ -10,6 +10,7 @@ import { describeConfigError } from "./config-words.js";
 import { readAll } from "../../io.js";
 import { EXIT_CODES, errorExitCode } from "../../exit-codes.js";
 import { usageError } from "../../usage-error.js";
+import { resolveLogLevel } from "../../log-level.js";
 import { countOutcomes } from "../../../surfacer/describe.js";
 import { hookInputInvalid, parseHookInput } from "../../../surfacer/hook-input.js";
 import { hookOutput, type HookResult } from "../../../surfacer/hook-output.js";
@@ -28,7 +29,7 @@ export async function runSurfaceHook(flags: SurfaceFlags, context: CommandContex
       if (given) throw usageError(`--hook-input and ${flag} cannot be combined: a hook surfaces once, from its event, and its stdout carries only the hook's JSON`);
     }
     if (flags.notify?.some((value) => value.split(",").every((name) => name.trim() === ""))) throw usageError("--notify is empty; give a notifier name such as stdout, telegram or one defined in the config");
-    const log = createLogger({ format: format as LogFormat, write: (line) => void io.stderr.write(line) });
+    const log = createLogger({ format: format as LogFormat, level: resolveLogLevel(flags.logLevel, io.env), write: (line) => void io.stderr.write(line) });
     // Run by hand in a terminal, reading stdin would wait for a Ctrl-D that nobody knows to type.
     if (io.stdin.isTTY) throw hookInputInvalid("stdin is a terminal, not a piped event (Claude Code pipes it in; by hand, pipe one in too)");
     const target = parseHookInput(await readAll(io.stdin));
@@ -41,7 +42,8 @@ export async function runSurfaceHook(flags: SurfaceFlags, context: CommandContex
     let printed = "";
     const setup = await setUpSurfacer({ configFile: flags.config, notify: flags.notify, env: io.env, cwd: io.cwd, log, stdout: { write: (t: string) => (printed += t) }, hook: true });
     const patterns = flags.workspace ?? (setup.settings.workspaces.length > 0 ? setup.settings.workspaces : [hookWorkspace(io, target.cwd)]);
-    const { dirs: found, missing } = await expandWorkspaces(patterns, io.cwd);
+    const { dirs: found, missing, emptyGlobs } = await expandWorkspaces(patterns, io.cwd);
+    for (const glob of emptyGlobs) log({ level: "warn", event: "workspace_glob_empty", glob, detail: "the glob matches no folder" });
     if (missing.length > 0) throw usageError(`--workspace ${missing[0]}: no such folder; pass an existing workspace folder (or a glob)`);
     const dirs = await withFallbackFolder(found, io.env, io.cwd);
 

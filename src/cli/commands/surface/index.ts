@@ -12,6 +12,7 @@ const SURFACE_FLAGS = [
   { flags: "--hook-input", description: "run as a Claude Code hook: read a Stop, SubagentStop, StopFailure, SessionStart or PostToolUse event on stdin, print the hook's JSON (install with: skip-summary hooks install)" },
   { flags: "--watch", description: "keep running: surface what waits now, then every new summary (SIGINT/SIGTERM to stop)" },
   { flags: "--log-format <format>", description: "structured log lines on stderr: pretty or json", defaultValue: "pretty" },
+  { flags: "--log-level <level>", description: "the least level logged: debug (every rescan), info, warn or error (default: $SKIP_SUMMARY_LOG_LEVEL, else info)" },
 ] as const satisfies readonly FlagSpec[];
 
 /** What both parsers hand the surface command, read off SURFACE_FLAGS. */

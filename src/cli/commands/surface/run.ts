@@ -9,6 +9,7 @@ import type { SurfaceFlags } from "./index.js";
 import { EXIT_CODES, errorExitCode } from "../../exit-codes.js";
 import { describeConfigError } from "./config-words.js";
 import { usageError } from "../../usage-error.js";
+import { resolveLogLevel } from "../../log-level.js";
 import { cliClock } from "../../clock.js";
 import { countOutcomes, describeOutcome } from "../../../surfacer/describe.js";
 import { surfaceExitCode } from "../../../surfacer/exit-code.js";
@@ -30,7 +31,7 @@ async function runSurface(flags: SurfaceFlags, context: CommandContext): Promise
   if (flags.watch && flags.dryRun) throw usageError("--watch and --dry-run cannot be combined: a dry run looks once and touches nothing");
   // Checked here, not only when notifiers load: an empty name is a usage error even when nothing waits.
   if (flags.notify?.some((value) => value.split(",").every((name) => name.trim() === ""))) throw usageError("--notify is empty; give a notifier name such as stdout, telegram or one defined in the config");
-  const log = createLogger({ format: format as LogFormat, write: (line) => void io.stderr.write(line) });
+  const log = createLogger({ format: format as LogFormat, level: resolveLogLevel(flags.logLevel, io.env), write: (line) => void io.stderr.write(line) });
 
   let skill: string | undefined;
   if (flags.skill !== undefined) {
@@ -72,7 +73,8 @@ async function surface(flags: SurfaceFlags, context: CommandContext, log: Logger
     // A sidecar in the container also watches the fallback folder of a read-only workspace, when there is one.
     return watchUntilSignal({ patterns: await withFallbackFolder(patterns, io.env, io.cwd), cwd: io.cwd, skill, setup, log, json: Boolean(flags.json), io });
   }
-  const { dirs: found, missing } = await expandWorkspaces(patterns, io.cwd);
+  const { dirs: found, missing, emptyGlobs } = await expandWorkspaces(patterns, io.cwd);
+  for (const glob of emptyGlobs) log({ level: "warn", event: "workspace_glob_empty", glob, detail: "the glob matches no folder" });
   if (missing.length > 0) throw usageError(`--workspace ${missing[0]}: no such folder; pass an existing workspace folder (or a glob)`);
   const dirs = await withFallbackFolder(found, io.env, io.cwd);
   const report = await surfaceOnce({
