@@ -62,7 +62,7 @@ export const ERROR_ROWS: { readonly [C in CommandName]: Readonly<Partial<Record<
   },
   history: { "contract.workspace_not_found": "usage" },
   silence: { "contract.workspace_not_found": "usage" },
-  hooks: { "hooks.settings_invalid": "bad-settings", "hooks.settings_unwritable": "cannot-write" },
+  hooks: { "hooks.settings_invalid": "bad-settings", "hooks.settings_unwritable": "cannot-write", "config.invalid": "usage" },
   check: { "contract.workspace_not_found": "usage" },
   notify: { "config.invalid": "usage", "notifiers.none_available": "not-sent" },
   // lint words its parts' errors itself (`config error in …`, `cannot lint …`) and throws them as `cli.usage`.

@@ -16,8 +16,8 @@ export const INSTALLABLE_EVENTS = ["Stop", "SubagentStop", "StopFailure", "Sessi
 export type InstallableEvent = (typeof INSTALLABLE_EVENTS)[number];
 export const DEFAULT_EVENTS: readonly InstallableEvent[] = ["Stop", "SubagentStop", "StopFailure", "SessionStart"];
 export const DEFAULT_HOOK_COMMAND = "skip-summary surface --hook-input";
-/** Seconds Claude Code waits for the hook; a send with retries fits well inside. */
-export const DEFAULT_HOOK_TIMEOUT_S = 60;
+/** Seconds Claude Code waits for the hook by default: the default budget (10 s) plus the margin (surfacer/settings.ts). */
+export const DEFAULT_HOOK_TIMEOUT_S = 15;
 
 export interface HookEdit {
   /** The new text; the same string when nothing changed. */
@@ -52,7 +52,7 @@ export function parseSettings(text: string): Json {
 
 const isOurs = (command: string) => (hook: unknown) => isObject(hook) && hook.type === "command" && hook.command === command;
 
-export function installHooks(text: string, events: readonly InstallableEvent[], command = DEFAULT_HOOK_COMMAND): HookEdit {
+export function installHooks(text: string, events: readonly InstallableEvent[], command = DEFAULT_HOOK_COMMAND, timeoutS = DEFAULT_HOOK_TIMEOUT_S): HookEdit {
   const data = parseSettings(text);
   let out = text.trim() === "" ? "{}\n" : text;
   const changed: InstallableEvent[] = [];
@@ -63,7 +63,7 @@ export function installHooks(text: string, events: readonly InstallableEvent[], 
       unchanged.push(event);
       continue;
     }
-    const group = { hooks: [{ type: "command", command, timeout: DEFAULT_HOOK_TIMEOUT_S }] };
+    const group = { hooks: [{ type: "command", command, timeout: timeoutS }] };
     const root = parseTree(out)!;
     const hooksNode = findNodeAtLocation(root, ["hooks"]);
     const eventNode = hooksNode && findNodeAtLocation(root, ["hooks", event]);

@@ -105,6 +105,12 @@ function resolveOptions(options: DeliverOptions): Resolved {
 }
 
 
+// Why sending stopped: a shutdown, or a deadline that says its own words (the hook's budget aborts with a TimeoutError).
+function stopWords(o: Resolved): string {
+  const reason: unknown = o.signal?.reason;
+  return reason instanceof Error && reason.name === "TimeoutError" ? reason.message : "stopped by shutdown";
+}
+
 // The wait before a retry ends on either signal: after a shutdown no retry is coming.
 function waitSignal(o: Resolved): AbortSignal | undefined {
   const signals = [o.signal, o.stop].filter((s): s is AbortSignal => s !== undefined);
@@ -122,7 +128,7 @@ async function deliverOne(notifier: Notifier, request: DeliveryRequest, o: Resol
     await pRetry(
       async (attemptNumber) => {
         // `stop` spares the first attempt: a file already claimed is sent (or put back) rather than left half-way.
-        if (o.signal?.aborted || (attemptNumber > 1 && o.stop?.aborted)) throw new AbortError("stopped by shutdown before this attempt");
+        if (o.signal?.aborted || (attemptNumber > 1 && o.stop?.aborted)) throw new AbortError(`${stopWords(o)} before this attempt`);
         attempts = attemptNumber;
         const result = await attemptOnce(notifier, request, o);
         if (result.ok) return;
@@ -149,7 +155,7 @@ async function deliverOne(notifier: Notifier, request: DeliveryRequest, o: Resol
   } catch (error) {
     const failure = last ?? transientFailure(`not sent: ${describeError(error)}`);
     const stopped = (o.signal?.aborted === true || o.stop?.aborted === true) && !failure.permanent;
-    const words = stopped && !failure.error.includes("shutdown") ? `${failure.error} (stopped by shutdown)` : failure.error;
+    const words = stopped && !failure.error.includes(stopWords(o)) ? `${failure.error} (${stopWords(o)})` : failure.error;
     o.log({ level: "error", event: "notify_failed", ...base, attempts, permanent: failure.permanent, error: words });
     return { notifier: notifier.name, ok: false, attempts, error: words, permanent: failure.permanent };
   }
@@ -163,7 +169,7 @@ async function attemptOnce(notifier: Notifier, request: DeliveryRequest, o: Reso
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException(`timed out after ${o.timeoutMs} ms`, "TimeoutError")), o.timeoutMs);
   let grace: NodeJS.Timeout | undefined;
-  const onOuterAbort = () => controller.abort(new DOMException("stopped by shutdown", "AbortError"));
+  const onOuterAbort = () => controller.abort(new DOMException(stopWords(o), "AbortError"));
   o.signal?.addEventListener("abort", onOuterAbort, { once: true });
   try {
     const sending = (async () => notifier.send({ ...request, signal: controller.signal, timeoutMs: o.timeoutMs }))().then(

@@ -60,6 +60,19 @@ export const DEFAULT_DELIVERY: DeliverySettings = {
   maxDelayMs: DEFAULT_DELIVERY_BACKOFF.maxDelayMs,
 };
 
+/** The `notify` section's retry and timeout settings, with defaults, without building a notifier (`hooks install` fits them to the hook's budget). */
+export function deliverySettings(config: LoadNotifiersOptions["config"]): DeliverySettings {
+  const parsed = z.safeParse(NotifySection, config.data[NOTIFY_SECTION] ?? {});
+  if (!parsed.success) throw configProblems(config.path ?? "(no config file)", NOTIFY_SECTION, parsed.error.issues);
+  const section = parsed.data;
+  return {
+    retries: section.retries ?? DEFAULT_DELIVERY.retries,
+    timeoutMs: section.timeout_ms ?? DEFAULT_DELIVERY.timeoutMs,
+    minDelayMs: section.min_delay_ms ?? DEFAULT_DELIVERY.minDelayMs,
+    maxDelayMs: section.max_delay_ms ?? DEFAULT_DELIVERY.maxDelayMs,
+  };
+}
+
 export async function loadNotifiers(options: LoadNotifiersOptions): Promise<LoadedNotifiers> {
   const configPath = options.config.path ?? "(no config file)";
   const parsed = z.safeParse(NotifySection, options.config.data[NOTIFY_SECTION] ?? {});

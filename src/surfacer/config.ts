@@ -48,6 +48,7 @@ const SurfaceSection = z.strictObject(
     lease_ms: z.optional(ms("a claim older than this is taken over", 1000)),
     rescan_ms: z.optional(ms("how often watch mode rescans every workspace", 50)),
     lock_wait_ms: z.optional(ms("how long once mode waits for an owner that is merging", 0)),
+    hook_budget_ms: z.optional(ms("under --hook-input, all delivery ends within this; the rest is kept for the next run", 1000).check(z.lte(590_000, "must be at most 590000 ms (Claude Code's own default hook timeout is 600 s)"))),
     concurrency: z.optional(z.int({ error: "must be an integer from 1 to 64" }).check(z.gte(1, "must be an integer from 1 to 64"), z.lte(64, "must be an integer from 1 to 64"))),
     time_zone: z.optional(refined(timeZoneProblem)),
     ledger_max_age: z.optional(refined(periodProblem)),
@@ -59,7 +60,7 @@ const SurfaceSection = z.strictObject(
   {
     error: (issue) =>
       issue.code === "unrecognized_keys"
-        ? `has unknown keys ${((issue as { keys?: string[] }).keys ?? []).map((k) => JSON.stringify(k)).join(", ")}; allowed: workspaces, lease_ms, rescan_ms, lock_wait_ms, concurrency, time_zone, ledger_max_age, group, group_wait_ms, policy, technical (notifiers, retries and timeouts go in the "notify" section)`
+        ? `has unknown keys ${((issue as { keys?: string[] }).keys ?? []).map((k) => JSON.stringify(k)).join(", ")}; allowed: workspaces, lease_ms, rescan_ms, lock_wait_ms, hook_budget_ms, concurrency, time_zone, ledger_max_age, group, group_wait_ms, policy, technical (notifiers, retries and timeouts go in the "notify" section)`
         : 'must be an object such as { "rescan_ms": 5000 }',
   },
 );
@@ -75,6 +76,7 @@ export function parseSurfaceSection(config: { readonly path: string | undefined;
     rescanMs: d.rescan_ms ?? DEFAULT_SETTINGS.rescanMs,
     lockWaitMs: d.lock_wait_ms ?? DEFAULT_SETTINGS.lockWaitMs,
     concurrency: d.concurrency ?? DEFAULT_SETTINGS.concurrency,
+    hookBudgetMs: d.hook_budget_ms ?? DEFAULT_SETTINGS.hookBudgetMs,
     notices: noticesOf(d),
   };
 }

@@ -10,6 +10,8 @@ export interface SurfaceSettings {
   readonly rescanMs: number;
   readonly lockWaitMs: number;
   readonly concurrency: number;
+  /** Under `--hook-input`: all delivery ends within this; what does not fit is kept for the next run. */
+  readonly hookBudgetMs: number;
   /** Silences, repeat policy, quiet hours, grouping and the ledger (docs/surfacer.md, "What the owner sees"). */
   readonly notices: NoticeSettings;
 }
@@ -17,7 +19,17 @@ export interface SurfaceSettings {
 /** An owner lock older than this belongs to a dead emit (the owner side uses the same figure). */
 export const OWNER_LOCK_STALE_MS = 30_000;
 
-export const DEFAULT_SETTINGS: SurfaceSettings = { workspaces: [], leaseMs: undefined, rescanMs: 5_000, lockWaitMs: 2_000, concurrency: 4, notices: DEFAULT_NOTICE_SETTINGS };
+/** The hook's delivery budget: a Stop hook holds the agent's stop, so an outage must cost every turn at most this. */
+export const DEFAULT_HOOK_BUDGET_MS = 10_000;
+/** What `hooks install` adds to the budget for the hook's timeout: Node's start, the owner-lock wait's tail, putting files back. */
+export const HOOK_TIMEOUT_MARGIN_S = 5;
+
+/** The timeout (seconds) `hooks install` writes for a budget: Claude Code kills the hook after it, so it must not come first. */
+export function hookTimeoutSeconds(budgetMs: number): number {
+  return Math.ceil(budgetMs / 1000) + HOOK_TIMEOUT_MARGIN_S;
+}
+
+export const DEFAULT_SETTINGS: SurfaceSettings = { workspaces: [], leaseMs: undefined, rescanMs: 5_000, lockWaitMs: 2_000, concurrency: 4, hookBudgetMs: DEFAULT_HOOK_BUDGET_MS, notices: DEFAULT_NOTICE_SETTINGS };
 
 export interface DeliveryTiming {
   readonly timeoutMs: number;

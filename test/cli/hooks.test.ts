@@ -32,7 +32,7 @@ describe("skip-summary hooks", () => {
     expect(r.stdout).toBe(`installed skip-summary surface --hook-input for Stop, SubagentStop, StopFailure, SessionStart in ${file}\n`);
     const text = await readFile(file, "utf8");
     const parsed = JSON.parse(text) as Record<string, unknown>;
-    expect(ours(parsed, "Stop")).toEqual([{ type: "command", command: "skip-summary surface --hook-input", timeout: 60 }]);
+    expect(ours(parsed, "Stop")).toEqual([{ type: "command", command: "skip-summary surface --hook-input", timeout: 15 }]);
     for (const event of ["SubagentStop", "StopFailure", "SessionStart"]) expect(ours(parsed, event), event).toHaveLength(1);
     expect(parsed).toMatchObject({ model: "opus", someFutureKey: { nested: [1, 2, { x: null }] } });
     // Every line of the original is still there, in order, untouched except where an entry was appended.
@@ -51,6 +51,38 @@ describe("skip-summary hooks", () => {
     expect((await runCliInProcess(["hooks", "uninstall", "--settings", file])).stdout).toContain("not installed for Stop, SubagentStop, StopFailure, SessionStart");
   });
 
+  it("writes a timeout after the hook's budget (surface.hook_budget_ms, default 10 s, + 5 s), and warns when the config's retries cannot fit it", async () => {
+    const project = await tempDir();
+    const settings = join(project, ".claude", "settings.json");
+    const timeoutOf = async () => ours(JSON.parse(await readFile(settings, "utf8")), "Stop")[0] as unknown as { timeout: number };
+    const quiet = await runCliInProcess(["hooks", "install", "--settings", settings, "--event", "Stop"]);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr).toBe("");
+    expect((await timeoutOf()).timeout).toBe(15);
+
+    await writeFile(join(project, "skip-summary.config.json"), JSON.stringify({ surface: { hook_budget_ms: 20_000 }, notify: { retries: 4, timeout_ms: 10_000, max_delay_ms: 1000 } }));
+    await runCliInProcess(["hooks", "uninstall", "--settings", settings]);
+    const warned = await runCliInProcess(["hooks", "install", "--settings", settings, "--event", "Stop"]);
+    expect(warned.code, warned.stderr).toBe(0);
+    expect((await timeoutOf()).timeout).toBe(25);
+    expect(warned.stderr).toBe(
+      `skip-summary hooks: warning: ${join(project, "skip-summary.config.json")}: one delivery can take up to 54000 ms (notify.timeout_ms × (retries + 1) + max_delay_ms × retries), ` +
+        "more than the hook's budget of 20000 ms (surface.hook_budget_ms): under the hook, a send still retrying then is stopped and its summary kept for the next run; lower notify.retries or timeout_ms, or raise surface.hook_budget_ms\n",
+    );
+
+    // Retries that fit say nothing; --config names another file; a bad budget is a config error naming the key.
+    const other = join(project, "other.json");
+    await writeFile(other, JSON.stringify({ surface: { hook_budget_ms: 30_000 }, notify: { retries: 1, timeout_ms: 5000, max_delay_ms: 1000 } }));
+    await runCliInProcess(["hooks", "uninstall", "--settings", settings]);
+    const fits = await runCliInProcess(["hooks", "install", "--settings", settings, "--event", "Stop", "--config", other]);
+    expect(fits).toMatchObject({ code: 0, stderr: "" });
+    expect((await timeoutOf()).timeout).toBe(35);
+    await writeFile(other, JSON.stringify({ surface: { hook_budget_ms: 600_000 } }));
+    const bad = await runCliInProcess(["hooks", "install", "--settings", settings, "--config", other]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("surface.hook_budget_ms: must be at most 590000 ms");
+  });
+
   it("--dry-run prints the change as a diff and writes nothing", async () => {
     const dir = await tempDir();
     const file = join(dir, "settings.json");
@@ -58,7 +90,7 @@ describe("skip-summary hooks", () => {
     const r = await runCliInProcess(["hooks", "install", "--settings", file, "--event", "PostToolUse", "--dry-run"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^-        "Stop": \[/m);
-    expect(r.stdout).toMatch(/^\+.*"PostToolUse": \[\{"hooks":\[\{"type":"command","command":"skip-summary surface --hook-input","timeout":60\}\]\}\]/m);
+    expect(r.stdout).toMatch(/^\+.*"PostToolUse": \[\{"hooks":\[\{"type":"command","command":"skip-summary surface --hook-input","timeout":15\}\]\}\]/m);
     expect(await readFile(file, "utf8")).toBe(SETTINGS);
   });
 

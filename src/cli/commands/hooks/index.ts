@@ -8,6 +8,7 @@ export interface HooksFlags {
   workspace?: string;
   event?: string;
   command?: string;
+  config?: string;
   dryRun?: boolean;
 }
 
@@ -17,6 +18,7 @@ function declare(sub: Command, context: CommandContext, done: (code: ExitCode) =
     .option("--workspace <dir>", "the workspace whose .claude/settings.json to edit (default: $SKIP_SUMMARY_WORKSPACE, $CLAUDE_PROJECT_DIR, /workspace/agent, /workspace/group)")
     .option("--event <list>", "comma-separated hook events: Stop, SubagentStop, StopFailure, SessionStart, PostToolUse (default: all but PostToolUse)")
     .option("--command <cmd>", 'the hook command (default: "skip-summary surface --hook-input"); uninstall removes entries with exactly this command')
+    .option("--config <file>", "the config the hook reads, for its time budget (default: skip-summary.config.json in the project folder, beside .claude/)")
     .option("--dry-run", "print the change as a diff and write nothing")
     .action(
       action(context, "hooks", done, async (flags: HooksFlags) => {

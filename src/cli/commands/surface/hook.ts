@@ -47,9 +47,16 @@ export async function runSurfaceHook(flags: SurfaceFlags, context: CommandContex
     if (missing.length > 0) throw usageError(`--workspace ${missing[0]}: no such folder; pass an existing workspace folder (or a glob)`);
     const dirs = await withFallbackFolder(found, io.env, io.cwd);
 
+    // A Stop hook holds the agent's stop: all delivery ends within the budget, and what is still sending then is put
+    // back for the next run (its outcome says so, and so does systemMessage). Claude Code's timeout comes later.
+    const budgetMs = setup.settings.hookBudgetMs;
+    const budget = new AbortController();
+    const timer = setTimeout(() => budget.abort(new DOMException(`the hook's time budget of ${budgetMs} ms (surface.hook_budget_ms) ran out; kept for the next run`, "TimeoutError")), budgetMs);
+    timer.unref();
     let result: HookResult;
     try {
       const report = await surfaceOnce({
+        signal: budget.signal,
         workspaces: dirs,
         skill: target.kind === "skill" ? target.skill : undefined,
         deliver: setup.deliver,
@@ -66,6 +73,8 @@ export async function runSurfaceHook(flags: SurfaceFlags, context: CommandContex
       // Said once, not once per summary: nothing was claimed, every summary is where it was.
       say(`nothing sent, every summary is kept: ${error.data.why}`);
       result = { kind: "no-notifier", why: error.data.why };
+    } finally {
+      clearTimeout(timer);
     }
     const output = hookOutput(target.event, result);
     if (output !== undefined) io.stdout.write(`${JSON.stringify(output)}\n`);
