@@ -100,6 +100,26 @@ describe("skip-summary silence + history", () => {
     expect(r.stderr).toContain('"Mars/Olympus" is not a time zone');
   });
 
+  it("a period past 520w (or not above zero) is a usage error naming the flag and the range, not exit 70", async () => {
+    const ws = await tempDir();
+    const range = "a period is longer than zero and at most 520w (about 10 years)";
+    const cases: [string[], string][] = [
+      [["silence", "add", "--workspace", ws, "--skill", "a", "--for", "99999999999w", "--comment", "c"], `--for: "99999999999w" is too long: ${range}`],
+      [["history", "--workspace", ws, "--since", "99999999999w"], `--since: "99999999999w" is too long: ${range}`],
+      [["history", "--workspace", ws, "--since", "521w"], `--since: "521w" is too long: ${range}`],
+      [["silence", "add", "--workspace", ws, "--skill", "a", "--for", "0m", "--comment", "c"], `--for: "0m" is not a period: it must be longer than zero (${range})`],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runCliInProcess(args);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(message);
+    }
+    // The bound itself is a period.
+    expect((await runCliInProcess(["history", "--workspace", ws, "--since", "520w", "--json"])).code).toBe(0);
+    const added = await runCliInProcess(["silence", "add", "--workspace", ws, "--skill", "a", "--for", "520w", "--comment", "c", "--json"]);
+    expect(added.code, added.stderr).toBe(0);
+  });
+
   it("SKIP_SUMMARY_NOW is ignored outside tests", async () => {
     const ws = await tempDir();
     const add = await runCliInProcess(["silence", "add", "--workspace", ws, "--skill", "a", "--for", "1d", "--comment", "x", "--json"], { env: { SKIP_SUMMARY_NOW: "2020-01-01T00:00:00Z" } });
