@@ -4,7 +4,7 @@ export { unsafePath, describeFsError, isEnvironmentError, isSystemError, type Un
 export { describeKind, entryKind, type EntryKind } from "./inspect.js";
 export { openSafeDir, withSafeDir, type OpenSafeDirOptions, type SafeDir } from "./safe-dir.js";
 export { appendSafely, createExclusively, replaceAtomically, syncFolder, type WriteOptions } from "./safe-write.js";
-export { inputTooLarge, readFileAtMost, readOwnRecord, readStreamAtMost } from "./read-bounded.js";
+export { inputTooLarge, readFileAtMost, readOwnRecord, readRegularFileAtMost, readStreamAtMost } from "./read-bounded.js";
 export { withFileLock, LOCK_STALE_MS, LOCK_TIMEOUT_MS, type LockOptions } from "./lock.js";
 export { writeFileAtomically, fsyncDirectory } from "./atomic-write.js";
 export { writeFailed, type WriteRefusalKind } from "./errors.js";

@@ -4,6 +4,7 @@
 import { constants } from "node:fs";
 import { open } from "node:fs/promises";
 import { SkipSummaryError } from "../contract/errors.js";
+import { describeKind, kindOf } from "./inspect.js";
 
 /** `fs.input_too_large`: `source` had more than `limit` bytes. */
 export function inputTooLarge(source: string, limit: number): SkipSummaryError<"fs.input_too_large"> {
@@ -15,6 +16,20 @@ const CHUNK = 64 * 1024;
 /** The bytes of the file at `path`, or `fs.input_too_large` once more than `limit` bytes have come. */
 export async function readFileAtMost(path: string, limit: number): Promise<Buffer> {
   return readOpened(await open(path, "r"), path, limit);
+}
+
+/**
+ * A file a person named (`--items-from`) that must be a regular file: a FIFO with no writer would block the open
+ * forever, so the open does not wait (O_NONBLOCK) and anything but a regular file is ENOTREG, with what it is.
+ */
+export async function readRegularFileAtMost(path: string, limit: number): Promise<Buffer> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  const stats = await handle.stat();
+  if (!stats.isFile()) {
+    await handle.close();
+    throw Object.assign(new Error(`${path} is ${describeKind(kindOf(stats))}, not a regular file`), { code: "ENOTREG", kind: kindOf(stats) });
+  }
+  return readOpened(handle, path, limit);
 }
 
 /**

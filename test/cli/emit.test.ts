@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -105,12 +106,20 @@ describe("skip-summary emit with a reader that went away", () => {
 describe("--items-from reads at most a summary's worth", () => {
   const args = (ws: string, source: string) => ["emit", "--skill", "tessl__a", "--step", "s", "--reason", "r", "--items-from", source, "--workspace", ws];
 
-  it("stops at 64 KiB of /dev/zero with exit 65 and words, writing nothing", async () => {
+  it("refuses a FIFO with no writer, /dev/zero and a folder with a usage error (64), at once, writing nothing (built CLI)", async () => {
     const ws = await tempDir();
+    const fifo = join(await tempDir(), "items.fifo");
+    execFileSync("mkfifo", [fifo]);
     const started = Date.now();
-    const r = await runCliInProcess(args(ws, "/dev/zero"), { timeoutMs: 10_000 });
-    expect(r.code).toBe(65);
-    expect(r.stderr).toContain("--items-from /dev/zero: holds more than 65536 bytes, the most a skip summary may hold; reading stopped there");
+    // The built CLI: a blocked open() would block the process's own thread, which no in-process timer can show.
+    const [fromFifo, fromZero, fromDir] = await Promise.all([fifo, "/dev/zero", ws].map((source) => runCli(args(ws, source), { timeoutMs: 10_000 })));
+    expect(fromFifo.signal, "blocked on the FIFO").toBeNull();
+    expect(fromFifo.code, fromFifo.stderr).toBe(64);
+    expect(fromFifo.stderr).toContain(`--items-from ${fifo}: is a FIFO, not a regular file, so it is not read (a FIFO with no writer would wait forever); pipe the list in with --items-from - instead`);
+    expect(fromZero.code, fromZero.stderr).toBe(64);
+    expect(fromZero.stderr).toContain("--items-from /dev/zero: is a device, not a regular file");
+    expect(fromDir.code, fromDir.stderr).toBe(64);
+    expect(fromDir.stderr).toContain("is a directory, not a regular file");
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(await readdir(ws)).toEqual([]);
   });

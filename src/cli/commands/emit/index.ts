@@ -33,7 +33,7 @@ export const emitCommand: CommandDefinition = {
       .addHelpText(
         "after",
         `
-Exit codes: 0 written, 64 bad usage (a --link without TITLE=URL), 65 bad data (the message names the field or the --link value; --items-from over 64 KiB), 73 the workspace cannot be written.
+Exit codes: 0 written, 64 bad usage (a --link without TITLE=URL, an --items-from that is not a regular file), 65 bad data (the message names the field or the --link value; --items-from over 64 KiB), 73 the workspace cannot be written.
 
 A waiting summary is merged into, never overwritten: items, steps and reasons of both are kept, links of both
 (one per URL, the waiting file's first, at most 5), and the waiting summary's --reason-key when it has one.
@@ -101,7 +101,7 @@ async function runEmit(opts: EmitFlags, context: CommandContext): Promise<number
 // At most a summary's worth of bytes is read (/dev/zero, a sparse file or an endless pipe must not fill memory):
 // every item goes into one summary, and a reader refuses a summary larger than that.
 async function readItems(source: string, stdin: CliIo["stdin"], cwd: string): Promise<string[]> {
-  const [{ readFileAtMost, readStreamAtMost }, { resolve }, { MAX_SUMMARY_BYTES }, { isSystemError }] = await Promise.all([
+  const [{ readRegularFileAtMost, readStreamAtMost }, { resolve }, { MAX_SUMMARY_BYTES }, { isSystemError }] = await Promise.all([
     import("../../../fs/read-bounded.js"),
     import("node:path"),
     import("../../../contract/read-file.js"),
@@ -109,13 +109,18 @@ async function readItems(source: string, stdin: CliIo["stdin"], cwd: string): Pr
   ]);
   let text: string;
   try {
-    const bytes = source === "-" ? await readStreamAtMost(stdin, MAX_SUMMARY_BYTES) : await readFileAtMost(resolve(cwd, source), MAX_SUMMARY_BYTES);
+    const bytes = source === "-" ? await readStreamAtMost(stdin, MAX_SUMMARY_BYTES) : await readRegularFileAtMost(resolve(cwd, source), MAX_SUMMARY_BYTES);
     text = bytes.toString("utf8");
   } catch (error) {
     // Bad data (65), not bad usage: the flag was right, the file is not a list of item ids.
     if (isSkipSummaryError(error, "fs.input_too_large")) {
       const message = `--items-from ${source}: holds more than ${MAX_SUMMARY_BYTES} bytes, the most a skip summary may hold; reading stopped there. List the skipped items' ids, one per line`;
       throw new SkipSummaryError("fs.input_too_large", message, error.data, { cause: error });
+    }
+    const kind = (error as { code?: unknown; kind?: string }).code === "ENOTREG" ? (error as { kind?: string }).kind : undefined;
+    if (kind !== undefined) {
+      const { describeKind } = await import("../../../fs/inspect.js");
+      throw usageError(`--items-from ${source}: is ${describeKind(kind as never)}, not a regular file, so it is not read (a FIFO with no writer would wait forever); pipe the list in with --items-from - instead`, { cause: error });
     }
     if (!isSystemError(error)) throw error;
     throw usageError(`--items-from ${source}: cannot read it (${error.code})`, { cause: error });
