@@ -112,7 +112,7 @@ describe("--items-from reads at most a summary's worth", () => {
     execFileSync("mkfifo", [fifo]);
     const started = Date.now();
     // The built CLI: a blocked open() would block the process's own thread, which no in-process timer can show.
-    const [fromFifo, fromZero, fromDir] = await Promise.all([fifo, "/dev/zero", ws].map((source) => runCli(args(ws, source), { timeoutMs: 10_000 })));
+    const [fromFifo, fromZero, fromDir] = await Promise.all([runCli(args(ws, fifo), { timeoutMs: 10_000 }), runCli(args(ws, "/dev/zero")), runCli(args(ws, ws))]);
     expect(fromFifo.signal, "blocked on the FIFO").toBeNull();
     expect(fromFifo.code, fromFifo.stderr).toBe(64);
     expect(fromFifo.stderr).toContain(`--items-from ${fifo}: is a FIFO, not a regular file, so it is not read (a FIFO with no writer would wait forever); pipe the list in with --items-from - instead`);
