@@ -6,7 +6,7 @@ import { tempDir } from "../helpers/cli.js";
 import { runCliInProcess } from "../helpers/in-process.js";
 import { writeTile } from "./rule-tester.js";
 
-const SKILL = "---\nname: a\n---\n# A\n\nRun `scripts/run.py` and report what it prints.\n";
+const SKILL = "---\nname: a\n---\n# A\n\nRuns nightly from cron: run `scripts/run.py` and report what it prints.\n";
 const CLEAN = "import sys\nfor url in urls:\n    fetch(url)\n    continue\n";
 const LOG_ONLY = "import sys\nfor url in urls:\n    try:\n        fetch(url)\n    except Exception as exc:\n        print(f\"skipped {url}: {exc}\", file=sys.stderr)\n        continue\n";
 

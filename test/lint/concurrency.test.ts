@@ -29,7 +29,7 @@ function bigTile(n: number): Record<string, string> {
   const files: Record<string, string> = { "rules/no-silent-defer.md": RULE_MD };
   for (let i = 0; i < n; i++) {
     const s = `skills/s${i}`;
-    files[`${s}/SKILL.md`] = `---\nname: s${i}\ndescription: skill ${i}\n---\n# S${i}\n\nRun \`scripts/run.py\`. When the budget is spent, skip the rest silently.\n\n\`\`\`bash\nskip-summary emit --skill tessl__s${i} --step 1 --reason "budget spent"\n\`\`\`\n`;
+    files[`${s}/SKILL.md`] = `---\nname: s${i}\ndescription: skill ${i}\n---\n# S${i}\n\nRuns nightly: run \`scripts/run.py\`. When the budget is spent, skip the rest silently.\n\n\`\`\`bash\nskip-summary emit --skill tessl__s${i} --step 1 --reason "budget spent"\n\`\`\`\n`;
     files[`${s}/scripts/run.py`] = PY_LOG_ONLY(i).repeat(1 + (i % 7));
     files[`${s}/scripts/loop.sh`] = i % 2 === 0 ? SH_BUDGET : SH_EMIT;
     if (i % 3 === 0) files[`${s}/scripts/main.mjs`] = JS_CATCH;

@@ -9,7 +9,7 @@ import { lintTiles } from "../../src/lint/run-lint.js";
 import { mechanismDocs } from "../../src/lint/skips/mechanism-docs.js";
 import { writeTile } from "./rule-tester.js";
 
-const SKILL = "---\nname: a\n---\n# A\n\nRun `scripts/run.py`, `scripts/run.sh` or `scripts/run.mjs` and report what it prints.\n";
+const SKILL = "---\nname: a\n---\n# A\n\nRuns nightly from cron: run `scripts/run.py`, `scripts/run.sh` or `scripts/run.mjs` and report what it prints.\n";
 const FILE_OF: Readonly<Record<string, string>> = { python: "skills/a/scripts/run.py", bash: "skills/a/scripts/run.sh", sh: "skills/a/scripts/run.sh", js: "skills/a/scripts/run.mjs", markdown: "skills/a/SKILL.md" };
 
 interface Example {

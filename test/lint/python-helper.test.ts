@@ -7,7 +7,7 @@ import { lintTiles } from "../../src/lint/run-lint.js";
 import { ROOT } from "../helpers/cli.js";
 import { lintOnly, writeTile } from "./rule-tester.js";
 
-const SKILL = "---\nname: a\n---\n# A\n\nRun `scripts/run.py`.\n";
+const SKILL = "---\nname: a\n---\n# A\n\nRuns nightly from cron: run `scripts/run.py`.\n";
 
 describe.concurrent("the Python helper", () => {
   it("emit_skip with another skill's id is summary-id-mismatch, positional or skill=", async () => {

@@ -10,7 +10,7 @@ import { MEASURED } from "../../src/lint/skips/tiers.js";
 import { runCliInProcess } from "../helpers/in-process.js";
 import { writeTile } from "./rule-tester.js";
 
-const SKILL = "---\nname: a\n---\n# A\n\nRun the script in `scripts/` and say what it printed.\n";
+const SKILL = "---\nname: a\n---\n# A\n\nRuns nightly from cron: run the script in `scripts/` and say what it printed.\n";
 
 async function mechanismsFound(args: string[], files: Record<string, string>, config?: unknown): Promise<{ code: number | null; found: string[]; stderr: string }> {
   const dir = await writeTile(files);

@@ -36,7 +36,7 @@ process.on("exit", () => probeFlags(""));
 async function tileWithEveryGrammar(): Promise<string> {
   return writeTile({
     "rules/no-silent-defer.md": RULE_MD,
-    "skills/a/SKILL.md": "---\nname: a\n---\n# A\n\nRun `scripts/run.py`.\n",
+    "skills/a/SKILL.md": "---\nname: a\n---\n# A\n\nRuns nightly from cron: run `scripts/run.py`.\n",
     "skills/a/scripts/run.py": 'import sys\nfor url in urls:\n    try:\n        fetch(url)\n    except Exception as exc:\n        print(f"skipped {url}: {exc}", file=sys.stderr)\n        continue\n',
     "skills/a/scripts/loop.sh": '#!/usr/bin/env bash\nfor item in "$@"; do\n  if (( SECONDS > 600 )); then break; fi\ndone\nexit 0\n',
     "skills/a/scripts/main.mjs": 'try {\n  main();\n} catch (e) {\n  console.error("failed", e);\n  process.exit(0);\n}\n',

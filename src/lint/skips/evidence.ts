@@ -6,6 +6,7 @@ import type { Skill, Tile } from "../tile/tile.js";
 import type { TileFile } from "../tile/files.js";
 import { baseName } from "../tile/classify-path.js";
 import { emitsSummary, SKILL_MD_EMITS } from "../rules/skill-facts.js";
+import { runsUnattended, scriptsToJudge } from "./skill-scripts.js";
 import { instructionSkips, linkedReferences, proseUnits, relayedFields, relayedFieldsIn, type RelayedField } from "./instructions.js";
 
 export interface Place {
@@ -30,11 +31,16 @@ export function skipEvidence(tile: Tile, skill: Skill): Map<SkipMechanism, Place
   const add = (file: string, language: string, e: SkipEvidence) => {
     if (e.fields?.some((f) => relayed.some((r) => r.field === f && about(r, posix.basename(file), scriptNames)))) return;
     const list = found.get(e.mechanism) ?? [];
+    if (list.some((x) => x.file === file && x.e.line === e.line)) return;
     list.push({ file, language, e });
     found.set(e.mechanism, list);
   };
-  for (const file of skill.scripts) {
-    if (file === skill.skillMd) continue;
+  const docsOf = (s: Skill) => skillDocs(s.dir, s.skillMd, texts!);
+  const scripts = scriptsToJudge(tile, skill, docsOf);
+  // In a skill a person runs and watches, what a script prints is seen; with nobody watching, only what is sent is.
+  const watched = !runsUnattended(skill, docs, scripts);
+  for (const file of scripts) {
+    if (watched) continue;
     const facts = tile.facts(file);
     // A script that writes a skip summary itself tells the owner about what it leaves undone.
     if (writesSkipSummary(facts)) continue;

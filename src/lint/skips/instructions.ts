@@ -6,13 +6,13 @@ import type { SkipEvidence } from "../source/facts.js";
 
 const SKIP = /\b(skip(?:s|ped|ping)?|drop(?:s|ped)?|discard(?:s|ed)?|omit(?:s|ted)?|defer(?:s|red)?|ignore[sd]?|move on(?= to\b| and\b|[.,;]|$)|give up|leave (?:it|them|the (?:rest|remainder|remaining \w+|\w+)|\w+) for (?:tomorrow|later|the next (?:run|cycle|day|sweep|fire))|retr(?:y|ies) (?:on |in )?the next (?:run|cycle|fire|sweep)|treat (?:it|them|this|that|the \w+|every \w+(?: \w+)?|all \w+(?: \w+)?|each \w+(?: \w+)?) as (?:empty|none|not \w+|done|success(?:ful)?|complete|up to date|unchanged|no \w+)|(?:proceed|continue|move on|fail|exclude|remove|fall back|stop|exit|return|give up)s? (?:silently|quietly)|silently (?:skip|drop|ignore|discard|continue|move on|fall back|proceed|stop|exit|return|omit)|(?:continue|proceed|carry on|move on) without (?:reporting|telling|notifying|mentioning|surfacing|alerting|flagging|a word)|(?:no need to|need not|needn't) (?:report|mention|tell|surface|notify|flag)|needs? no action|(?:do not|don't|never) (?:surface|report|forward|relay|notify|mention|echo|tell|alert|bother) (?:it|them|this|the (?:failure|error|owner|user)|anyone|the rest)\b)\b/gi;
 const NEGATION = /\b(do not|don't|never|must not|mustn't|no|not|nothing to|without|cannot|instead of|rather than|isn't|is not)\s+(?:\w+[\s-]){0,2}$/i;
-const FAILURE_WORDS = String.raw`fail(?:s|ed|ure|ures)?|errors?|unreachable|time[sd]? out|timeouts?|non-?zero|exits? [1-9]|unverifiable|could not|couldn't|cannot be|malformed|invalid|unparseable|HTTP [45]\d\d|[45]\d\d|expired?|expires|logged out|not logged in|unauthori[sz]ed|unauthenticated|rejected|refused|down|offline`;
+const FAILURE_WORDS = String.raw`fail(?:s|ed|ure|ures)?|errors?|unreachable|time[sd]? out|timeouts?|non-?zero|exits? [1-9]|unverifiable|could not|couldn't|cannot be|malformed|invalid|unparseable|HTTP [45]\d\d|[45]\d\d|expired?|expires|logged out|not logged in|unauthori[sz]ed|unauthenticated|rejected|refused`;
 const LIMIT_WORDS = String.raw`budget|limit (?:is )?(?:reached|hit|exceeded)|deadline|quota|rate[- ]limit(?:ed)?|too (?:large|many|long)|at most \d+|more than \d+|(?:cap|maximum|max) (?:is |of )?(?:reached|hit|\d+)|over \d+|the first \d+|per run`;
 /** A failure (not a limit): "are dropped" after a limit reads as how a platform behaves ("reloads over the budget are deferred"). */
 const FAILURE = new RegExp(String.raw`\b(${FAILURE_WORDS})\b`, "i");
 /** A failure or a limit: when an instruction in the imperative ("skip the rest") applies. */
 const CONDITION = new RegExp(String.raw`\b(${FAILURE_WORDS}|${LIMIT_WORDS})\b`, "i");
-const SURFACE = /send_message|\bconfirm\b|\bsay so\b|\binform\b|\blet (?:the )?\w+ know\b|\bsend (?:a|the|it)\b|\bnotif(?:y|ies|ication)\b|\bsurface[sd]?\b|\breport(?:s|ed)? (?:it|them|the|to|a|an)\b|\btell (?:the )?\w+|\bwarn(?:s|ing)?\b|\balert\b|skip-summary|skip summary|\bexit(?:s)? (?:non-?zero|[1-9])|\bnon-?zero exit|\brelay|\bforward (?:it|them|the|a)\b|\bcaller\b|<internal>|\bask (?:the )?(?:user|owner|operator)/gi;
+const SURFACE = /\bcall(?:s|ed)? out\b|\bflag(?:s|ged)? (?:it|them|this|that|in|the)\b|\b(?:in|to) the (?:report|summary|reply|digest|briefing|message)\b|send_message|\bconfirm\b|\bsay so\b|\binform\b|\blet (?:the )?\w+ know\b|\bsend (?:a|the|it)\b|\bnotif(?:y|ies|ication)\b|\bsurface[sd]?\b|\breport(?:s|ed)? (?:it|them|the|to|a|an)\b|\btell (?:the )?\w+|\bwarn(?:s|ing)?\b|\balert\b|skip-summary|skip summary|\bexit(?:s)? (?:non-?zero|[1-9])|\bnon-?zero exit|\brelay|\bforward (?:it|them|the|a)\b|\bcaller\b|<internal>|\bask (?:the )?(?:user|owner|operator)/gi;
 const STAMP = /\b(mark|set|stamp|write|advance)s?\b[^.]*\b(_?verified(?:_this_run)?|last_verified|last_checked|_last_checked|verified_at|checked_at)\b[^.]*\b(true|today|now)\b/i;
 /** A tool, command or service that is not there: the step it would run is skipped (the tool-missing mechanism). */
 const TOOL_ABSENT = /\b(?:is|are)(?:n't| not) (?:available|installed|configured|accessible|enabled|reachable|on (?:the )?PATH)\b|\bunavailable\b|\bnot installed\b|\bcannot be found\b|\bno (?:\w+ )?(?:tool|MCP|browser|network|internet|web) access\b|\b(?:tool|command|binary|CLI|MCP server|API key) is missing\b/i;
@@ -130,7 +130,8 @@ export function instructionSkips(markdown: string): SkipEvidence[] {
       const verb = skipVerb(sentence);
       if (verb === undefined) continue;
       // "Omit missing entities instead of throwing an error": what is not done is no condition.
-      const asked = sentence.replace(/\b(?:instead of|rather than)\b[^,;.]*/gi, "");
+      // Code spans and flags name things ("`--skip-existing`", "TIMEOUT"), not conditions.
+      const asked = sentence.replace(/\b(?:instead of|rather than)\b[^,;.]*/gi, "").replace(/`[^`]*`/g, "").replace(/\b[A-Z][A-Z0-9_]{2,}\b/g, "");
       const passive = !/\s/.test(verb) && /(ed|ped|red|ted)$/i.test(verb);
       const condition = passive ? FAILURE.test(asked) || FAILURE.test(leadIn) : CONDITION.test(asked) || CONDITION.test(leadIn);
       // What a run did ("was unavailable and that pass was skipped") describes; the imperative tells the agent what to do.

@@ -10,7 +10,8 @@ const FUNCTIONS = new Set(["function_declaration", "function_expression", "arrow
 const BUDGET = /budget|deadline|elapsed|timeLeft|remainingMs|overBudget|performance\.now\(\)|Date\.now\(\)/;
 const SURFACE = /send|notify|alert|emitSkip|skipAndExit|skip-summary|throw\b|exit\(\s*[1-9]|exitCode\s*=\s*[1-9]|\.push\(|reject\(/;
 const LOG = /^(console\.(error|warn|log|info|debug)|log|logger\.\w+|debug|warn)\(/;
-const EMPTY = /^(\[\]|\{\}|null|undefined|''|""|``|0|false|new (Map|Set)\(\))$/;
+/** Empty answers a caller reads as "nothing there" (`null`/`false` are checked as failures by callers, so left out). */
+const EMPTY = /^(\[\]|\{\}|''|""|``|0|new (Map|Set)\(\))$/;
 const CAP_NAME = /max|limit|cap\b|Cap|quota|batch|perRun|PER_RUN|top|chunk/i;
 const PROGRESS = /^(last\w*(Id|Ids|Seen|Run|Sync|Synced|Processed|Checked|Fetched|Update|Updated|Timestamp|Ts|Time|Date|Cursor|Offset|Page|Token)|last_\w+|watermark|highWater(Mark)?|cursor|since|checkpoint|offset)$/;
 const PROGRESS_CALL = /^(mark(As)?(Done|Processed|Seen|Handled|Complete|Completed|Read|Synced)|save(Cursor|Watermark|Checkpoint|Progress|State)|set(Cursor|Watermark|Checkpoint|Last\w+)|advance\w+)$/;

@@ -15,9 +15,13 @@ const CAP_NAME = /max|limit|cap\b|_cap|quota|batch|per_run|per_day|top_?n|chunk|
 const FAILURE_COND = /returncode\s*!=\s*0|returncode\s*(>|!=)|status_code\s*(!=|>=\s*[45]|>\s*[23])|\bnot\s+[\w.]*\b(ok|success|succeeded)\b|\.ok\s*(is|==)\s*False|\b(err|error|errors|exc|failed|failure)\b(?!\s*(is None|==\s*None|=))/;
 /** Exceptions that say a remote or system operation failed, as opposed to a value that does not parse. */
 const OPERATIONAL_EXC = /^(Exception|BaseException|OSError|IOError|EnvironmentError|PermissionError|TimeoutError|ConnectionError|\w*(HTTP|Http|URL|Url|Connection|Timeout|Request|CalledProcess|API|Api|Auth|Socket|SSL|Client|Service|Transport|Network|Remote|Response|Gaxios|Boto|Botocore)\w*)$/;
-const EMPTY_VALUE = /^(\[\]|\{\}|""|''|0|set\(\)|\(\)|list\(\)|dict\(\)|None|False)$/;
+/** Empty answers a caller reads as "nothing there". `None` and `False` are left out: callers check them as failures. */
+const EMPTY_VALUE = /^(\[\]|\{\}|""|''|0|set\(\)|\(\)|list\(\)|dict\(\))$/;
 const PROGRESS_NAME = /^_?(last_?(id|ids|seen|run|run_at|sync|synced|synced_at|processed|processed_at|checked|fetch|fetched|fetched_at|update|updated|updated_at|timestamp|ts|time|date|modified|message_id|uid|cursor|offset|page|token|index|position|pos)|watermark|high_?water(_?mark)?|cursor|since|checkpoint|processed(_ids|_urls|_keys)?|seen(_ids|_urls|_keys)?|done(_ids)?|handled(_ids)?|synced(_ids)?|completed(_ids)?)$/i;
 const PROGRESS_CALL = /^(mark_(as_)?(done|processed|seen|handled|complete|completed|read|synced)|save_(cursor|watermark|checkpoint|progress|last_\w+)|set_(cursor|watermark|checkpoint|last_\w+)|advance_\w+|update_(cursor|watermark|checkpoint|last_\w+)|record_(progress|last_\w+))$/;
+
+/** Exceptions about a value that does not parse or is not there, not about work that failed. */
+export const DATA_EXC = /^(ValueError|KeyError|IndexError|TypeError|AttributeError|UnicodeDecodeError|UnicodeEncodeError|JSONDecodeError|XMLSyntaxError|ParseError|ParserError|DecodeError|PermissionError|FileNotFoundError|IsADirectoryError|NotADirectoryError|BrokenPipeError|ConnectionResetError|StopIteration)$/;
 
 type Add = (mechanism: SkipMechanism, node: SyntaxNode, fields?: readonly string[], snippet?: string) => void;
 
@@ -75,10 +79,7 @@ function atTop(clause: SyntaxNode): boolean {
   return scope?.type === "module" || (scope?.type === "if_statement" && /__name__/.test(scope.childForFieldName("condition")?.text ?? ""));
 }
 
-/**
- * `except ...: return []` around work that can fail: the caller cannot tell "nothing" from "could not look". A `None`
- * counts only when no caller in the file checks the result for it and tells someone.
- */
+/** `except ...: return []` around work that can fail: the caller cannot tell "nothing" from "could not look". */
 function errorAsEmpty(root: SyntaxNode, add: Add, taken: Set<number>): void {
   for (const clause of py(root, "except_clause")) {
     const names = caughtNames(clause).map((n) => n.replace(/^[\w.]+\./, ""));
@@ -96,7 +97,6 @@ function errorAsEmpty(root: SyntaxNode, add: Add, taken: Set<number>): void {
     if (!tryBlock || parseOnly(tryBlock) || tryBlock.descendantsOfType("call").length === 0) continue;
     const fn = enclosingFunction(clause);
     if (!fn) continue;
-    if ((value === undefined || /^(None|False)$/.test(value.text)) && !noneIsSilent(root, fn)) continue;
     taken.add(clause.startIndex);
     add("error-as-empty", clause, undefined, `${snippetOf(clause)} … ${last.text}`);
   }
@@ -105,19 +105,6 @@ function errorAsEmpty(root: SyntaxNode, add: Add, taken: Set<number>): void {
 function enclosingFunction(node: SyntaxNode): SyntaxNode | undefined {
   for (let p = node.parent; p; p = p.parent) if (p.type === "function_definition") return p;
   return undefined;
-}
-
-/** A function that returns None on failure is silent when it has callers here and none of them tells anyone about None. */
-function noneIsSilent(root: SyntaxNode, fn: SyntaxNode): boolean {
-  const name = fn.childForFieldName("name")?.text;
-  if (!name) return false;
-  const calls = root.descendantsOfType("call").filter((c) => lastName(c) === name && !(c.startIndex >= fn.startIndex && c.endIndex <= fn.endIndex));
-  if (calls.length === 0) return false;
-  return calls.every((c) => {
-    // The result is checked by an enclosing `if` that tells someone, or assigned and then checked so.
-    for (let p = c.parent; p && !SCOPES.has(p.type); p = p.parent) if (p.type === "if_statement" && surfaces(p)) return false;
-    return true;
-  });
 }
 
 /** The cap of a slice `X[:N]` / `X[0:N]`: N when it reads as a count cap, and the sliced collection X. */
@@ -262,6 +249,9 @@ function isProgressWrite(stmt: SyntaxNode): boolean {
 
 /** The except branch leaves the item behind without a word: it only logs, passes or counts (no raise, no exit, no record). */
 function silentFailure(clause: SyntaxNode): boolean {
+  // A value that does not parse is not work that failed: the mark may move past it.
+  const names = caughtNames(clause).map((n) => n.replace(/^[\w.]+\./, ""));
+  if (names.length > 0 && names.every((n) => DATA_EXC.test(n))) return false;
   const body = statements(clause.namedChildren.find((c) => c.type === "block"));
   return body.length > 0 && !body.some(surfaces) && !/\.(append|extend|add|insert)\(/.test(clause.text.replace(/\b\w*(seen|processed|done)\w*\.add\(/g, ""));
 }

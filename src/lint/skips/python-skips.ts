@@ -114,6 +114,8 @@ export function pythonSkips(root: SyntaxNode): SkipEvidence[] {
     if (!body.some(isLog) && tryBlock && parseOnly(tryBlock)) continue;
     // A bare `except ValueError: pass` says nothing and catches only a bad value: the loop filters its input.
     if (!body.some(isLog) && names.length > 0 && names.every((n) => NARROW_EXC.test(n))) continue;
+    // A record that does not decode (JSON, XML, text) is a malformed input passed over, not work that failed.
+    if (names.length > 0 && names.every((n) => /^(JSONDecodeError|XMLSyntaxError|UnicodeDecodeError|ParseError|DecodeError|BrokenPipeError|ConnectionResetError|PermissionError)$/.test(n.replace(/^[\w.]+\./, "")))) continue;
     if (onlyLogs(body) && (body.some((s) => s.type === "continue_statement" || s.type === "pass_statement" || s.type === "return_statement") || fallsThroughToNextItem(clause))) add("log-only-skip", clause);
   }
   for (const ifs of py(root, "if_statement")) {

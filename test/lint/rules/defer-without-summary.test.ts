@@ -2,7 +2,7 @@
 import { expect, it } from "vitest";
 import { lintOnly, ruleTester } from "../rule-tester.js";
 
-const SKILL = "---\nname: a\n---\n# A\n\nRun `scripts/run.py` and report what it prints.\n";
+const SKILL = "---\nname: a\n---\n# A\n\nRuns nightly from cron: run `scripts/run.py` and report what it prints.\n";
 
 const LOG_ONLY = `import sys
 for url in urls:
@@ -59,7 +59,7 @@ const STAMP_BRANCH = `def refresh(entry, offline):
 
 // Two scripts: run.py puts its failed ops into a `failed` field; skip.py answers with a `failed` flag of its own.
 const RELAY_SKILL = (runSection: string) =>
-  `---\nname: a\n---\n# A\n\n## Apply\n\nRun \`scripts/run.py\`. It prints JSON.${runSection}\n\n## Skip\n\nRun \`scripts/skip.py NAME\`. If \`failed\` is true, tell the owner the skip could not be recorded.\n`;
+  `---\nname: a\n---\n# A\n\nRuns nightly from cron.\n\n## Apply\n\nRun \`scripts/run.py\`. It prints JSON.${runSection}\n\n## Skip\n\nRun \`scripts/skip.py NAME\`. If \`failed\` is true, tell the owner the skip could not be recorded.\n`;
 const RELAY_FILES = (runSection: string) => ({
   "skills/a/SKILL.md": RELAY_SKILL(runSection),
   "skills/a/scripts/run.py": COLLECTION.replace('print(f"{len(failed)} ops failed", file=sys.stderr)', 'print(json.dumps({"failed": failed}))'),
@@ -194,7 +194,7 @@ it("shows related places as SARIF relatedLocations, and the first three plus a c
   const { writeTile } = await import("../rule-tester.js");
   const { FORMATTERS } = await import("../../../src/lint/formatters/index.js");
   const files: Record<string, string> = { "skills/a/SKILL.md": SKILL };
-  for (const n of [1, 2, 3, 4, 5]) files[`skills/a/scripts/s${n}.py`] = LOG_ONLY;
+  for (const n of [1, 2, 3, 4, 5]) files[`skills/a/scripts/s${n}.py`] = `${LOG_ONLY}print("script ${n}")\n`; // distinct scripts: a copy of one is reported once
   const dir = await writeTile(files);
   const summary = await lintTiles(["."], { cwd: dir, severities: new Map([["defer-without-summary", "warning" as const]]) });
   const options = { rules: [], version: "0", color: false };

@@ -1,0 +1,252 @@
+// How well `defer-without-summary` finds silent skips on public skill repositories it was not written for, measured
+// against blind labels (bench/corpus/: manifest.tsv and labels/, made as shared/lint-corpus/LABELLING.md says).
+// For each half (tune, test) and each silent-skip mechanism: precision per place reported (a finding's first place
+// and each related one; right = matched to a TP-behavior label, borderline included), recall per clear place
+// (TP-behavior, not borderline) and per skill (has-unsurfaced-skip skills flagged). Every mechanism is run (--all);
+// the default set's figures are those of the mechanisms in the default tier.
+//
+//   node bench/lint-corpus.mjs [--half tune|test|both] [--verbose] [--write-tiers] [--write-docs]
+//
+//   CORPUS_DIR        where the repositories are unpacked, one folder owner__name (default /work/corpus); a missing
+//                     one is unpacked from the look-up tool's mirror (/work/.mirror/owner+name/repo) when it is there
+//   --verbose         every place of the tune half with its verdict (never the test half's: it is read by totals only)
+//   --write-tiers     writes the test half's figures into src/lint/skips/tiers.ts (rebuild afterwards)
+//   --write-docs      regenerates docs/lint.md's mechanism section from src/ (after --write-tiers, or on its own)
+//
+// Places no label covers are written for labelling: the tune half's to bench/corpus/unlabelled-tune.tsv (label them
+// into labels/findings.tsv), the test half's to bench/corpus/unlabelled-test.tsv for a blind reader (repo, skill and
+// place only, no rule or message; labelled rows go to labels/test/findings.tsv) and counted as unlabelled meanwhile.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { ROOT } from "./lib.mjs";
+
+setFlagsFromString("--liftoff-only");
+
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(name);
+const value = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const HALVES = value("--half", "both") === "both" ? ["tune", "test"] : [value("--half")];
+const CORPUS = resolve(process.env.CORPUS_DIR ?? "/work/corpus");
+const MIRROR = process.env.MIRROR_DIR ?? "/work/.mirror";
+const BENCH = join(ROOT, "bench", "corpus");
+const CODE_WINDOW = 5;
+const PROSE_WINDOW = 4;
+
+const tsv = (file) => {
+  if (!existsSync(file)) return [];
+  const [head, ...rows] = readFileSync(file, "utf8").replace(/\n+$/, "").split("\n").map((l) => l.split("\t"));
+  return rows.filter((r) => r.length > 1).map((r) => Object.fromEntries(head.map((h, i) => [h, r[i] ?? ""])));
+};
+
+async function mechanismModule() {
+  // The mechanisms' meta and tiers as the source has them now (the bench may have just rewritten tiers.ts).
+  const { build } = await import("esbuild");
+  const out = join(ROOT, "node_modules", ".cache", "skip-summary-bench", "mechanism-docs.mjs");
+  await build({ entryPoints: [join(ROOT, "src", "lint", "skips", "mechanism-docs.ts")], bundle: true, platform: "node", format: "esm", outfile: out, logLevel: "error" });
+  const docs = await import(`${out}?t=${Date.now()}`);
+  const mech = join(ROOT, "node_modules", ".cache", "skip-summary-bench", "mechanisms.mjs");
+  await build({ entryPoints: [join(ROOT, "src", "lint", "skips", "mechanisms.ts")], bundle: true, platform: "node", format: "esm", outfile: mech, logLevel: "error" });
+  return { ...docs, ...(await import(`${mech}?t=${Date.now()}`)) };
+}
+
+if (flag("--write-docs") && !flag("--write-tiers") && !args.includes("--half")) {
+  writeDocs(await mechanismModule());
+  process.exit(0);
+}
+
+const manifest = tsv(join(BENCH, "manifest.tsv"));
+if (manifest.length === 0) {
+  console.log("lint-corpus: bench/corpus/manifest.tsv is missing or empty");
+  process.exit(1);
+}
+
+/** The repository's folder under CORPUS_DIR, unpacked from the mirror at the manifest's commit when missing. */
+function repoDir(row) {
+  const dir = join(CORPUS, row.repo.replace("/", "__"));
+  if (existsSync(dir)) return dir;
+  let git = join(MIRROR, row.repo.replace("/", "+"), "repo");
+  if (existsSync(join(git, ".git"))) git = join(git, ".git");
+  if (!existsSync(git)) return undefined;
+  mkdirSync(dir, { recursive: true });
+  const archive = spawnSync("git", ["--git-dir", git, "archive", row.commit], { maxBuffer: 1 << 30 });
+  if (archive.status === 0) {
+    execFileSync("tar", ["-x", "-C", dir], { input: archive.stdout, maxBuffer: 1 << 30 });
+    return dir;
+  }
+  // A snapshot lacks its largest blobs and `git archive` stops at the first: unpack file by file, skipping those.
+  const list = execFileSync("git", ["--git-dir", git, "ls-tree", "-r", row.commit], { encoding: "utf8", maxBuffer: 1 << 28 });
+  for (const line of list.split("\n").filter(Boolean)) {
+    const [meta, path] = line.split("\t");
+    const [mode, type, sha] = meta.split(" ");
+    if (type !== "blob" || mode === "120000") continue;
+    const blob = spawnSync("git", ["--git-dir", git, "cat-file", "blob", sha], { maxBuffer: 1 << 30 });
+    if (blob.status !== 0) continue;
+    mkdirSync(join(dir, path, ".."), { recursive: true });
+    writeFileSync(join(dir, path), blob.stdout);
+  }
+  return dir;
+}
+
+function labelsOf(half) {
+  const base = half === "test" ? join(BENCH, "labels", "test") : join(BENCH, "labels");
+  const skills = new Map(tsv(join(base, "skills.tsv")).map((s) => [`${s.repo}\t${s.skill}`, s]));
+  if (half === "tune") for (const s of tsv(join(base, "skills-amendments.tsv"))) skills.set(`${s.repo}\t${s.skill}`, s);
+  const parse = (r) => {
+    const m = /^(.*):(\d+)(?:-(\d+))?$/.exec(r.file_line);
+    return m ? { ...r, path: m[1], line: Number(m[2]), end: Number(m[3] ?? m[2]) } : { ...r, path: r.file_line, line: 0, end: 0 };
+  };
+  return { places: tsv(join(base, "recall.tsv")).map(parse), findings: tsv(join(base, "findings.tsv")).map(parse), skills };
+}
+
+const near = (place, label) => {
+  if (place.file !== label.path) return false;
+  if (label.line === 0) return true;
+  const w = /\.md$/i.test(place.file) ? PROSE_WINDOW : CODE_WINDOW;
+  return place.line >= label.line - w && place.line <= label.end + w;
+};
+const isRight = (l) => l.label === "TP-behavior";
+const isClear = (l) => l.label === "TP-behavior" && !/^y/i.test(l.borderline);
+
+/** The SKILL.md `name:` of a labelled skill folder, so a finding's `tessl__<name>` can be matched to it. */
+function skillName(dir, folder) {
+  const md = join(dir, folder, "SKILL.md");
+  if (!existsSync(md)) return undefined;
+  const fm = /^---\n([\s\S]*?)\n---/.exec(readFileSync(md, "utf8"));
+  const name = fm && /^name:\s*["']?([^"'\n]+?)["']?\s*$/m.exec(fm[1]);
+  return name ? name[1].trim() : folder.split("/").pop();
+}
+
+const { lintTiles } = await import(join(ROOT, "dist", "lib", "index.js"));
+const mech = await mechanismModule();
+const DEFAULT = new Set(mech.MECHANISMS.filter((id) => mech.tierOf(id).tier === "default"));
+const results = {};
+
+for (const half of HALVES) {
+  const rows = manifest.filter((r) => r.half === half);
+  const labels = labelsOf(half);
+  const perMechanism = Object.fromEntries(mech.MECHANISMS.map((id) => [id, { places: 0, right: 0, wrong: 0, unlabelled: 0, clear: new Set() }]));
+  const unlabelledRows = [];
+  const verbose = [];
+  const flaggedSkills = { default: new Set(), all: new Set() };
+  const wrongSkills = { default: new Set(), all: new Set() };
+  let missing = 0;
+  let crashed = 0;
+  let repos = 0;
+  for (const row of rows) {
+    const dir = repoDir(row);
+    if (!dir) {
+      missing++;
+      console.log(`lint-corpus: ${row.repo} is not in ${CORPUS} and there is no mirror of it: fetch github:${row.repo} with the look-up tool's fetch, or unpack commit ${row.commit} into ${join(CORPUS, row.repo.replace("/", "__"))}`);
+      continue;
+    }
+    repos++;
+    const tile = row.subfolder && row.subfolder !== "." ? join(dir, row.subfolder) : dir;
+    let summary;
+    try {
+      summary = await lintTiles([tile], { cwd: dir, settings: { allMechanisms: true } });
+    } catch (error) {
+      crashed++;
+      console.log(`lint-corpus: ${row.repo}: the lint threw: ${error.message}`);
+      continue;
+    }
+    const repoPlaces = labels.places.filter((l) => l.repo === row.repo);
+    const repoFindings = labels.findings.filter((l) => l.repo === row.repo);
+    const skillFolders = [...labels.skills.values()].filter((s) => s.repo === row.repo);
+    const names = new Map(skillFolders.map((s) => [`tessl__${skillName(dir, s.skill) ?? ""}`, s]));
+    const ownerOf = (f) => names.get(f.skill) ?? skillFolders.filter((s) => s.skill === "." || f.file.startsWith(`${s.skill}/`)).sort((a, b) => b.skill.length - a.skill.length)[0];
+    for (const f of summary.files.flatMap((x) => x.findings).filter((x) => x.ruleId === "defer-without-summary")) {
+      const id = /\(([a-z0-9-]+), \d+ place/.exec(f.message)?.[1];
+      if (!id || !perMechanism[id]) continue;
+      const owner = ownerOf(f);
+      const m = perMechanism[id];
+      let anyRight = false;
+      for (const p of [f, ...(f.related ?? [])]) {
+        const hits = [...repoPlaces, ...repoFindings].filter((l) => near(p, l));
+        let verdict;
+        if (hits.some(isRight)) verdict = "right";
+        else if (hits.length > 0) verdict = "wrong";
+        else if (owner?.verdict === "no-unsurfaced-skip") verdict = "wrong (skill judged clean)";
+        else verdict = "unlabelled";
+        m.places++;
+        if (verdict === "right") {
+          m.right++;
+          anyRight = true;
+        } else if (verdict.startsWith("wrong")) m.wrong++;
+        else {
+          m.unlabelled++;
+          unlabelledRows.push([row.repo, row.commit, owner?.skill ?? f.skill ?? "", `${p.file}:${p.line}`, "", "", "", ""].join("\t"));
+        }
+        for (const l of hits.filter(isClear)) m.clear.add(`${l.repo}\t${l.file_line}`);
+        if (half === "tune") verbose.push(`  ${verdict.padEnd(26)} ${id.padEnd(22)} ${row.repo} ${p.file}:${p.line}  ${(p.snippet ?? "").slice(0, 90)}`);
+      }
+      const skillKey = owner ? `${row.repo}\t${owner.skill}` : `${row.repo}\t?${f.skill}`;
+      for (const set of DEFAULT.has(id) ? ["default", "all"] : ["all"]) {
+        flaggedSkills[set].add(skillKey);
+        if (owner?.verdict === "no-unsurfaced-skip" && !anyRight) wrongSkills[set].add(skillKey);
+      }
+    }
+  }
+  const clearPlaces = labels.places.filter((l) => isClear(l) && rows.some((r) => r.repo === l.repo));
+  const hasSkip = [...labels.skills.values()].filter((s) => s.verdict === "has-unsurfaced-skip" && rows.some((r) => r.repo === s.repo));
+  const judgedSkills = [...labels.skills.values()].filter((s) => rows.some((r) => r.repo === s.repo));
+  const sum = (ids) => {
+    const t = { places: 0, right: 0, wrong: 0, unlabelled: 0, clear: new Set() };
+    for (const id of ids) {
+      const m = perMechanism[id];
+      t.places += m.places;
+      t.right += m.right;
+      t.wrong += m.wrong;
+      t.unlabelled += m.unlabelled;
+      for (const c of m.clear) t.clear.add(c);
+    }
+    return t;
+  };
+  results[half] = { repos, missing, crashed, perMechanism, clearPlaces: clearPlaces.length, hasSkip, judgedSkills, flaggedSkills, wrongSkills, default: sum(DEFAULT), all: sum(mech.MECHANISMS), unlabelledRows, verbose };
+  writeFileSync(join(BENCH, `unlabelled-${half}.tsv`), ["repo\tcommit\tskill\tfile_line\tlabel\tborderline\tkind\treason", ...new Set(unlabelledRows)].join("\n") + "\n");
+}
+
+const pct = (n, d) => (d === 0 ? "  n/a" : `${((100 * n) / d).toFixed(0).padStart(4)}%`);
+for (const half of HALVES) {
+  const r = results[half];
+  console.log(`\n== ${half} half: ${r.repos} repositories linted${r.missing ? `, ${r.missing} missing` : ""}${r.crashed ? `, ${r.crashed} crashed` : ""}; ${r.clearPlaces} clear labelled places, ${r.hasSkip.length} skills with an unsurfaced skip (of ${r.judgedSkills.length} judged) ==`);
+  if (flag("--verbose") && half === "tune") console.log(r.verbose.join("\n"));
+  console.log(`${"mechanism".padEnd(22)} tier     places  right  wrong  unlab  precision  recall(clear)`);
+  const line = (name, tier, m) =>
+    console.log(`${name.padEnd(22)} ${tier.padEnd(8)} ${String(m.places).padStart(6)} ${String(m.right).padStart(6)} ${String(m.wrong).padStart(6)} ${String(m.unlabelled).padStart(6)}  ${pct(m.right, m.right + m.wrong)}      ${String(m.clear.size).padStart(3)}/${r.clearPlaces} ${pct(m.clear.size, r.clearPlaces)}`);
+  for (const id of mech.MECHANISMS) line(id, mech.tierOf(id).tier, r.perMechanism[id]);
+  line("DEFAULT SET", "", r.default);
+  line("ALL (--all)", "", r.all);
+  for (const set of ["default", "all"]) {
+    const flagged = r.hasSkip.filter((s) => r.flaggedSkills[set].has(`${s.repo}\t${s.skill}`)).length;
+    console.log(`per skill (${set}): ${flagged}/${r.hasSkip.length} skills with an unsurfaced skip flagged (${pct(flagged, r.hasSkip.length).trim()}); ${r.wrongSkills[set].size} flagged skills judged clean; ${r.flaggedSkills[set].size} skills flagged`);
+  }
+  console.log(`places no label covers: ${r.all.unlabelled} (written to bench/corpus/unlabelled-${half}.tsv${half === "test" ? " for a blind reader" : ""})`);
+}
+
+if (flag("--write-tiers")) {
+  const r = results.test;
+  if (!r) throw new Error("--write-tiers needs the test half (--half test or both)");
+  const figures = Object.fromEntries(mech.MECHANISMS.map((id) => {
+    const m = r.perMechanism[id];
+    return [id, { places: m.places, right: m.right, wrong: m.wrong, unlabelled: m.unlabelled, clearFound: m.clear.size }];
+  }));
+  const file = join(ROOT, "src", "lint", "skips", "tiers.ts");
+  const text = readFileSync(file, "utf8");
+  const when = new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC";
+  const measured = `export const MEASURED: Measurement = ${JSON.stringify({ half: "test", repos: r.repos, when, clearPlaces: r.clearPlaces, figures }, null, 2).replace(/"(\w+)":/g, (m, k) => (/^[a-z]\w*$/i.test(k) && !k.includes("-") ? `${k}:` : m))};\n`;
+  writeFileSync(file, text.slice(0, text.indexOf("export const MEASURED")) + measured);
+  console.log(`\nwrote ${file}: run npm run build, then node bench/lint-corpus.mjs --write-docs`);
+}
+if (flag("--write-docs")) writeDocs(await mechanismModule());
+
+function writeDocs(m) {
+  const file = join(ROOT, "docs", "lint.md");
+  const docs = readFileSync(file, "utf8");
+  const start = "<!-- mechanisms:start -->\n";
+  const from = docs.indexOf(start);
+  const to = docs.indexOf("<!-- mechanisms:end -->");
+  writeFileSync(file, docs.slice(0, from + start.length) + m.mechanismDocs() + "\n" + docs.slice(to));
+  console.log(`wrote the mechanism section of ${file}`);
+}
