@@ -33,7 +33,7 @@ __all__ = [
     "SummaryWriteError", "SCHEMA_VERSION", "SUMMARY_FIELDS", "OPTIONAL_SUMMARY_FIELDS", "REASON_MAX_LENGTH",
     "REASON_KEY_MAX_LENGTH", "SKILL_ID_PREFIX", "SKILL_ID_MAX_LENGTH", "MAX_SUMMARY_BYTES", "WORKSPACE_ENV",
     "DEFAULT_WORKSPACE", "EXIT_BLOCKED", "EX_USAGE", "EX_DATAERR", "EX_CANTCREAT", "EX_TEMPFAIL",
-    "LOCK_TIMEOUT_SECONDS", "LOCK_STALE_SECONDS",
+    "LOCK_TIMEOUT_SECONDS", "LOCK_STALE_SECONDS", "LOCK_CLOCK_SKEW_SECONDS",
 ]
 
 # ---- the contract's constants (src/contract) ----
@@ -66,6 +66,8 @@ EX_TEMPFAIL = 75
 LOCK_TIMEOUT_SECONDS = 10.0
 LOCK_STALE_SECONDS = 30.0
 LOCK_DEAD_HOLDER_MIN_AGE_SECONDS = 1.0
+# A lock dated further ahead of our clock than this tells nothing by its age: its record decides.
+LOCK_CLOCK_SKEW_SECONDS = 2.0
 _LOCK_MAX_DELAY_MS = 50
 _LOCK_RECORD_MAX_BYTES = 4096
 
@@ -797,7 +799,7 @@ class _FileLock:
         age = time.time() - st.st_mtime
         if age > self.stale:
             return "stale", st, "it is %d s old" % round(age)
-        if age < LOCK_DEAD_HOLDER_MIN_AGE_SECONDS:
+        if -LOCK_CLOCK_SKEW_SECONDS <= age < LOCK_DEAD_HOLDER_MIN_AGE_SECONDS:
             return "held", None, ""
         try:
             fd = os.open(self.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)

@@ -7,6 +7,13 @@ import { isSystemError, writeFailed } from "./errors.js";
 
 /** A lock younger than this is held whatever it says: its holder may have just finished and exited. */
 export const LOCK_DEAD_HOLDER_MIN_AGE_MS = 1_000;
+/**
+ * How far ahead of our clock a lock's mtime may be and still count as young: clocks of processes sharing a folder
+ * (another container, an NFS server) differ by a little. A lock dated further in the future tells nothing by its
+ * age, so its record decides; before this, one left by a dead emit under a clock that was ahead blocked every
+ * emit (10 s, then exit 73) until our clock caught up.
+ */
+export const LOCK_CLOCK_SKEW_MS = 2_000;
 /** A lock whose record cannot be read is never bigger than this; more is not a record. */
 const RECORD_MAX_BYTES = 4_096;
 
@@ -41,7 +48,7 @@ export async function judgeLock(lockPath: string, staleMs: number, now: number):
   }
   const age = now - stats.mtimeMs;
   if (age > staleMs) return { kind: "stale", stats, why: `it is ${Math.round(age / 1000)} s old` };
-  if (age < LOCK_DEAD_HOLDER_MIN_AGE_MS) return { kind: "held" };
+  if (age < LOCK_DEAD_HOLDER_MIN_AGE_MS && age >= -LOCK_CLOCK_SKEW_MS) return { kind: "held" };
   const record = await readRecord(lockPath);
   if (record === "gone") return { kind: "gone" };
   // Unreadable (another user's file): only its age can free it.

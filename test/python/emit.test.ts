@@ -9,6 +9,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_SUMMARY_BYTES } from "../../src/contract/index.js";
+import { LOCK_CLOCK_SKEW_MS } from "../../src/fs/lock-holder.js";
 import { emitSkip, type SkipInput } from "../../src/owner/index.js";
 import { ROOT, runCli, tempDir } from "../helpers/cli.js";
 import { runCliInProcess } from "../helpers/in-process.js";
@@ -218,6 +219,23 @@ describe.skipIf(!HAS_PYTHON).concurrent("python and Node share one lock", () => 
     await aged(2);
     const [foreign] = await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", lock_timeout: 0.5 }]);
     expect(foreign).toMatchObject({ kind: "lock-timeout" });
+  });
+
+  it("a dead holder's lock dated an hour in the future is stale for Python too (past LOCK_CLOCK_SKEW_SECONDS, the Node rule)", async ({ expect }) => {
+    const ws = await tempDir();
+    const lock = join(ws, LOCK);
+    const future = new Date(Date.now() + 3_600_000);
+    await writeFile(lock, JSON.stringify({ pid: 2 ** 22 + 778, host: hostname(), at: future.getTime() }));
+    await utimes(lock, future, future);
+    const started = Date.now();
+    expect((await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", items: ["future"], lock_timeout: 5 }]))[0]!.error).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // A live holder's lock in the future is still held.
+    await writeFile(lock, JSON.stringify({ pid: process.pid, host: hostname(), at: future.getTime() }));
+    await utimes(lock, future, future);
+    expect((await pyEmit(ws, [{ skill: "tessl__lk", step: 1, reason: "r", lock_timeout: 0.3 }]))[0]).toMatchObject({ kind: "lock-timeout" });
+    const skew = await runPython("import skip_summary as ss; print(ss.LOCK_CLOCK_SKEW_SECONDS)");
+    expect(Number(skew.stdout) * 1000).toBe(LOCK_CLOCK_SKEW_MS);
   });
 
   it("a Node emit waits while Python holds the lock, then merges after it", async ({ expect }) => {
