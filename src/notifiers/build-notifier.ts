@@ -11,6 +11,7 @@ import { envFlag, envValue, NOTIFIER_ENV as E, type Env } from "./env-names.js";
 import { isSkipSummaryError } from "../contract/errors.js";
 import { loadModuleNotifier } from "./module-notifier.js";
 import { createNanoclawNotifier, isNanoclawFormat, NANOCLAW_MESSAGES_DIR } from "./nanoclaw-notifier.js";
+import { createNanoclawHostNotifier } from "./nanoclaw-host-notifier.js";
 import { createNanoclaw2Notifier, NANOCLAW2_INBOUND_DB, NANOCLAW2_OUTBOUND_DB } from "./nanoclaw2-notifier.js";
 import { createStdoutNotifier, type TextSink } from "./stdout-notifier.js";
 import { createTelegramNotifier, TELEGRAM_API_BASE_URL, type TelegramTarget } from "./telegram-notifier.js";
@@ -87,6 +88,15 @@ export async function buildNotifier(name: string, entry: NotifierEntry, ctx: Bui
       const inboundDb = path(entry.inbound_db, E.nanoclaw2InboundDb, outboundDb === NANOCLAW2_OUTBOUND_DB ? NANOCLAW2_INBOUND_DB : join(dirname(outboundDb), "inbound.db"));
       const whereSet = `${ctx.at}.outbound_db and .inbound_db in the config, or ${E.nanoclaw2OutboundDb} and ${E.nanoclaw2InboundDb}`;
       return { notifier: withProbe(createNanoclaw2Notifier(name, { outboundDb, inboundDb, whereSet, now: ctx.now }), () => probeFile(outboundDb, "the NanoClaw 2.x session database")), secrets: [] };
+    }
+    case "nanoclaw-host": {
+      // On the host: the root holds groups/, data/ and store/; config paths are relative to the config file.
+      const fromEnv = envValue(env, E.nanoclawRoot);
+      const root = entry.root !== undefined ? resolve(ctx.baseDir, entry.root) : fromEnv !== undefined ? resolve(ctx.cwd, fromEnv) : undefined;
+      if (root === undefined) return problem("root", `is not set: the nanoclaw-host notifier needs the NanoClaw host's project folder (the one holding groups/ and data/), from root in the config or ${E.nanoclawRoot}`);
+      const format = entry.format ?? envValue(env, E.nanoclawFormat) ?? "html";
+      if (!isNanoclawFormat(format)) return problem("format", `${E.nanoclawFormat} must be html, markdown or plain, got ${JSON.stringify(format)}`);
+      return { notifier: createNanoclawHostNotifier(name, { root, format, now: ctx.now }), secrets: [] };
     }
     case "telegram": {
       const tokenVar = entry.token_env ?? E.telegramToken;

@@ -4,7 +4,7 @@ import * as z from "zod/mini";
 import { httpUrlProblem } from "./http-url.js";
 
 export const NOTIFY_SECTION = "notify";
-export const NOTIFIER_TYPES = ["stdout", "nanoclaw", "nanoclaw2", "telegram", "webhook", "command", "module", "alertmanager"] as const;
+export const NOTIFIER_TYPES = ["stdout", "nanoclaw", "nanoclaw2", "nanoclaw-host", "telegram", "webhook", "command", "module", "alertmanager"] as const;
 
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 const nameMessage = "must be a name of letters, digits, '_', '-' or '.', starting with a letter or digit";
@@ -85,6 +85,7 @@ const notifierEntry = z.discriminatedUnion(
     strict({ type: z.literal("stdout") }, "must be an object"),
     strict({ type: z.literal("nanoclaw"), dir: z.optional(text), sender: z.optional(text), chat_jid: z.optional(text), group_folder: z.optional(text), format: z.optional(z.enum(["html", "markdown", "plain"], { error: 'must be "html", "markdown" or "plain" (the text path of your NanoClaw fork: docs/integrations/nanoclaw.md)' })) }, "must be an object"),
     strict({ type: z.literal("nanoclaw2"), outbound_db: z.optional(text), inbound_db: z.optional(text) }, "must be an object"),
+    strict({ type: z.literal("nanoclaw-host"), root: z.optional(text), format: z.optional(z.enum(["html", "markdown", "plain"], { error: 'must be "html", "markdown" or "plain" (the text path of your NanoClaw fork: docs/integrations/nanoclaw.md)' })) }, "must be an object"),
     strict({
       type: z.literal("telegram"),
       token: z.optional(text),

@@ -18,6 +18,7 @@ export const NOTIFIER_ENV = {
   nanoclawFormat: "SKIP_SUMMARY_NANOCLAW_FORMAT",
   nanoclaw2OutboundDb: "SKIP_SUMMARY_NANOCLAW2_OUTBOUND_DB",
   nanoclaw2InboundDb: "SKIP_SUMMARY_NANOCLAW2_INBOUND_DB",
+  nanoclawRoot: "SKIP_SUMMARY_NANOCLAW_ROOT",
 } as const;
 
 export type Env = Readonly<Record<string, string | undefined>>;

@@ -4,7 +4,7 @@
 import type { Problem } from "../contract/problems.js";
 
 /** Names that work without a config entry: they read their settings from env. */
-export const ENV_ONLY_NOTIFIERS = ["stdout", "nanoclaw", "nanoclaw2", "telegram", "webhook", "alertmanager"] as const;
+export const ENV_ONLY_NOTIFIERS = ["stdout", "nanoclaw", "nanoclaw2", "nanoclaw-host", "telegram", "webhook", "alertmanager"] as const;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 

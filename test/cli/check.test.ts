@@ -153,7 +153,7 @@ describe.concurrent("surface refuses an unknown notifier or route name with noth
     const ws = await tempDir();
     const r = await runCliInProcess(["surface", "--workspace", ws, "--notify", "telgram"]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--notify: names "telgram", which is not a notifier: define it under notify.notifiers, or use one of stdout, nanoclaw, nanoclaw2, telegram, webhook, alertmanager');
+    expect(r.stderr).toContain('--notify: names "telgram", which is not a notifier: define it under notify.notifiers, or use one of stdout, nanoclaw, nanoclaw2, nanoclaw-host, telegram, webhook, alertmanager');
   });
 
   it("a route to a notifier the config does not define: exit 2 with nothing waiting (1 under --hook-input, which never exits 2)", async () => {

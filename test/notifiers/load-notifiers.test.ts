@@ -47,7 +47,7 @@ describe("loadNotifiers", () => {
       }),
     ).toEqual([
       'notify.notifiers.tg: has unknown key "chat"; allowed: type, token, token_env, api_base_url, chat_id, thread_id, silent, policy, technical',
-      'notify.notifiers.x.type: must be an object whose "type" is one of stdout, nanoclaw, nanoclaw2, telegram, webhook, command, module, alertmanager',
+      'notify.notifiers.x.type: must be an object whose "type" is one of stdout, nanoclaw, nanoclaw2, nanoclaw-host, telegram, webhook, command, module, alertmanager',
       "notify.notifiers.cmd.argv: must be an array of strings: the program and its arguments (no shell)",
       "notify.routes.policy: must name at least one notifier; a skip that reaches nobody is a silent skip",
       "notify.retries: must be an integer (retries after the first attempt)",
@@ -82,10 +82,10 @@ describe("loadNotifiers", () => {
 
   it("an unknown name is an error that lists the names that exist", async () => {
     expect(await problems({ notifiers: { ops: { type: "stdout" } } }, { names: ["opps"] })).toEqual([
-      '--notify: names "opps", which is not a notifier: define it under notify.notifiers, or use one of ops, stdout, nanoclaw, nanoclaw2, telegram, webhook, alertmanager',
+      '--notify: names "opps", which is not a notifier: define it under notify.notifiers, or use one of ops, stdout, nanoclaw, nanoclaw2, nanoclaw-host, telegram, webhook, alertmanager',
     ]);
     expect(await problems({ routes: { policy: ["stdout", "pager"] } })).toEqual([
-      'notify.routes.policy[1]: names "pager", which is not a notifier: define it under notify.notifiers, or use one of stdout, nanoclaw, nanoclaw2, telegram, webhook, alertmanager',
+      'notify.routes.policy[1]: names "pager", which is not a notifier: define it under notify.notifiers, or use one of stdout, nanoclaw, nanoclaw2, nanoclaw-host, telegram, webhook, alertmanager',
     ]);
     // command and module need settings, so they are never env-only
     expect((await problems(undefined, { names: ["command"] }))[0]).toMatch(/^--notify: names "command", which is not a notifier/);
