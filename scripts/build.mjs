@@ -61,6 +61,13 @@ const hotZodSchema = {
     b.onResolve({ filter: /\/zod-schema\.js$/ }, (args) => (args.importer.endsWith(join("src", "contract", "classify.ts")) ? { path: join(root, "src", "cli", "hot", "zod-schema.ts") } : undefined));
   },
 };
+// prom-client loads only for `surface --watch --metrics-listen`, which the full CLI runs (src/cli/hot/no-metrics.ts).
+const hotNoMetrics = {
+  name: "hot-no-metrics",
+  setup(b) {
+    b.onResolve({ filter: /\/metrics\/registry\.js$/ }, () => ({ path: join(root, "src", "cli", "hot", "no-metrics.ts") }));
+  },
+};
 const cjs = {
   format: "cjs",
   minify: true,
@@ -80,7 +87,7 @@ const emitFsSync = {
   },
 };
 await build({ ...hot, entryPoints: { emit: "src/cli/hot/emit.ts" }, plugins: [hotImportFile, hotZodSchema, emitFsSync] });
-await build({ ...hot, entryPoints: { surface: "src/cli/hot/surface.ts" }, plugins: [hotImportFile, hotZodSchema] });
+await build({ ...hot, entryPoints: { surface: "src/cli/hot/surface.ts" }, plugins: [hotImportFile, hotZodSchema, hotNoMetrics] });
 for (const name of readdirSync(join(stage, "hot"))) {
   if (/\bimport\(/.test(readFileSync(join(stage, "hot", name), "utf8"))) throw new Error(`dist/hot/${name} holds an import(), which fails when loaded from its code cache on Node 20; route it through src/notifiers/import-file.ts`);
 }

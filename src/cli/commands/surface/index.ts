@@ -1,5 +1,5 @@
 // `skip-summary surface`: the surfacer. Flags only here; the work (and the notifiers) loads on use.
-import { action, fastCommand, type CommandContext, type CommandDefinition } from "../../action.js";
+import { action, fastCommand, type CommandContext, type CommandDefinition, type FastCommand } from "../../action.js";
 import { declareFlags, type FlagSpec, type FlagValues } from "../../flag-spec.js";
 
 const SURFACE_FLAGS = [
@@ -12,6 +12,8 @@ const SURFACE_FLAGS = [
   { flags: "--hook-input", description: "run as a Claude Code hook: read a Stop, SubagentStop, StopFailure, SessionStart or PostToolUse event on stdin, print the hook's JSON (install with: skip-summary hooks install)" },
   { flags: "--watch", description: "keep running: surface what waits now, then every new summary (SIGINT/SIGTERM to stop)" },
   { flags: "--log-format <format>", description: "structured log lines on stderr: pretty or json", defaultValue: "pretty" },
+  { flags: "--metrics-listen <address>", description: "watch mode: serve Prometheus metrics at http://ADDRESS/metrics, e.g. 127.0.0.1:9464 (off by default)" },
+  { flags: "--ready-file <file>", description: "watch mode: write this file once ready (removed at exit); under systemd (NOTIFY_SOCKET) readiness is also sent with systemd-notify" },
   { flags: "--log-level <level>", description: "the least level logged: debug (every rescan), info, warn or error (default: $SKIP_SUMMARY_LOG_LEVEL, else info)" },
 ] as const satisfies readonly FlagSpec[];
 
@@ -23,10 +25,15 @@ const runSurface = async (flags: SurfaceFlags, context: CommandContext) => {
   return runSurfaceCommand(flags, context);
 };
 
+// A watcher serving metrics runs in the full CLI, which loads prom-client lazily; the hot entry leaves it out.
+function withoutMetrics(fast: FastCommand): FastCommand {
+  return { prepare: (args) => (args.some((a) => a === "--metrics-listen" || a.startsWith("--metrics-listen=")) ? undefined : fast.prepare(args)) };
+}
+
 export const surfaceCommand: CommandDefinition = {
   name: "surface",
   summary: "send waiting skip summaries to the owner, then delete them (once, as a hook, or --watch)",
-  fast: fastCommand(SURFACE_FLAGS, runSurface),
+  fast: withoutMetrics(fastCommand(SURFACE_FLAGS, runSurface)),
   register(command, context, done) {
     declareFlags(command, SURFACE_FLAGS)
       .addHelpText(

@@ -2,6 +2,7 @@
 // (exit-codes.ts). index.ts stays a flag list and loads this only when the command runs.
 import { isSkipSummaryError } from "../../../contract/errors.js";
 import { skillNameProblem, toFullSkillId } from "../../../contract/ids.js";
+import { resolve } from "node:path";
 import { resolveWorkspace } from "../../../contract/workspace.js";
 import { createLogger, type LogFormat, type Logger } from "../../../log/logger.js";
 import type { CommandContext } from "../../action.js";
@@ -29,6 +30,15 @@ async function runSurface(flags: SurfaceFlags, context: CommandContext): Promise
   const format = flags.logFormat ?? "pretty";
   if (format !== "json" && format !== "pretty") throw usageError(`--log-format must be json or pretty, got ${JSON.stringify(format)}`);
   if (flags.watch && flags.dryRun) throw usageError("--watch and --dry-run cannot be combined: a dry run looks once and touches nothing");
+  for (const [flag, given] of [["--metrics-listen", flags.metricsListen], ["--ready-file", flags.readyFile]] as const) {
+    if (given !== undefined && !flags.watch) throw usageError(`${flag} needs --watch: only a running watcher serves metrics or signals readiness`);
+  }
+  let metricsListen: { host: string; port: number } | undefined;
+  if (flags.metricsListen !== undefined) {
+    const { parseListen } = await import("../../../surfacer/metrics/server.js");
+    metricsListen = parseListen(flags.metricsListen);
+    if (metricsListen === undefined) throw usageError(`--metrics-listen must be HOST:PORT, such as 127.0.0.1:9464, got ${JSON.stringify(flags.metricsListen)}`);
+  }
   // Checked here, not only when notifiers load: an empty name is a usage error even when nothing waits.
   if (flags.notify?.some((value) => value.split(",").every((name) => name.trim() === ""))) throw usageError("--notify is empty; give a notifier name such as stdout, telegram or one defined in the config");
   const log = createLogger({ format: format as LogFormat, level: resolveLogLevel(flags.logLevel, io.env), write: (line) => void io.stderr.write(line) });
@@ -43,7 +53,7 @@ async function runSurface(flags: SurfaceFlags, context: CommandContext): Promise
   }
 
   try {
-    return await surface(flags, context, log, skill);
+    return await surface(flags, context, log, skill, metricsListen);
   } catch (error) {
     if (isSkipSummaryError(error, "config.invalid")) io.stderr.write(`skip-summary surface: ${describeConfigError(error)}\n`);
     // Said once, not once per summary: nothing was claimed, every summary is where it was.
@@ -53,7 +63,7 @@ async function runSurface(flags: SurfaceFlags, context: CommandContext): Promise
   }
 }
 
-async function surface(flags: SurfaceFlags, context: CommandContext, log: Logger, skill: string | undefined): Promise<number> {
+async function surface(flags: SurfaceFlags, context: CommandContext, log: Logger, skill: string | undefined, metricsListen: { host: string; port: number } | undefined): Promise<number> {
   const { io } = context;
   const setup = await setUpSurfacer({ configFile: flags.config, notify: flags.notify, env: io.env, cwd: io.cwd, log, stdout: flags.json ? io.stderr : io.stdout, watch: Boolean(flags.watch) });
   const patterns = flags.workspace ?? (setup.settings.workspaces.length > 0 ? setup.settings.workspaces : [defaultWorkspace(io)]);
@@ -71,7 +81,7 @@ async function surface(flags: SurfaceFlags, context: CommandContext, log: Logger
   if (flags.watch) {
     const { watchUntilSignal } = await import("./watch.js");
     // A sidecar in the container also watches the fallback folder of a read-only workspace, when there is one.
-    return watchUntilSignal({ patterns: await withFallbackFolder(patterns, io.env, io.cwd), cwd: io.cwd, skill, setup, log, json: Boolean(flags.json), io });
+    return watchUntilSignal({ patterns: await withFallbackFolder(patterns, io.env, io.cwd), cwd: io.cwd, skill, setup, log, json: Boolean(flags.json), io, metricsListen, readyFile: flags.readyFile === undefined ? undefined : resolve(io.cwd, flags.readyFile) });
   }
   const { dirs: found, missing, emptyGlobs } = await expandWorkspaces(patterns, io.cwd);
   for (const glob of emptyGlobs) log({ level: "warn", event: "workspace_glob_empty", glob, detail: "the glob matches no folder" });

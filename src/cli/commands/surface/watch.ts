@@ -1,6 +1,7 @@
 // Watch mode under the CLI: run until SIGINT or SIGTERM, then stop taking files, finish those in flight, exit 0.
 // A second signal cuts sends in flight short; their files stay on disk for the next surfacer.
 import { EXIT_CODES } from "../../exit-codes.js";
+import { usageError } from "../../usage-error.js";
 import type { CliIo } from "../../io.js";
 import type { Logger } from "../../../log/logger.js";
 import type { SurfaceSetup } from "../../../surfacer/setup.js";
@@ -16,10 +17,16 @@ export interface WatchCommandOptions {
   readonly log: Logger;
   readonly json: boolean;
   readonly io: CliIo;
+  /** --metrics-listen, parsed. */
+  readonly metricsListen?: { host: string; port: number } | undefined;
+  /** --ready-file, absolute. */
+  readonly readyFile?: string | undefined;
 }
 
 export async function watchUntilSignal(options: WatchCommandOptions): Promise<number> {
   const { setup, io } = options;
+  let current: () => readonly string[] = () => [];
+  const metrics = options.metricsListen === undefined ? undefined : await (await import("../../../surfacer/metrics/registry.js")).createSurfaceMetrics({ workspaces: () => current() });
   const handle = await startWatch({
     patterns: options.patterns,
     cwd: options.cwd,
@@ -31,17 +38,33 @@ export async function watchUntilSignal(options: WatchCommandOptions): Promise<nu
     log: options.log,
     notices: setup.settings.notices,
     onOutcome: (outcome) => {
+      metrics?.observe(outcome);
       if (options.json) io.stdout.write(`${JSON.stringify(outcomeJson(outcome))}\n`);
     },
   });
+  current = handle.workspaces;
   const refreshing = startRefreshLoop(setup.refreshers(), handle.workspaces, options.log);
+  let server: { port: number; close(): Promise<void> } | undefined;
+  if (metrics !== undefined && options.metricsListen !== undefined) {
+    const { startMetricsServer } = await import("../../../surfacer/metrics/server.js");
+    const at = `${options.metricsListen.host}:${options.metricsListen.port}`;
+    try {
+      server = await startMetricsServer(metrics, options.metricsListen);
+    } catch (error) {
+      await Promise.all([handle.stop(), refreshing.stop()]);
+      throw usageError(`--metrics-listen ${at}: cannot listen (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); choose a free port`);
+    }
+    options.log({ level: "info", event: "metrics_listening", url: `http://${at.replace(/:\d+$/, `:${server.port}`)}/metrics` });
+  }
+  const { signalReady } = await import("../../../surfacer/readiness.js");
+  let readiness: Promise<{ clear(): Promise<void> }> | undefined;
   await new Promise<void>((resolve) => {
     let signals = 0;
     const onSignal = (signal: NodeJS.Signals) => {
       signals += 1;
       options.log({ level: "info", event: "signal", signal, action: signals === 1 ? "finishing files in flight" : "cutting sends short" });
       if (signals === 1) {
-        void Promise.all([handle.stop(), refreshing.stop()]).finally(() => {
+        void Promise.all([handle.stop(), refreshing.stop(), server?.close(), readiness?.then((r) => r.clear(), () => undefined)]).finally(() => {
           process.off("SIGINT", onSignal);
           process.off("SIGTERM", onSignal);
           resolve();
@@ -50,6 +73,9 @@ export async function watchUntilSignal(options: WatchCommandOptions): Promise<nu
     };
     process.on("SIGINT", onSignal);
     process.on("SIGTERM", onSignal);
+    // Ready once the watches are in place (and the signals handled: a stop right after READY=1 is a clean stop).
+    readiness = signalReady({ env: io.env, readyFile: options.readyFile, pid: process.pid, now: new Date(), warn: (event, detail) => options.log({ level: "warn", event, detail }) });
+    readiness.catch((error: Error) => options.log({ level: "warn", event: "ready_file_failed", detail: error.message }));
   });
   return EXIT_CODES.surface.sent;
 }
