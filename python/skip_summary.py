@@ -22,13 +22,14 @@ import socket
 import stat
 import sys
 import time
+import unicodedata
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, NamedTuple, NoReturn, Optional, Tuple, Union
 
 __all__ = [
     "emit_skip", "build_summary", "SkipCollector", "skip_and_exit", "classify_summary", "classify_summary_text",
-    "merge_summaries", "fit_summary", "summary_text", "resolve_workspace", "summary_path", "full_skill_id",
+    "merge_summaries", "fit_summary", "summary_text", "resolve_workspace", "summary_path", "full_skill_id", "normalise_reason", "reason_key_of",
     "Problem", "SkipSummaryError", "SummaryValidationError", "InvalidSkillIdError", "WorkspaceNotFoundError",
     "SummaryWriteError", "SCHEMA_VERSION", "SUMMARY_FIELDS", "OPTIONAL_SUMMARY_FIELDS", "REASON_MAX_LENGTH",
     "REASON_KEY_MAX_LENGTH", "SKILL_ID_PREFIX", "SKILL_ID_MAX_LENGTH", "MAX_SUMMARY_BYTES", "WORKSPACE_ENV",
@@ -39,9 +40,10 @@ __all__ = [
 # ---- the contract's constants (src/contract) ----
 SCHEMA_VERSION = 1
 SUMMARY_FIELDS = ("schema_version", "skill", "step", "reason", "items", "technical_failure", "occurred_at")
-OPTIONAL_SUMMARY_FIELDS = ("reason_key", "links", "items_omitted")
+OPTIONAL_SUMMARY_FIELDS = ("reason_key", "links", "items_omitted", "reason_keys")
 REASON_MAX_LENGTH = 500
 REASON_KEY_MAX_LENGTH = 100
+REASON_KEYS_MAX = 20
 LINKS_MAX = 5
 LINK_TITLE_MAX_LENGTH = 100
 LINK_URL_MAX_LENGTH = 2000
@@ -366,6 +368,30 @@ def _check_occurred_at(value: Any) -> List[str]:
     return out
 
 
+def _check_reason_keys(value: Any) -> List[Tuple[str, str]]:
+    if not isinstance(value, list):
+        return [("reason_keys", 'must be an array of reason keys, such as ["timeout", "budget"]')]
+    if len(value) > REASON_KEYS_MAX:
+        return [("reason_keys", "must hold at most %d reason keys" % REASON_KEYS_MAX)]
+    out: List[Tuple[str, str]] = []
+    typed = True
+    for i, key in enumerate(value):
+        if not isinstance(key, str):
+            out.append(("reason_keys[%d]" % i, 'must be a string, such as "budget"'))
+            typed = False
+        else:
+            out += [("reason_keys[%d]" % i, m) for m in _one_line_text(key, "must not be blank; leave the field out to key by the reason", REASON_KEY_MAX_LENGTH)]
+    if typed:
+        seen, dups = set(), []
+        for key in value:
+            if key in seen and key not in dups:
+                dups.append(key)
+            seen.add(key)
+        if dups:
+            out.append(("reason_keys", "must not contain duplicates (%s)" % ", ".join(_js_json(d) for d in dups)))
+    return out
+
+
 def _check_links(value: Any) -> List[Tuple[str, str]]:
     if not isinstance(value, list):
         return [("links", 'must be an array of {"title", "url"} objects')]
@@ -487,6 +513,8 @@ def classify_summary(raw: Any, expected_skill: Optional[str] = None) -> Tuple[st
         value = raw["items_omitted"]
         if not _is_int(value) or value < 0 or value > _MAX_SAFE_INTEGER:
             problems.append(Problem("items_omitted", _ITEMS_OMITTED_MESSAGE))
+    if "reason_keys" in raw:
+        problems += [Problem(*p) for p in _check_reason_keys(raw["reason_keys"])]
     problems.sort(key=lambda p: order[re.split(r"[\[.]", p.path, 1)[0]])
     if expected_skill is not None and isinstance(raw.get("skill"), str) and raw["skill"] != expected_skill:
         problems.append(Problem("skill", "must equal the id in the file name (%s), got %s" % (_js_json(expected_skill), _js_json(raw["skill"]))))
@@ -563,15 +591,48 @@ def _js_string(value: Any) -> str:
     return str(int(value)) if _is_int(value) else str(value)
 
 
+# ---- the reason key (src/contract/reason-key.ts) ----
+_QUOTED = [re.compile(p) for p in ('"[^"]*"', "`[^`]*`", "\u201c[^\u201d]*\u201d", "\u2018[^\u2019]*\u2019", "\u00ab[^\u00bb]*\u00bb")]
+# [\W_] is "not a letter or number" (JS [^\p{L}\p{N}]): \w is what str.isalnum() accepts, plus "_".
+_SINGLE_QUOTED = re.compile(r"(\A|[\W_])'[^']*'(?=\Z|[\W_])")
+EMPTY_REASON_KEY = "-"
+
+
+def normalise_reason(reason: str) -> str:
+    """The reason's key: quoted values removed, lower case, digits removed, non-letters collapsed, cut to 100."""
+    text = reason
+    for pattern in _QUOTED:
+        text = pattern.sub(" ", text)
+    text = _SINGLE_QUOTED.sub(lambda m: m.group(1) + " ", text)
+    text = re.sub(r"\d+", " ", text.lower())
+    letters = "".join(c if unicodedata.category(c)[0] in "LM" else " " for c in text)
+    key = _utf16_slice(re.sub(" +", " ", letters).strip(" "), REASON_KEY_MAX_LENGTH).strip(_JS_SPACE_CHARS)
+    return key or EMPTY_REASON_KEY
+
+
+def reason_key_of(summary: Dict[str, Any]) -> str:
+    """The summary's own reason_key (trimmed) when it set one, else the normalised reason."""
+    own = summary.get("reason_key")
+    if isinstance(own, str) and own.strip(_JS_SPACE_CHARS) != "":
+        return own.strip(_JS_SPACE_CHARS)
+    return normalise_reason(summary["reason"])
+
+
+def _keys_of(summary: Dict[str, Any]) -> List[str]:
+    keys = summary.get("reason_keys")
+    return list(keys) if isinstance(keys, list) else [reason_key_of(summary)]
+
+
 def merge_summaries(existing: Dict[str, Any], incoming: Dict[str, Any]) -> Dict[str, Any]:
     """Folds `incoming` into a waiting summary of the same skill: nothing is lost (docs/skip-summary-schema.md)."""
     if existing["skill"] != incoming["skill"]:
         raise ValueError("cannot merge summaries of different skills (%s and %s)" % (existing["skill"], incoming["skill"]))
     extras: Dict[str, Any] = {}
     for source in (incoming, existing):
-        for key, value in source.items():
-            if key not in SUMMARY_FIELDS:
-                extras[key] = value
+        # In the order the Node reader returns a summary: the known optional fields first, then the others as they came.
+        known = [k for k in OPTIONAL_SUMMARY_FIELDS if k in source]
+        for key in known + [k for k in source if k not in SUMMARY_FIELDS and k not in OPTIONAL_SUMMARY_FIELDS]:
+            extras[key] = source[key]
     links, urls = [], set()
     for link in list(existing.get("links") or []) + list(incoming.get("links") or []):
         if link["url"] not in urls:
@@ -582,13 +643,20 @@ def merge_summaries(existing: Dict[str, Any], incoming: Dict[str, Any]) -> Dict[
     omitted = existing.get("items_omitted", 0) + incoming.get("items_omitted", 0)
     if omitted > 0:
         extras["items_omitted"] = omitted
+    reason = truncate(_js_string(_join_distinct(existing["reason"], incoming["reason"])), REASON_MAX_LENGTH)
+    # Every kind of skip that went in keeps its key; reason_key stays one (the ledger's and the silences' key).
+    # Recorded whenever the merged summary's own key would not say it (two kinds, or one kind whose reasons differ).
+    keys = list(dict.fromkeys(_keys_of(existing) + _keys_of(incoming)))
+    if len(keys) > 1 or reason_key_of({"reason": reason, "reason_key": extras.get("reason_key")}) != keys[0]:
+        extras["reason_keys"] = keys[:REASON_KEYS_MAX]
     merged = dict(extras)
     merged["schema_version"] = SCHEMA_VERSION
     merged["skill"] = existing["skill"]
     merged["step"] = _join_distinct(existing["step"], incoming["step"])
-    merged["reason"] = truncate(_js_string(_join_distinct(existing["reason"], incoming["reason"])), REASON_MAX_LENGTH)
+    merged["reason"] = reason
     merged["items"] = list(dict.fromkeys(list(existing["items"]) + list(incoming["items"])))
-    merged["technical_failure"] = bool(existing["technical_failure"] and incoming["technical_failure"])
+    # Something broke when any part broke (a timeout beside a budget stop is still a technical failure).
+    merged["technical_failure"] = bool(existing["technical_failure"] or incoming["technical_failure"])
     earlier = _epoch_ms(incoming["occurred_at"]) < _epoch_ms(existing["occurred_at"])
     merged["occurred_at"] = incoming["occurred_at"] if earlier else existing["occurred_at"]
     return merged

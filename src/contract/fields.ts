@@ -5,6 +5,11 @@ export const SCHEMA_VERSION = 1;
 export const REASON_MAX_LENGTH = 500;
 /** An optional stable key for "the same skip again" (see reason-key.ts); without it, the reason is normalised. */
 export const REASON_KEY_MAX_LENGTH = 100;
+/**
+ * The most reason keys a merged summary records (`reason_keys`): one per distinct kind of skip that went into it.
+ * A run that skips in more kinds than this is rare; the first ones are kept and `reason` still carries every part.
+ */
+export const REASON_KEYS_MAX = 20;
 /** Links rendered under the notice (a re-login page, a dashboard). Only web URLs: a phone opens them with one tap. */
 export const LINKS_MAX = 5;
 export const LINK_TITLE_MAX_LENGTH = 100;
@@ -14,7 +19,7 @@ export const LINK_URL_MAX_LENGTH = 2000;
 export const ITEMS_OMITTED_MESSAGE = "must be an integer >= 0: how many items were cut to keep the summary within 64 KiB";
 
 /** The optional fields v1 readers know (adding one needs no new version: unknown fields were always kept). */
-export const OPTIONAL_SUMMARY_FIELDS = ["reason_key", "links", "items_omitted"] as const;
+export const OPTIONAL_SUMMARY_FIELDS = ["reason_key", "links", "items_omitted", "reason_keys"] as const;
 
 /** The seven required fields, in the order the contract documents them and writers emit them. */
 export const SUMMARY_FIELDS = ["schema_version", "skill", "step", "reason", "items", "technical_failure", "occurred_at"] as const;

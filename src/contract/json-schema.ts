@@ -13,6 +13,13 @@ export function buildJsonSchema(): Record<string, unknown> {
   properties.skill = { ...properties.skill, pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$", description: "The full skill id (tessl__<name>); equals the id in the file name" };
   properties.reason = { ...properties.reason, pattern: "^[^\\r\\n]*\\S[^\\r\\n]*$", description: "One line, not blank" };
   properties.reason_key = { ...properties.reason_key, pattern: "^[^\\r\\n]*\\S[^\\r\\n]*$", description: "Optional stable key for 'the same skip again'; without it, the normalised reason is the key" };
+  const reasonKeys = properties.reason_keys as { items: Record<string, unknown> };
+  properties.reason_keys = {
+    ...reasonKeys,
+    items: { ...reasonKeys.items, pattern: "^[^\\r\\n]*\\S[^\\r\\n]*$" },
+    uniqueItems: true,
+    description: "Written by a merge of skips of different kinds: every part's reason key (its reason_key, else its normalised reason), in order",
+  };
   const links = properties.links as { items: { properties: Record<string, Record<string, unknown>> } };
   links.items.properties.title = { ...links.items.properties.title, pattern: "^[^\\r\\n]*\\S[^\\r\\n]*$", description: "One line, not blank: the words the owner taps" };
   links.items.properties.url = { ...links.items.properties.url, pattern: "^[Hh][Tt][Tt][Pp][Ss]?://", description: "An http: or https: URL; any other scheme is refused" };

@@ -10,6 +10,7 @@ import {
   LINK_TITLE_MAX_LENGTH,
   LINK_URL_MAX_LENGTH,
   REASON_KEY_MAX_LENGTH,
+  REASON_KEYS_MAX,
   REASON_MAX_LENGTH,
   SCHEMA_VERSION,
   duplicatesOf,
@@ -59,6 +60,14 @@ const reasonKey = z.string({ error: "must be a string, such as \"budget\"" }).ch
   z.maxLength(REASON_KEY_MAX_LENGTH, `must be at most ${REASON_KEY_MAX_LENGTH} characters`),
 );
 
+// Written by a merge of skips of different kinds (merge.ts), so "a timeout and a budget stop" keeps both kinds.
+const reasonKeys = z.array(reasonKey, { error: 'must be an array of reason keys, such as ["timeout", "budget"]' }).check(
+  z.maxLength(REASON_KEYS_MAX, `must hold at most ${REASON_KEYS_MAX} reason keys`),
+  z.refine((list) => new Set(list).size === list.length, {
+    error: (issue) => `must not contain duplicates (${duplicatesOf(issue.input as string[]).map((d) => JSON.stringify(d)).join(", ")})`,
+  }),
+);
+
 const link = z.object(
   {
     title: z.string({ error: "must be a string: the words the owner taps" }).check(
@@ -91,6 +100,7 @@ export const SkipSummaryV1 = z.looseObject({
   reason_key: z.optional(reasonKey),
   links: z.optional(links),
   items_omitted: z.optional(itemsOmitted),
+  reason_keys: z.optional(reasonKeys),
 });
 
 export type SkipSummary = z.output<typeof SkipSummaryV1>;

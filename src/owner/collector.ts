@@ -1,4 +1,6 @@
 // A skill with several steps must leave one summary, not one per step: the collector gathers skips and writes once.
+// Skips of different kinds keep their meaning through the contract's merge (merge.ts): `technical_failure` is true
+// when any part was technical, and `reason_keys` lists every part's reason key (docs/owner.md, "Mixed skips").
 import { fullSkillId, mergeSummaries, type SkipSummary } from "../contract/index.js";
 import { buildSummary, emitSkip, type EmitOptions, type EmitResult, type SkipInput } from "./emit.js";
 
@@ -7,6 +9,8 @@ export interface CollectedSkip {
   readonly reason: string;
   readonly items?: readonly string[];
   readonly technical_failure?: boolean;
+  /** A stable name for this kind of skip (`budget`); every part's key is kept in the summary's `reason_keys`. */
+  readonly reason_key?: string;
   readonly occurred_at?: string;
 }
 

@@ -25,7 +25,7 @@ describe("skip-summary emit", () => {
     const r = await runCliInProcess(["emit", "--skill", "tessl__a", "--step", "publish", "--reason", "login expired", "--item", "x", "--item", "y", "--technical", "--workspace", ws, "--json"]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ ok: true, merged: true, summary: { step: "fetch; publish", reason: "budget spent; login expired", items: ["x", "y"], technical_failure: false } });
+    expect(out).toMatchObject({ ok: true, merged: true, summary: { step: "fetch; publish", reason: "budget spent; login expired", items: ["x", "y"], technical_failure: true, reason_keys: ["budget spent", "login expired"] } });
   });
 
   it("reads items from stdin with --items-from -", async () => {

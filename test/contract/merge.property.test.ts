@@ -1,7 +1,7 @@
 // Property tests: whatever two valid summaries of one skill are merged, nothing is lost and the result is valid v1.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { REASON_MAX_LENGTH, classifySummary, mergeSummaries, type SkipSummary } from "../../src/contract/index.js";
+import { REASON_MAX_LENGTH, classifySummary, mergeSummaries, reasonKeyOf, type SkipSummary } from "../../src/contract/index.js";
 
 const line = fc.string({ minLength: 1, maxLength: 120 }).filter((s) => !/[\r\n]/.test(s) && s.trim() !== "" && !s.includes("; "));
 const timestamp = fc
@@ -38,11 +38,26 @@ describe("mergeSummaries", () => {
     );
   });
 
-  it("is technical only when both are, and keeps the earlier time", () => {
+  // A run that skips in several kinds (a timeout, a budget stop) keeps every kind: the parts' keys, in order, once
+  // each, however many merges it took; one kind whose summary key still says it needs no list.
+  it("records every part's reason key in reason_keys across a chain of merges", () => {
+    const keyed = fc.tuple(summary, fc.option(fc.constantFrom("budget", "timeout", "login-expired"), { nil: undefined })).map(([s, key]) => (key === undefined ? s : ({ ...s, reason_key: key } as SkipSummary)));
+    fc.assert(
+      fc.property(fc.array(keyed, { minLength: 2, maxLength: 6 }), (parts) => {
+        const merged = parts.slice(1).reduce((acc, part) => mergeSummaries(acc, part), parts[0]!);
+        expect(classifySummary(merged).kind).toBe("valid");
+        const keys = [...new Set(parts.map((p) => reasonKeyOf(p)))];
+        if (merged.reason_keys === undefined) expect([reasonKeyOf(merged)]).toEqual(keys);
+        else expect(merged.reason_keys).toEqual(keys);
+      }),
+    );
+  });
+
+  it("is technical when either is, and keeps the earlier time", () => {
     fc.assert(
       fc.property(summary, summary, (a, b) => {
         const merged = mergeSummaries(a, b);
-        expect(merged.technical_failure).toBe(a.technical_failure && b.technical_failure);
+        expect(merged.technical_failure).toBe(a.technical_failure || b.technical_failure);
         expect(Date.parse(merged.occurred_at)).toBe(Math.min(Date.parse(a.occurred_at), Date.parse(b.occurred_at)));
       }),
     );

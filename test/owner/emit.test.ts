@@ -183,7 +183,7 @@ describe("createSkipCollector", () => {
     expect(collector.size).toBe(2);
     expect(await readdir(ws)).toEqual([]);
     const r = await collector.flush();
-    expect(r?.summary).toMatchObject({ step: "fetch; publish", reason: "timeout; budget", items: ["a", "b"], technical_failure: false });
+    expect(r?.summary).toMatchObject({ step: "fetch; publish", reason: "timeout; budget", items: ["a", "b"], technical_failure: true, reason_keys: ["timeout", "budget"] });
     expect(await readdir(ws)).toEqual([".skip-summary-tessl__multi.json"]);
   });
 

@@ -326,7 +326,7 @@ ss.skip_and_exit("tessl__exit", "login", "login expired", workspace=${JSON.strin
     const bad = await run('"two\\nlines"');
     expect(bad.code).toBe(65);
     expect(bad.stderr).toBe("skip-summary: invalid skip summary: reason: must be one line: remove the line breaks (CR or LF)\n");
-    expect(JSON.parse(await readFile(join(ws, ".skip-summary-tessl__x.json"), "utf8"))).toMatchObject({ reason: "budget; flaky", technical_failure: false });
+    expect(JSON.parse(await readFile(join(ws, ".skip-summary-tessl__x.json"), "utf8"))).toMatchObject({ reason: "budget; flaky", technical_failure: true, reason_keys: ["budget", "flaky"] });
   });
 });
 
@@ -337,8 +337,9 @@ function createNodeCollectorResult() {
     step: "fetch; publish",
     reason: "timeout; budget",
     items: ["a", "b"],
-    technical_failure: false,
+    technical_failure: true,
     occurred_at: T,
+    reason_keys: ["timeout", "budget"],
   };
 }
 

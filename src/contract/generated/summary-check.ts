@@ -4,7 +4,7 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"skip-summary v1","description":"A .skip-summary-<skill-id>.json file: one skill's skipped or deferred work, waiting to be surfaced to its owner.","type":"object","properties":{"schema_version":{"type":"integer","const":1},"skill":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$","description":"The full skill id (tessl__<name>); equals the id in the file name"},"step":{"anyOf":[{"type":"string","minLength":1},{"type":"integer","minimum":0,"maximum":9007199254740991}]},"reason":{"type":"string","maxLength":500,"pattern":"^[^\\r\\n]*\\S[^\\r\\n]*$","description":"One line, not blank"},"items":{"type":"array","items":{"type":"string","minLength":1},"uniqueItems":true},"technical_failure":{"type":"boolean"},"occurred_at":{"type":"string","pattern":"^(\\d{4})-(\\d{2})-(\\d{2})T(\\d{2}):(\\d{2}):(\\d{2})(?:\\.(\\d{3}))?Z$","description":"UTC ISO-8601 with a Z suffix; must be a real date"},"reason_key":{"type":"string","maxLength":100,"pattern":"^[^\\r\\n]*\\S[^\\r\\n]*$","description":"Optional stable key for 'the same skip again'; without it, the normalised reason is the key"},"links":{"maxItems":5,"type":"array","items":{"type":"object","properties":{"title":{"type":"string","maxLength":100,"pattern":"^[^\\r\\n]*\\S[^\\r\\n]*$","description":"One line, not blank: the words the owner taps"},"url":{"type":"string","maxLength":2000,"pattern":"^[Hh][Tt][Tt][Pp][Ss]?://","description":"An http: or https: URL; any other scheme is refused"}},"required":["title","url"]},"description":"Optional links shown under the notice, such as a re-login page"},"items_omitted":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["schema_version","skill","step","reason","items","technical_failure","occurred_at"],"additionalProperties":{}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"skip-summary v1","description":"A .skip-summary-<skill-id>.json file: one skill's skipped or deferred work, waiting to be surfaced to its owner.","type":"object","properties":{"schema_version":{"type":"integer","const":1},"skill":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$","description":"The full skill id (tessl__<name>); equals the id in the file name"},"step":{"anyOf":[{"type":"string","minLength":1},{"type":"integer","minimum":0,"maximum":9007199254740991}]},"reason":{"type":"string","maxLength":500,"pattern":"^[^\\r\\n]*\\S[^\\r\\n]*$","description":"One line, not blank"},"items":{"type":"array","items":{"type":"string","minLength":1},"uniqueItems":true},"technical_failure":{"type":"boolean"},"occurred_at":{"type":"string","pattern":"^(\\d{4})-(\\d{2})-(\\d{2})T(\\d{2}):(\\d{2}):(\\d{2})(?:\\.(\\d{3}))?Z$","description":"UTC ISO-8601 with a Z suffix; must be a real date"},"reason_key":{"type":"string","maxLength":100,"pattern":"^[^\\r\\n]*\\S[^\\r\\n]*$","description":"Optional stable key for 'the same skip again'; without it, the normalised reason is the key"},"links":{"maxItems":5,"type":"array","items":{"type":"object","properties":{"title":{"type":"string","maxLength":100,"pattern":"^[^\\r\\n]*\\S[^\\r\\n]*$","description":"One line, not blank: the words the owner taps"},"url":{"type":"string","maxLength":2000,"pattern":"^[Hh][Tt][Tt][Pp][Ss]?://","description":"An http: or https: URL; any other scheme is refused"}},"required":["title","url"]},"description":"Optional links shown under the notice, such as a re-login page"},"items_omitted":{"type":"integer","minimum":0,"maximum":9007199254740991},"reason_keys":{"maxItems":20,"type":"array","items":{"type":"string","maxLength":100,"pattern":"^[^\\r\\n]*\\S[^\\r\\n]*$"},"uniqueItems":true,"description":"Written by a merge of skips of different kinds: every part's reason key (its reason_key, else its normalised reason), in order"}},"required":["schema_version","skill","step","reason","items","technical_failure","occurred_at"],"additionalProperties":{}};
 const pattern4 = new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$", "u");
 const pattern5 = new RegExp("^[^\\r\\n]*\\S[^\\r\\n]*$", "u");
 const pattern6 = new RegExp("^(\\d{4})-(\\d{2})-(\\d{2})T(\\d{2}):(\\d{2}):(\\d{2})(?:\\.(\\d{3}))?Z$", "u");
@@ -439,6 +439,78 @@ var valid0 = _errs32 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.reason_keys !== undefined){
+let data14 = data.reason_keys;
+const _errs34 = errors;
+if(errors === _errs34){
+if(Array.isArray(data14)){
+if(data14.length > 20){
+validate20.errors = [{instancePath:instancePath+"/reason_keys",schemaPath:"#/properties/reason_keys/maxItems",keyword:"maxItems",params:{limit: 20}}];
+return false;
+}
+else {
+var valid6 = true;
+const len2 = data14.length;
+for(let i3=0; i3<len2; i3++){
+let data15 = data14[i3];
+const _errs36 = errors;
+if(errors === _errs36){
+if(typeof data15 === "string"){
+if(data15.length > 100){
+validate20.errors = [{instancePath:instancePath+"/reason_keys/" + i3,schemaPath:"#/properties/reason_keys/items/maxLength",keyword:"maxLength",params:{limit: 100}}];
+return false;
+}
+else {
+if(!pattern5.test(data15)){
+validate20.errors = [{instancePath:instancePath+"/reason_keys/" + i3,schemaPath:"#/properties/reason_keys/items/pattern",keyword:"pattern",params:{pattern: "^[^\\r\\n]*\\S[^\\r\\n]*$"}}];
+return false;
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/reason_keys/" + i3,schemaPath:"#/properties/reason_keys/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid6 = _errs36 === errors;
+if(!valid6){
+break;
+}
+}
+if(valid6){
+let i4 = data14.length;
+let j1;
+if(i4 > 1){
+const indices1 = {};
+for(;i4--;){
+let item1 = data14[i4];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+validate20.errors = [{instancePath:instancePath+"/reason_keys",schemaPath:"#/properties/reason_keys/uniqueItems",keyword:"uniqueItems",params:{i: i4, j: j1}}];
+return false;
+break;
+}
+indices1[item1] = i4;
+}
+}
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/reason_keys",schemaPath:"#/properties/reason_keys/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs34 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }

@@ -14,8 +14,9 @@ export function planSkip(skill: string, skips: readonly SkipRecord[], items: rea
     step,
     reason: digest(skips, items),
     items: [...new Set([...names, ...reported])],
-    // A policy skip among technical ones needs a person; only an all-technical run is safe to just retry.
-    technical_failure: skips.length > 0 && skips.every((s) => s.technical),
+    // As the contract's merge (src/contract/merge.ts): something broke when any skip was technical; the reason
+    // still names every skip, policy ones included, so a person reads both.
+    technical_failure: skips.some((s) => s.technical),
   };
 }
 
