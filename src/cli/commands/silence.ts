@@ -6,7 +6,8 @@ import { action } from "../action.js";
 import { usageError } from "../usage-error.js";
 
 interface AddFlags {
-  workspace?: string;
+  workspace?: string[];
+  config?: string;
   skill?: string;
   reasonKey?: string;
   for?: string;
@@ -14,7 +15,9 @@ interface AddFlags {
   json?: boolean;
 }
 
-const WORKSPACE = "the group workspace (default: $SKIP_SUMMARY_WORKSPACE, $CLAUDE_PROJECT_DIR, the cwd under Claude Code, /workspace/agent, /workspace/group)";
+const WORKSPACE = "a workspace folder or glob, e.g. '/srv/groups/*/' (repeatable; default: config surface.workspaces, $SKIP_SUMMARY_WORKSPACE, $CLAUDE_PROJECT_DIR, the cwd under Claude Code, /workspace/agent, /workspace/group)";
+const CONFIG = "the config file whose surface.workspaces to use (default: ./skip-summary.config.json when it exists)";
+const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export const silenceCommand: CommandDefinition = {
   name: "silence",
@@ -36,7 +39,8 @@ Example:
 
 function registerAdd(command: Command, context: CommandContext, done: (code: ExitCode) => void): void {
   command
-    .option("--workspace <dir>", WORKSPACE)
+    .option("--workspace <dir>", WORKSPACE, collect)
+    .option("--config <file>", CONFIG)
     .option("--skill <id>", "the skill to mute (its name or full id)")
     .option("--reason-key <key>", "only skips with this reason key (see docs/skip-summary-schema.md, \"The reason key\")")
     .option("--for <period>", "how long, such as 12h, 7d or 2w")
@@ -46,7 +50,7 @@ function registerAdd(command: Command, context: CommandContext, done: (code: Exi
     .action(
       action(context, "silence", done, async (opts: AddFlags) => {
         const { io } = context;
-        const { workspaceFlag, skillFlag } = await import("./ledger-flags.js");
+        const { workspacesFlag, skillFlag } = await import("./ledger-flags.js");
         const { parsePeriod, periodProblem } = await import("../../surfacer/policy/period.js");
         if (opts.skill === undefined) throw usageError("silence add needs --skill ID: the skill to mute");
         if (opts.for === undefined) throw usageError("silence add needs --for PERIOD, such as 7d: a silence always ends");
@@ -54,13 +58,17 @@ function registerAdd(command: Command, context: CommandContext, done: (code: Exi
         if (problem) throw usageError(`--for: ${problem}`);
         if (opts.comment === undefined || opts.comment.trim() === "") throw usageError('silence add needs --comment "why": whoever reads the list later should know');
         if (opts.reasonKey !== undefined && opts.reasonKey.trim() === "") throw usageError("--reason-key is empty; leave it out to mute every skip of the skill");
-        const workspace = await workspaceFlag(opts.workspace, io);
+        const workspaces = await workspacesFlag(opts.workspace, opts.config, io);
         const skill = skillFlag(opts.skill)!;
         const { cliClock } = await import("../clock.js");
         const { addSilence } = await import("../../surfacer/ledger/silences.js");
-        const silence = await addSilence(workspace, { skill, reasonKey: opts.reasonKey?.trim(), forMs: parsePeriod(opts.for), comment: opts.comment.trim() }, cliClock(io.env)());
-        if (opts.json) io.stdout.write(`${JSON.stringify(silence)}\n`);
-        else io.stdout.write(`silence ${silence.id} added: ${skill}${silence.reason_key ? ` (reason key ${JSON.stringify(silence.reason_key)})` : ""} muted until ${silence.ends_at}\n`);
+        const now = cliClock(io.env)();
+        // Over a fleet, the same silence in each workspace (each ledger counts and reports its own).
+        for (const workspace of workspaces) {
+          const silence = await addSilence(workspace, { skill, reasonKey: opts.reasonKey?.trim(), forMs: parsePeriod(opts.for), comment: opts.comment.trim() }, now);
+          if (opts.json) io.stdout.write(`${JSON.stringify(workspaces.length > 1 ? { workspace, ...silence } : silence)}\n`);
+          else io.stdout.write(`silence ${silence.id} added: ${skill}${silence.reason_key ? ` (reason key ${JSON.stringify(silence.reason_key)})` : ""} muted until ${silence.ends_at}${workspaces.length > 1 ? ` in ${workspace}` : ""}\n`);
+        }
         return 0;
       }),
     );
@@ -68,20 +76,23 @@ function registerAdd(command: Command, context: CommandContext, done: (code: Exi
 
 function registerList(command: Command, context: CommandContext, done: (code: ExitCode) => void): void {
   command
-    .option("--workspace <dir>", WORKSPACE)
+    .option("--workspace <dir>", WORKSPACE, collect)
+    .option("--config <file>", CONFIG)
     .option("--json", "print the silences as JSON")
     .action(
-      action(context, "silence", done, async (opts: { workspace?: string; json?: boolean }) => {
+      action(context, "silence", done, async (opts: { workspace?: string[]; config?: string; json?: boolean }) => {
         const { io } = context;
-        const { workspaceFlag } = await import("./ledger-flags.js");
-        const workspace = await workspaceFlag(opts.workspace, io);
+        const { workspacesFlag } = await import("./ledger-flags.js");
+        const workspaces = await workspacesFlag(opts.workspace, opts.config, io);
         const { cliClock } = await import("../clock.js");
         const { readHistory } = await import("../../surfacer/ledger/history.js");
-        const { silences } = await readHistory(workspace, { now: cliClock(io.env)() });
-        if (opts.json) io.stdout.write(`${JSON.stringify({ silences })}\n`);
-        else {
-          const { silenceLine } = await import("./history/format.js");
-          io.stdout.write(silences.length === 0 ? "no silences\n" : `${silences.map(silenceLine).join("\n")}\n`);
+        const { silenceLine } = await import("./history/format.js");
+        const now = cliClock(io.env)();
+        for (const workspace of workspaces) {
+          const { silences } = await readHistory(workspace, { now });
+          if (opts.json) io.stdout.write(`${JSON.stringify(workspaces.length > 1 ? { workspace, silences } : { silences })}\n`);
+          else if (workspaces.length === 1) io.stdout.write(silences.length === 0 ? "no silences\n" : `${silences.map(silenceLine).join("\n")}\n`);
+          else if (silences.length > 0) io.stdout.write(`${workspace}:\n${silences.map((x) => `  ${silenceLine(x)}`).join("\n")}\n`);
         }
         return 0;
       }),
@@ -91,21 +102,27 @@ function registerList(command: Command, context: CommandContext, done: (code: Ex
 function registerExpire(command: Command, context: CommandContext, done: (code: ExitCode) => void): void {
   command
     .argument("<id>", "the silence's id, from `silence list`")
-    .option("--workspace <dir>", WORKSPACE)
+    .option("--workspace <dir>", WORKSPACE, collect)
+    .option("--config <file>", CONFIG)
     .action(
-      action(context, "silence", done, async (id: string, opts: { workspace?: string }) => {
+      action(context, "silence", done, async (id: string, opts: { workspace?: string[]; config?: string }) => {
         const { io } = context;
-        const { workspaceFlag } = await import("./ledger-flags.js");
-        const workspace = await workspaceFlag(opts.workspace, io);
+        const { workspacesFlag } = await import("./ledger-flags.js");
+        const workspaces = await workspacesFlag(opts.workspace, opts.config, io);
         const { cliClock } = await import("../clock.js");
         const { expireSilence } = await import("../../surfacer/ledger/silences.js");
-        const silence = await expireSilence(workspace, id, cliClock(io.env)());
-        if (!silence) {
-          io.stderr.write(`skip-summary silence expire: no silence with id ${JSON.stringify(id)} in ${workspace}; \`skip-summary silence list\` shows them\n`);
+        let found = 0;
+        for (const workspace of workspaces) {
+          const silence = await expireSilence(workspace, id, cliClock(io.env)());
+          if (!silence) continue;
+          found += 1;
+          io.stdout.write(`silence ${silence.id} ended at ${silence.ends_at}${workspaces.length > 1 ? ` in ${workspace}` : ""}; the next surface run reports what it muted\n`);
+        }
+        if (found === 0) {
+          io.stderr.write(`skip-summary silence expire: no silence with id ${JSON.stringify(id)} in ${workspaces.length === 1 ? workspaces[0] : `${workspaces.length} workspaces`}; \`skip-summary silence list\` shows them\n`);
           const { EXIT_CODES } = await import("../exit-codes.js");
           return EXIT_CODES.silence["no-such-silence"];
         }
-        io.stdout.write(`silence ${silence.id} ended at ${silence.ends_at}; the next surface run reports what it muted\n`);
         return 0;
       }),
     );

@@ -21,6 +21,8 @@ export interface HistoryRow {
   readonly last_step: string | number;
   readonly last_delivery_id?: string;
   readonly last_sent_at?: string;
+  /** Skips per calendar day (`YYYY-MM-DD`), for the last days the ledger keeps: the fleet view's day strip. */
+  readonly days?: Readonly<Record<string, number>>;
 }
 
 export interface HistoryReport {
@@ -36,6 +38,8 @@ export interface HistoryOptions {
   readonly skill?: string | undefined;
   /** Only entries seen at or after this time. */
   readonly since?: Date | undefined;
+  /** Include each row's per-day counts (the fleet view's strip); `--json` leaves them out. */
+  readonly withDays?: boolean | undefined;
   readonly now: Date;
 }
 
@@ -53,6 +57,7 @@ export async function readHistory(workspace: string, options: HistoryOptions): P
         skill: ledger.skill, reason_key: e.reason_key, count: e.count, sent: e.sent, folded: e.folded, muted: e.muted, unreported: e.unreported,
         first_seen: e.first_seen, last_seen: e.last_seen, streak: e.streak, streak_since: e.streak_since, last_reason: e.last_reason, last_step: e.last_step,
         ...(e.last_delivery_id ? { last_delivery_id: e.last_delivery_id } : {}), ...(e.last_sent_at ? { last_sent_at: e.last_sent_at } : {}),
+        ...(options.withDays ? { days: { ...e.days } } : {}),
       });
     }
   }

@@ -4,7 +4,8 @@ import { action } from "../../action.js";
 import { usageError } from "../../usage-error.js";
 
 interface HistoryFlags {
-  workspace?: string;
+  workspace?: string[];
+  config?: string;
   skill?: string;
   since?: string;
   json?: boolean;
@@ -15,7 +16,8 @@ export const historyCommand: CommandDefinition = {
   summary: "show what the surfacer's ledger knows: skips per skill and reason, folded and muted ones included",
   register(command, context, done) {
     command
-      .option("--workspace <dir>", "the group workspace (default: $SKIP_SUMMARY_WORKSPACE, $CLAUDE_PROJECT_DIR, the cwd under Claude Code, /workspace/agent, /workspace/group)")
+      .option("--workspace <dir>", "a workspace folder or glob, e.g. '/srv/groups/*/' (repeatable; default: config surface.workspaces, $SKIP_SUMMARY_WORKSPACE, $CLAUDE_PROJECT_DIR, the cwd under Claude Code, /workspace/agent, /workspace/group)", (v: string, p: string[] = []) => [...p, v])
+      .option("--config <file>", "the config file whose surface.workspaces to read (default: ./skip-summary.config.json when it exists)")
       .option("--skill <id>", "only this skill (its name or full id)")
       .option("--since <period>", "only skips seen in this period, such as 24h, 7d or 2w")
       .option("--json", "print the entries as JSON")
@@ -24,8 +26,11 @@ export const historyCommand: CommandDefinition = {
         `
 Per skill and reason key: how many skips, how many were sent, folded (repeat policy) or muted (a silence), when
 it was first and last seen, and the current run of nights in a row. Silences are listed after.
+Over several workspaces (globs, or the config's surface.workspaces): one row per skill, summed, and on a terminal
+a strip per skill, one character a day. --json prints one JSON report per workspace, one per line.
 
-Example:
+Examples:
+  $ skip-summary history --config /etc/skip-summary/config.json --since 7d
   $ skip-summary history --since 7d
   check-cfps  "budget"  6 skips (2 sent, 3 folded, 1 muted), 6 nights in a row since 18 Nov
       last 2026-11-23 03:00:00 UTC (step 3): nightly budget spent after 2 of 5 CFPs`,
@@ -33,8 +38,8 @@ Example:
       .action(
         action(context, "history", done, async (opts: HistoryFlags) => {
           const { io } = context;
-          const { workspaceFlag, skillFlag } = await import("../ledger-flags.js");
-          const workspace = await workspaceFlag(opts.workspace, io);
+          const { workspacesFlag, skillFlag } = await import("../ledger-flags.js");
+          const workspaces = await workspacesFlag(opts.workspace, opts.config, io);
           const skill = skillFlag(opts.skill);
           const { cliClock } = await import("../../clock.js");
           const now = cliClock(io.env)();
@@ -46,14 +51,28 @@ Example:
             since = new Date(now.getTime() - parsePeriod(opts.since));
           }
           const { readHistory } = await import("../../../surfacer/ledger/history.js");
-          const report = await readHistory(workspace, { skill, since, now });
+          const fleet = workspaces.length > 1;
+          const reports = await Promise.all(workspaces.map((ws) => readHistory(ws, { skill, since, now, withDays: fleet && !opts.json })));
           if (opts.json) {
-            io.stdout.write(`${JSON.stringify(report)}\n`);
-            return 0;
+            for (const report of reports) io.stdout.write(`${JSON.stringify(report)}\n`);
+          } else if (fleet) {
+            const { formatFleet } = await import("./fleet.js");
+            const days = since === undefined ? 14 : Math.min(60, Math.max(1, Math.ceil((now.getTime() - since.getTime()) / 86_400_000)));
+            io.stdout.write(formatFleet(reports, { strip: io.stdout.isTTY === true, now, days }));
+          } else {
+            const { formatHistory } = await import("./format.js");
+            io.stdout.write(formatHistory(reports[0]!));
           }
-          const { formatHistory } = await import("./format.js");
-          io.stdout.write(formatHistory(report));
-          for (const p of report.problems) io.stderr.write(`skip-summary history: ${p}\n`);
+          for (const report of reports) for (const p of report.problems) io.stderr.write(`skip-summary history: ${fleet ? `${report.workspace}: ` : ""}${p}\n`);
+          if (skill !== undefined && reports.every((r) => r.rows.length === 0)) {
+            // A mistyped skill reads as "nothing skipped": say which skills the ledger does know.
+            const all = await Promise.all(workspaces.map((ws) => readHistory(ws, { now })));
+            const known = [...new Set(all.flatMap((r) => r.rows.map((row) => row.skill)))].sort();
+            if (!known.includes(skill)) {
+              const { displaySkillName } = await import("../../../contract/ids.js");
+              io.stderr.write(`skip-summary history: ${displaySkillName(skill)} is not a skill the ledger knows${fleet ? ` in ${workspaces.length} workspaces` : ""}; ${known.length === 0 ? "the ledger is empty" : `known: ${known.map(displaySkillName).join(", ")}`}\n`);
+            }
+          }
           return 0;
         }),
       );
