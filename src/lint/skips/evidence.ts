@@ -37,7 +37,7 @@ export function skipEvidence(tile: Tile, skill: Skill): Map<SkipMechanism, Place
   };
   const docsOf = (s: Skill) => skillDocs(s.dir, s.skillMd, texts!);
   const scripts = scriptsToJudge(tile, skill, docsOf);
-  // In a skill a person runs and watches, what a script prints is seen; with nobody watching, only what is sent is.
+  // In a skill a person runs and watches, what it prints or says is seen; with nobody watching, only what is sent is.
   const watched = !runsUnattended(skill, docs, scripts);
   for (const file of scripts) {
     if (watched) continue;
@@ -48,10 +48,10 @@ export function skipEvidence(tile: Tile, skill: Skill): Map<SkipMechanism, Place
   }
   const summaryEverywhere = emitsSummary(tile, skill);
   for (const doc of docs) {
-    if (summaryEverywhere && doc === skill.skillMd) continue;
+    if (watched || (summaryEverywhere && doc === skill.skillMd)) continue;
     for (const e of instructedIn(doc)) add(doc.path, "markdown", e);
   }
-  if (!summaryEverywhere) for (const e of swallowedOutput(tile, skill)) add(skill.skillMd.path, "markdown", e);
+  if (!summaryEverywhere && !watched) for (const e of swallowedOutput(tile, skill)) add(skill.skillMd.path, "markdown", e);
   for (const list of found.values()) list.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.e.line - b.e.line));
   evidenceCache.set(skill, found);
   return found;

@@ -95,7 +95,7 @@ function capSlice(expr: SyntaxNode | null | undefined): string | undefined {
   const args = expr.childForFieldName("arguments")?.namedChildren ?? [];
   if (args.length !== 2 || args[0]!.text !== "0") return undefined;
   const cap = args[1]!;
-  if (cap.type === "number" ? Number(cap.text) < 2 : !CAP_NAME.test(cap.text)) return undefined;
+  if (cap.type === "number" ? Number(cap.text) < 10 : !CAP_NAME.test(cap.text)) return undefined;
   const obj = fn.childForFieldName("object");
   return obj && (obj.type === "identifier" || obj.type === "member_expression") ? obj.text : undefined;
 }

@@ -82,7 +82,8 @@ function atTop(clause: SyntaxNode): boolean {
 /** `except ...: return []` around work that can fail: the caller cannot tell "nothing" from "could not look". */
 function errorAsEmpty(root: SyntaxNode, add: Add, taken: Set<number>): void {
   for (const clause of py(root, "except_clause")) {
-    const names = caughtNames(clause).map((n) => n.replace(/^[\w.]+\./, ""));
+    // `imaplib.IMAP4.error`, `socket.error`: a module's own error class is an operation that failed.
+    const names = caughtNames(clause).map((n) => (/\.error$/.test(n) ? "OSError" : n.replace(/^[\w.]+\./, "")));
     if (names.length > 0 && !names.some((n) => OPERATIONAL_EXC.test(n))) continue;
     const body = statements(clause.namedChildren.find((c) => c.type === "block"));
     const last = body.at(-1);
@@ -99,6 +100,31 @@ function errorAsEmpty(root: SyntaxNode, add: Add, taken: Set<number>): void {
     if (!fn) continue;
     taken.add(clause.startIndex);
     add("error-as-empty", clause, undefined, `${snippetOf(clause)} … ${last.text}`);
+  }
+}
+
+/**
+ * `positions = fetch(...) or []` where `fetch` answers None or False when its work fails (an except branch that only
+ * logs): the caller turns the failure into an empty result itself. Followed within the file, by the function's name.
+ */
+function emptiedAtCall(root: SyntaxNode, add: Add): void {
+  const failing = new Set<string>();
+  for (const clause of py(root, "except_clause")) {
+    const body = statements(clause.namedChildren.find((c) => c.type === "block"));
+    const last = body.at(-1);
+    if (last?.type !== "return_statement" || !/^(None|False)?$/.test(last.namedChildren[0]?.text ?? "") || !body.slice(0, -1).every((s) => isLog(s) || s.type === "pass_statement")) continue;
+    const names = caughtNames(clause).map((n) => (/\.error$/.test(n) ? "OSError" : n.replace(/^[\w.]+\./, "")));
+    if (names.length > 0 && !names.some((n) => OPERATIONAL_EXC.test(n))) continue;
+    const tryBlock = clause.parent?.namedChildren.find((c) => c.type === "block");
+    if (!tryBlock || parseOnly(tryBlock)) continue;
+    const name = enclosingFunction(clause)?.childForFieldName("name")?.text;
+    if (name) failing.add(name);
+  }
+  if (failing.size === 0) return;
+  for (const op of root.descendantsOfType("boolean_operator")) {
+    const [left, right] = [op.childForFieldName("left"), op.childForFieldName("right")];
+    if (op.children.find((c) => !c.isNamed)?.text !== "or" || left?.type !== "call" || !right || !EMPTY_VALUE.test(right.text)) continue;
+    if (failing.has(lastName(left))) add("error-as-empty", op, undefined, `${op.text.split("\n")[0]!.slice(0, 120)}  (${lastName(left)} answers None when it fails)`);
   }
 }
 
@@ -119,7 +145,8 @@ function capSlice(node: SyntaxNode | null): { coll: string; cap: SyntaxNode } | 
   const start = parts.slice(0, colon).join("");
   const stop = slice.namedChildren.find((c) => c.startIndex > slice.children[colon]!.startIndex);
   if ((start !== "" && start !== "0") || !stop) return undefined;
-  if (stop.type === "integer" ? Number(stop.text) < 2 : !(stop.type === "identifier" || stop.type === "attribute") || !CAP_NAME.test(stop.text)) return undefined;
+  // A small literal (`[:5]`) picks the top few to show; a cap on work is a named limit or a larger count.
+  if (stop.type === "integer" ? Number(stop.text) < 10 : !(stop.type === "identifier" || stop.type === "attribute") || !CAP_NAME.test(stop.text)) return undefined;
   const value = node.childForFieldName("value");
   if (!value || !(value.type === "identifier" || value.type === "attribute")) return undefined;
   return { coll: value.text, cap: stop };
@@ -197,7 +224,7 @@ function capDeferral(root: SyntaxNode, add: Add): void {
     const [left, right] = cond.namedChildren;
     const op = cond.children.find((c) => !c.isNamed)?.text ?? "";
     if (!left || !right || !/^(>=|>|==)$/.test(op)) continue;
-    const capOk = right.type === "integer" ? Number(right.text) >= 2 : (right.type === "identifier" || right.type === "attribute") && CAP_NAME.test(right.text) && !/time|sec|deadline|budget/i.test(right.text);
+    const capOk = right.type === "integer" ? Number(right.text) >= 10 : (right.type === "identifier" || right.type === "attribute") && CAP_NAME.test(right.text) && !/time|sec|deadline|budget/i.test(right.text);
     if (!capOk || /time|elapsed|sec|deadline|budget|monotonic/i.test(left.text)) continue;
     const loopBody = loop.childForFieldName("body");
     const counter = left.type === "identifier" ? left.text : left.type === "call" && lastName(left) === "len" ? callArgs(left).positional[0]?.text : undefined;
@@ -297,6 +324,7 @@ export function pythonMoreSkips(root: SyntaxNode, add: Add): Set<number> {
   const text = root.text;
   const excepts = /\bexcept\b/.test(text);
   if (excepts && /\breturn\b/.test(text)) errorAsEmpty(root, add, taken);
+  if (excepts && /\bor\s+(\[\]|\{\}|""|''|0)/.test(text)) emptiedAtCall(root, add);
   if (/\b(exit|_exit|quit)\(\s*(0|None|False)?\s*\)/.test(text)) exitZeroOnFailure(root, add);
   if (/\[0?:\s*[\w.]+\s*\]/.test(text) || (/\bbreak\b/.test(text) && CAP_TEXT.test(text))) capDeferral(root, add);
   if (/which\(|find_spec\(|ImportError|ModuleNotFoundError|FileNotFoundError/.test(text)) toolMissing(root, add);

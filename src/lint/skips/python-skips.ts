@@ -10,7 +10,7 @@ import { pythonMoreSkips } from "./python-more.js";
 const PY_TYPES = ["except_clause", "if_statement", "for_statement", "try_statement", "assignment"];
 const py = (root: SyntaxNode, type: string) => nodesOf(root, type, PY_TYPES);
 
-export const LOG_CALL = /^(logging|logger|log|LOG|_log|LOGGER)\.\w+$|^warnings\.warn\w*$|^(sys\.stderr\.write|_?e?print_?err\w*|_?(log|debug|info|warn|warning)\w*)$/;
+export const LOG_CALL = /^(?:[\w.]*\.)?(logging|logger|log|LOG|_log|LOGGER|_logger)\.\w+$|^warnings\.warn\w*$|^(sys\.stderr\.write|_?e?print_?err\w*|_?(log|debug|info|warn|warning)\w*)$/;
 export const SURFACE_CALL = /send|notify|notif|alert|emit_skip|skip_and_exit|skip_summary|emit|report|surface|page|escalate/i;
 // A budget by name, or a deadline compared with a clock: `deadline` alone is often data (a CFP's deadline).
 const BUDGET = /budget|elapsed|time_left|remaining_(s|sec|secs|seconds|time)|out_of_time|monotonic\(|perf_counter\(|time\.time\(/i;
@@ -138,7 +138,8 @@ function fallsThroughToNextItem(clause: SyntaxNode): boolean {
   const tryStmt = clause.parent;
   const block = tryStmt?.parent;
   if (tryStmt?.type !== "try_statement" || block?.type !== "block" || !LOOPS.has(block.parent?.type ?? "")) return false;
-  return statements(block).filter((s) => s.startIndex > tryStmt.startIndex).every((s) => isLog(s) || (s.type === "expression_statement" && s.namedChildren[0]?.type === "augmented_assignment"));
+  // A wait before the next round (`time.sleep(...)`) does nothing with the item either.
+  return statements(block).filter((s) => s.startIndex > tryStmt.startIndex).every((s) => isLog(s) || (s.type === "expression_statement" && s.namedChildren[0]?.type === "augmented_assignment") || /^(time\.|asyncio\.)?sleep$/.test(calleeOf(s)?.name ?? "") || /^await\s+asyncio\.sleep\(/.test(s.text));
 }
 
 /** Every call in the block only parses or converts a value (no write, no fetch, no append). */

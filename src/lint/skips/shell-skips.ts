@@ -13,6 +13,8 @@ const NOT_WORK = new Set(
   "[ [[ test grep egrep fgrep rg jq yq sed awk cut tr read cd pushd popd mkdir rm rmdir touch ls cat head tail echo printf source . true false : declare local export readonly typeset sort uniq wc basename dirname date sleep kill pkill wait shift set unset let expr command which type hash realpath readlink stat find tee diff cmp file id whoami env printenv mktemp chmod chown ln eval exec trap return exit break continue pgrep ps".split(" "),
 );
 const TOOL_CHECK = /^(command|which|type|hash)$/;
+/** `echo '[]'`, `echo '{"findings":[]}'`, `printf '{}'`: an answer with nothing in it. */
+const EMPTY_JSON = /^(?:echo|printf)\s+(?:-n\s+)?'(?:\[\]|\{\}|\{\s*"\w+"\s*:\s*(?:\[\]|\{\}|0|null)\s*\})'/;
 const CAP_NAME = /max|limit|cap\b|_cap|quota|batch|per_run|top|count/i;
 
 function name(cmd: SyntaxNode | null | undefined): string {
@@ -130,6 +132,16 @@ export function shellSkips(root: SyntaxNode): SkipEvidence[] {
       const loop = parts.slice(headAt + 1).find((p) => p.type === "while_statement");
       if (loop && loop.descendantsOfType("command").some((c) => isWork(c))) add("cap-deferral", pipe);
     }
+  }
+  // A failure branch that writes an empty answer (`echo '{"findings":[]}' > out.json`): the reader sees "nothing found".
+  for (const ifs of root.descendantsOfType("if_statement")) {
+    const cond = ifs.childForFieldName("condition") ?? ifs.namedChildren[0];
+    if (!cond) continue;
+    const negated = /^!/.test(cond.text.trim());
+    const branches = negated && isWork(cond) ? statementsOf(ifs).filter((c) => c.startIndex >= cond.endIndex && !/^(elif_clause|else_clause)$/.test(c.type)) : !negated && isWork(cond) ? statementsOf(ifs.namedChildren.find((c) => c.type === "else_clause") ?? ifs).filter(() => ifs.namedChildren.some((c) => c.type === "else_clause")) : [];
+    if (SURFACE.test(branches.map((b) => b.text).join("\n"))) continue;
+    const empty = branches.find((b) => /^(echo|printf)$/.test(name(b)) && EMPTY_JSON.test(b.text));
+    if (empty) add("error-as-empty", empty);
   }
   for (const cmd of root.descendantsOfType("command")) {
     if (cmd.childForFieldName("name")?.text !== "trap") continue;

@@ -21,6 +21,12 @@ const cache = new WeakMap<Tile, TileScripts>();
 
 function mentions(text: string, file: TileFile): boolean {
   const base = posix.basename(file.path);
+  // An import names a module, not a file: `from src.core.base_watcher import X`, `require("../lib/sync")`.
+  const stem = base.replace(/\.[^.]+$/, "");
+  if (!GENERIC.test(base) && stem.length > 2 && /^[\w-]+$/.test(stem)) {
+    if (/\.py$/.test(base) && new RegExp(`\\b(?:from|import)\\s+[\\w.]*\\b${stem}\\b`).test(text)) return true;
+    if (/\.[cm]?[jt]sx?$/.test(base) && new RegExp(`(?:require\\(|from\\s+|import\\()\\s*['"][^'"]*\\b${stem}(?:\\.[cm]?[jt]sx?)?['"]`).test(text)) return true;
+  }
   const key = GENERIC.test(base) ? `${posix.basename(posix.dirname(file.path))}/${base}` : base;
   for (let at = text.indexOf(key); at !== -1; at = text.indexOf(key, at + 1)) {
     const before = at === 0 ? "" : text[at - 1]!;

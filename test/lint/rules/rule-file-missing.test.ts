@@ -3,7 +3,7 @@ import { lintTiles } from "../../../src/lint/run-lint.js";
 import { RULE_MD, ruleTester, writeTile } from "../rule-tester.js";
 
 const EMITS = "---\nname: a\n---\nIf the fetch fails, run `skip-summary emit --skill tessl__a --step 1 --reason x` and exit 2.\n";
-const DEFERS = "---\nname: b\n---\nIf the fetch fails, skip the item until the next run.\n";
+const DEFERS = "---\nname: b\n---\nRuns nightly. If the fetch fails, skip the item until the next run.\n";
 
 ruleTester("rule-file-missing", {
   valid: [
