@@ -1,7 +1,8 @@
 // The Claude Code hook wiring `hooks install` leaves: a settings file whose Stop/SubagentStop/PostToolUse hooks run
-// `surface --hook-input`, with a timeout that leaves a delivery time to finish. Claude Code kills a hook at its
-// timeout (60 s when none is set), so a timeout shorter than one delivery attempt means no notice ever gets out
-// from the hook; one shorter than every retry means a bad night's retries are cut short (the summary then waits).
+// `surface --hook-input`, with a timeout that leaves its delivery deadline time to end. Under --hook-input every
+// delivery ends within surface.hook_budget_ms and what does not fit is put back; Claude Code kills a hook at its
+// timeout (600 s when none is set), so a timeout shorter than that deadline kills the hook mid-send, and a deadline
+// shorter than one attempt (notify.timeout_ms) cuts every slow send short.
 import { constants } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import { delimiter, join } from "node:path";
@@ -10,7 +11,7 @@ import { describeFsError } from "../fs/errors.js";
 import type { CheckLine } from "./types.js";
 
 /** Claude Code's default when a hook sets no `timeout`, in seconds. */
-export const CLAUDE_HOOK_DEFAULT_TIMEOUT_S = 60;
+export const CLAUDE_HOOK_DEFAULT_TIMEOUT_S = 600;
 /** Node's start-up and the config's reading, before the first attempt begins. */
 const START_MARGIN_MS = 2_000;
 const MAX_SETTINGS_BYTES = 4 * 1024 * 1024;
@@ -20,6 +21,8 @@ export interface DeliveryBudget {
   readonly attemptMs: number;
   /** Every attempt and every wait between them (notify.timeout_ms × (retries + 1) + max_delay_ms × retries). */
   readonly totalMs: number;
+  /** The hook's own delivery deadline (surface.hook_budget_ms). */
+  readonly hookMs: number;
 }
 
 export interface HookCheckOptions {
@@ -62,13 +65,17 @@ export async function checkHooks(options: HookCheckOptions): Promise<CheckLine[]
       const ms = timeoutS * 1000;
       const set = e.timeoutS === undefined ? `no timeout set (Claude Code's default, ${CLAUDE_HOOK_DEFAULT_TIMEOUT_S} s)` : `timeout ${timeoutS} s`;
       const program = await programProblem(e.command, options.env);
-      if (ms < options.budget.attemptMs + START_MARGIN_MS) {
-        line("fail", `${e.event}: ${set} is shorter than one delivery attempt (notify.timeout_ms ${options.budget.attemptMs} ms + ${START_MARGIN_MS / 1000} s to start): Claude Code kills the hook before a slow send ends; raise the hook's timeout to at least ${Math.ceil((options.budget.attemptMs + START_MARGIN_MS) / 1000)} s, or lower notify.timeout_ms`);
+      const { attemptMs, hookMs, totalMs } = options.budget;
+      if (ms < hookMs + START_MARGIN_MS) {
+        line("fail", `${e.event}: ${set} is shorter than the hook's delivery deadline (surface.hook_budget_ms ${hookMs} ms + ${START_MARGIN_MS / 1000} s to start): Claude Code kills the hook mid-send; raise the hook's timeout to at least ${Math.ceil((hookMs + START_MARGIN_MS) / 1000)} s (hooks install writes the budget + 5 s), or lower hook_budget_ms`);
+      } else if (hookMs < attemptMs) {
+        line("warn", `${e.event}: surface.hook_budget_ms ${hookMs} ms is shorter than one delivery attempt (notify.timeout_ms ${attemptMs} ms): a slow receiver is cut short in the hook every time and its summary waits for a watcher or the next turn`);
       } else if (program !== undefined) {
         line("warn", `${e.event}: ${program}`);
-      } else if (ms < options.budget.totalMs) {
-        line("warn", `${e.event}: ${set} is shorter than a delivery with every retry (${Math.ceil(options.budget.totalMs / 1000)} s): retries past it are cut short and the summary waits for the next turn; raise the timeout, or lower notify.retries / max_delay_ms`);
-      } else line("ok", `${e.event}: runs \`${e.command}\`, ${set}, longer than a delivery with every retry (${Math.ceil(options.budget.totalMs / 1000)} s)`);
+      } else {
+        const retries = hookMs < totalMs ? `; retries past it (a delivery with every retry takes up to ${Math.ceil(totalMs / 1000)} s) are put back for the next run` : "";
+        line("ok", `${e.event}: runs \`${e.command}\`, ${set}, longer than its delivery deadline (${hookMs / 1000} s)${retries}`);
+      }
     }
   }
   return lines;

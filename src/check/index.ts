@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { isSkipSummaryError } from "../contract/errors.js";
 import { loadConfigFile, type LoadedConfig } from "../config/load.js";
 import type { Notifier } from "../notifiers/types.js";
-import { longestSendMs } from "../surfacer/settings.js";
+import { DEFAULT_SETTINGS, longestSendMs } from "../surfacer/settings.js";
 import { checkHooks } from "./hook-checks.js";
 import { worstOf, type CheckLine, type CheckReport } from "./types.js";
 import { checkWorkspaces } from "./workspace-checks.js";
@@ -62,21 +62,24 @@ export async function checkSetup(options: CheckOptions): Promise<CheckReport> {
 
   const folders = workspaceLines.filter((l) => l.status !== "fail" || !l.detail.startsWith("the glob")).map((l) => l.subject);
   const settingsFiles = options.settings ?? folders.map((w) => join(w, ".claude", "settings.json"));
-  lines.push(...(await checkHooks({ files: settingsFiles, named: options.settings !== undefined, budget: loaded.budget, env: options.env })));
+  lines.push(...(await checkHooks({ files: settingsFiles, named: options.settings !== undefined, budget: { ...loaded.budget, hookMs: sections.hookBudgetMs }, env: options.env })));
   return done();
 }
 
 // Each section the way its part reads it: surface's and lint's schemas (notify's comes with the notifiers).
-async function checkSections(config: LoadedConfig, configName: string): Promise<{ lines: CheckLine[]; workspaces: readonly string[] }> {
+async function checkSections(config: LoadedConfig, configName: string): Promise<{ lines: CheckLine[]; workspaces: readonly string[]; hookBudgetMs: number }> {
   const lines: CheckLine[] = [];
   let workspaces: readonly string[] = [];
+  let hookBudgetMs = DEFAULT_SETTINGS.hookBudgetMs;
   const invalid = (error: unknown) => {
     if (!isSkipSummaryError(error, "config.invalid")) throw error;
     lines.push(...error.data.problems.map((p) => ({ area: "config" as const, subject: configName, status: "invalid" as const, detail: `${p.path}: ${p.message}` })));
   };
   if (config.data.surface !== undefined) {
     try {
-      workspaces = (await import("../surfacer/config.js")).parseSurfaceSection(config).workspaces;
+      const settings = (await import("../surfacer/config.js")).parseSurfaceSection(config);
+      workspaces = settings.workspaces;
+      hookBudgetMs = settings.hookBudgetMs;
       lines.push({ area: "config", subject: "surface", status: "ok", detail: "the section is valid" });
     } catch (error) {
       invalid(error);
@@ -91,7 +94,7 @@ async function checkSections(config: LoadedConfig, configName: string): Promise<
       invalid(error);
     }
   }
-  return { lines, workspaces };
+  return { lines, workspaces, hookBudgetMs };
 }
 
 async function loadForCheck(config: LoadedConfig, configName: string, options: CheckOptions) {

@@ -42,7 +42,7 @@ const webhookConfig = (url: string) => ({ notify: { notifiers: { hook: { type: "
 describe.concurrent("skip-summary check", () => {
   it("all good: one line per check, exit 0; the webhook gets a HEAD and no notice", async () => {
     const server = await startServer(() => ({ status: 200 }));
-    const { ws, configFile } = await setUp(webhookConfig(`${server.url}/hooks/skips`), 180);
+    const { ws, configFile } = await setUp(webhookConfig(`${server.url}/hooks/skips`), 15);
     const r = await check(["--config", configFile, "--workspace", ws]);
     expect(r.code, JSON.stringify(r.lines)).toBe(0);
     // The tests' temp folders are on tmpfs where the machine has room (test/scratch-folder.ts): said, as a warning.
@@ -111,17 +111,20 @@ describe.concurrent("skip-summary check", () => {
     expect(ready.requests.map((q) => `${q.method} ${q.url}`)).toEqual(["GET /-/ready"]);
   });
 
-  it("a hook timeout shorter than one delivery attempt fails; one shorter than every retry is a warning; no settings is a note", async () => {
+  it("a hook timeout shorter than the hook's delivery deadline fails; a deadline shorter than one attempt is a warning; no settings is a note", async () => {
     const server = await startServer(() => ({ status: 200 }));
-    const config = { notify: { timeout_ms: 10_000, retries: 2, max_delay_ms: 5_000, notifiers: { hook: { type: "webhook", url: server.url } } } };
+    const config = { surface: { hook_budget_ms: 10_000 }, notify: { timeout_ms: 8_000, notifiers: { hook: { type: "webhook", url: server.url } } } };
     const short = await setUp(config, 5);
     const r = await check(["--config", short.configFile, "--workspace", short.ws]);
     expect(r.code).toBe(1);
-    expect(r.lines).toContainEqual(expect.objectContaining({ area: "hook", status: "fail", detail: expect.stringContaining("Stop: timeout 5 s is shorter than one delivery attempt (notify.timeout_ms 10000 ms") }));
-    const middling = await setUp(config, 30);
-    const w = await check(["--config", middling.configFile, "--workspace", middling.ws]);
+    expect(r.lines).toContainEqual(expect.objectContaining({ area: "hook", status: "fail", detail: expect.stringContaining("Stop: timeout 5 s is shorter than the hook's delivery deadline (surface.hook_budget_ms 10000 ms") }));
+    const fits = await setUp(config, 15);
+    const ok = await check(["--config", fits.configFile, "--workspace", fits.ws]);
+    expect(ok.lines).toContainEqual(expect.objectContaining({ area: "hook", status: "ok", detail: expect.stringContaining("longer than its delivery deadline (10 s)") }));
+    const tight = await setUp({ ...config, surface: { hook_budget_ms: 5_000 } }, 15);
+    const w = await check(["--config", tight.configFile, "--workspace", tight.ws]);
     expect(w.code).toBe(0);
-    expect(w.lines).toContainEqual(expect.objectContaining({ area: "hook", status: "warn", detail: expect.stringContaining("shorter than a delivery with every retry (40 s)") }));
+    expect(w.lines).toContainEqual(expect.objectContaining({ area: "hook", status: "warn", detail: expect.stringContaining("surface.hook_budget_ms 5000 ms is shorter than one delivery attempt (notify.timeout_ms 8000 ms)") }));
     const none = await setUp(config, null);
     const n = await check(["--config", none.configFile, "--workspace", none.ws]);
     expect(n.lines).toContainEqual(expect.objectContaining({ area: "hook", status: "warn", detail: expect.stringContaining("no Claude Code settings here") }));
