@@ -5,14 +5,24 @@ import { join } from "node:path";
 import { fitSummary, mergeSummaries, readSummaryFile, type SkipSummary } from "../contract/index.js";
 import { claimName, sentName, type ClaimOwner } from "./claim-name.js";
 import type { WaitingEntry } from "./scan.js";
+import { claimCoveredByOwner, ownerWriting } from "./owner-race.js";
 
-/** Renames `entry.source` to a fresh claim of ours; `undefined` when another surfacer won. */
+/**
+ * Renames `entry.source` to a fresh claim of ours; `undefined` when another surfacer won, or when the owner is
+ * writing the summary right now (its `<summary>.lock` is there: the claim waits for the lock's removal).
+ */
 export async function claimEntry(entry: WaitingEntry, owner: ClaimOwner, now: number): Promise<string | undefined> {
   // A dead surfacer's `.sent` record stays a `.sent` record under our name: its notice already went out.
   const fresh = claimName(entry.name, owner, now);
   const target = join(entry.workspace, entry.claim?.state === "sent" ? sentName(fresh) : fresh);
+  // The scan saw no owner lock, but a watcher claims after the sends queued before it: an owner may have taken the
+  // lock and read the summary since. Claimed now, the skip would be sent from this file and again from the merge
+  // the owner writes. So the lock is checked again here, right before the rename; what remains is the time between
+  // these two calls, closed by a second look right after the rename (owner-race.ts).
+  if (entry.claim === undefined && (await ownerWriting(entry.path, now))) return undefined;
   try {
     await rename(entry.source, target);
+    if (entry.claim === undefined && (await ownerWriting(entry.path, now)) && (await claimCoveredByOwner(target, entry.path, entry.skill))) return undefined;
     return target;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
@@ -65,3 +75,4 @@ async function exists(path: string): Promise<boolean> {
     return false;
   }
 }
+
