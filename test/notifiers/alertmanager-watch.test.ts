@@ -27,7 +27,7 @@ async function setUp() {
 describe.concurrent("alertmanager notifier in watch mode", () => {
   it("records the alert, re-posts the same bytes every interval, and stops on SIGTERM", async ({ expect }) => {
     const { am, workspace, config } = await setUp();
-    const child = spawn(process.execPath, [CLI, "surface", "--watch", "--workspace", workspace, "--config", config, "--log-format", "json"], {
+    const child = spawn(process.execPath, [CLI, "surface", "--watch", "--workspace", workspace, "--config", config, "--log-format", "json", "--log-level", "debug"], {
       stdio: ["ignore", "ignore", "pipe"],
       env: { PATH: process.env.PATH ?? "" },
     });

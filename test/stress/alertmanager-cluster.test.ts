@@ -15,7 +15,7 @@ afterEach(() => {
 });
 
 function startWatcher(workspace: string, config: string): { child: ChildProcess; stderr: () => string; stop: () => Promise<number | null> } {
-  const child = spawn(process.execPath, [CLI, "surface", "--watch", "--workspace", workspace, "--config", config, "--log-format", "json"], {
+  const child = spawn(process.execPath, [CLI, "surface", "--watch", "--workspace", workspace, "--config", config, "--log-format", "json", "--log-level", "debug"], {
     stdio: ["ignore", "pipe", "pipe"],
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp" },
   });
