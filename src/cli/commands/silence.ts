@@ -79,6 +79,7 @@ function registerList(command: Command, context: CommandContext, done: (code: Ex
     .option("--workspace <dir>", WORKSPACE, collect)
     .option("--config <file>", CONFIG)
     .option("--json", "print the silences as JSON")
+    .addHelpText("after", "\n\nExamples:\n  $ skip-summary silence list\n  $ skip-summary silence list --config /etc/skip-summary/config.json --json   # every workspace of a fleet")
     .action(
       action(context, "silence", done, async (opts: { workspace?: string[]; config?: string; json?: boolean }) => {
         const { io } = context;
@@ -104,6 +105,7 @@ function registerExpire(command: Command, context: CommandContext, done: (code: 
     .argument("<id>", "the silence's id, from `silence list`")
     .option("--workspace <dir>", WORKSPACE, collect)
     .option("--config <file>", CONFIG)
+    .addHelpText("after", "\n\nExample:\n  $ skip-summary silence expire 3f9a1c2e")
     .action(
       action(context, "silence", done, async (id: string, opts: { workspace?: string[]; config?: string }) => {
         const { io } = context;

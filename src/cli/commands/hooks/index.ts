@@ -43,7 +43,23 @@ Examples:
   $ skip-summary hooks install --settings .claude/settings.json --dry-run
   $ skip-summary hooks uninstall --settings .claude/settings.json`,
     );
-    declare(command.command("install").description("add the surfacer's hook entries (idempotent; every other setting kept byte for byte)"), context, done, "install");
-    declare(command.command("uninstall").description("remove exactly the entries install added"), context, done, "uninstall");
+    declare(
+      command
+        .command("install")
+        .description("add the surfacer's hook entries (idempotent; every other setting kept byte for byte)")
+        .addHelpText("after", "\nExamples:\n  $ skip-summary hooks install --settings .claude/settings.json --dry-run   # the diff, nothing written\n  $ skip-summary hooks install --settings .claude/settings.json"),
+      context,
+      done,
+      "install",
+    );
+    declare(
+      command
+        .command("uninstall")
+        .description("remove exactly the entries install added")
+        .addHelpText("after", "\nExample:\n  $ skip-summary hooks uninstall --settings .claude/settings.json"),
+      context,
+      done,
+      "uninstall",
+    );
   },
 };
