@@ -82,6 +82,18 @@ describe("skip-summary lint: manifest globs stay in the tile (issue 24 M4)", () 
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  it("a tessl.json dependency named to climb out of .tessl/tiles/ is not looked up (was a walk of / and exit 70)", async () => {
+    const started = Date.now();
+    const { summary, findings } = await lint({
+      "rules/no-silent-defer.md": "",
+      "tessl.json": '{"dependencies":{"../../../../../../..":{"version":"1"},"/":{"version":"1"}}}',
+      "skills/a/SKILL.md": "---\nname: a\n---\nIf the fetch fails, run `skip-summary emit --skill tessl__a --step 1 --reason x` and exit 2.\n",
+    });
+    expect(summary.failures).toEqual([]);
+    expect(findings.filter((f) => f.ruleId === "rule-file-missing").map((f) => f.file)).toEqual(["tessl.json"]);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
   it("a path inside the tile written with .. that stays inside is kept", async () => {
     const { findings, summary } = await lint({ ".tessl-plugin/plugin.json": '{"skills":["skills/x/../a"]}', "skills/a/SKILL.md": skill("a") });
     expect(findings.filter((f) => f.ruleId === "manifest-invalid")).toEqual([]);

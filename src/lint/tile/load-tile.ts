@@ -10,7 +10,7 @@ import { PoolStarter } from "./pool-start.js";
 import { baseName } from "./classify-path.js";
 import fg from "fast-glob";
 import { DEFAULT_IGNORE, listTileFiles, type TileFile } from "./files.js";
-import { MANIFESTS, isGlob, parseManifest, type Manifest } from "./manifest.js";
+import { MANIFESTS, confine, isGlob, parseManifest, type Manifest } from "./manifest.js";
 import { parseRuleFile } from "./rule-file.js";
 import { isTestFile } from "./classify-path.js";
 import { FactsCache, type CachedFacts } from "./facts-cache.js";
@@ -177,7 +177,11 @@ async function dependencyRule(dir: string, tesslJson: string | undefined): Promi
     return undefined;
   }
   for (const name of names) {
-    const found = fg.sync(`.tessl/tiles/${fg.escapePath(name)}/**/${RULE_FILE_NAME}`, { cwd: dir, dot: true, followSymbolicLinks: false });
+    // A dependency is a registry name ("acme/policy"): one that would climb out of .tessl/tiles/ (issue 24 M4's
+    // "/**" in another file) is not looked up, and a folder there that cannot be read hides nothing of the tile.
+    const inside = confine(name);
+    if (typeof inside !== "string" || inside === "") continue;
+    const found = fg.sync(`.tessl/tiles/${fg.escapePath(inside)}/**/${RULE_FILE_NAME}`, { cwd: dir, dot: true, followSymbolicLinks: false, suppressErrors: true });
     if (found[0] !== undefined) {
       try {
         return { path: found[0], text: await readFile(resolve(dir, found[0]), "utf8") };
