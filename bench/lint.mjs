@@ -93,7 +93,9 @@ try {
 
   // The same findings, byte for byte, with and without workers: on the synthetic tile and on the corpus tiles when present.
   const corpus = [process.env.LINT_CORPUS_TILES, join(ROOT, "../corpus"), join(ROOT, "../../corpus")].find((p) => p && existsSync(p));
-  const same = [dir, ...(corpus ? readdirSync(corpus).map((t) => join(corpus, t)) : [])].map((tile) => {
+  // Only its folders are tiles (a corpus checkout has .git, a manifest, notes beside them).
+  const corpusTiles = corpus ? readdirSync(corpus, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith(".")).map((e) => join(corpus, e.name)) : [];
+  const same = [dir, ...corpusTiles].map((tile) => {
     const out = (c) => {
       const r = spawnSync(process.execPath, [CLI, "lint", tile, "--format", "json", "--concurrency", c], { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 28 });
       // 0 or 1 with a report: a crash on both sides must not read as "the same".

@@ -5,25 +5,31 @@ import { isCode } from "./tile/classify-path.js";
 import type { TileFile } from "./tile/files.js";
 import type { Finding, Location } from "./types.js";
 
-export function groupCopies(findings: readonly Finding[], files: readonly TileFile[], display: (tilePath: string) => string): Finding[] {
-  // Most tiles have no copies, and most findings are not in code files: the content map is built only when needed.
+export function groupCopies(findings: readonly Finding[], files: readonly TileFile[], tilePathOf: (shown: string) => string): Finding[] {
+  // Most findings are not in code files, and most tiles have no copies: the content map is built only when a finding
+  // is in a code file.
+  const at = new Map(findings.map((f) => [f, tilePathOf(f.file)]));
   const code = new Map<string, TileFile>();
-  for (const f of files) if (f.text !== undefined && isCode(f.language)) code.set(display(f.path), f);
-  if (!findings.some((f) => code.has(f.file))) return [...findings];
+  for (const f of files) if (f.text !== undefined && isCode(f.language)) code.set(f.path, f);
+  if (![...at.values()].some((p) => code.has(p))) return [...findings];
   const byText = new Map<string, string[]>();
-  for (const [shown, f] of code) {
+  for (const f of code.values()) {
     const list = byText.get(f.text!);
-    if (list) list.push(shown);
-    else byText.set(f.text!, [shown]);
+    if (list) list.push(f.path);
+    else byText.set(f.text!, [f.path]);
   }
-  /** The first copy's path, for a file that has copies. */
+  /** The first copy (by path) of each file that has copies. */
   const firstCopy = new Map<string, string>();
-  for (const list of byText.values()) if (list.length > 1) for (const p of list) firstCopy.set(p, [...list].sort()[0]!);
+  for (const list of byText.values()) {
+    if (list.length < 2) continue;
+    const first = [...list].sort()[0]!;
+    for (const p of list) firstCopy.set(p, first);
+  }
   if (firstCopy.size === 0) return [...findings];
   const groups = new Map<string, Finding[]>();
   const out: Finding[] = [];
   for (const f of findings) {
-    const first = firstCopy.get(f.file);
+    const first = firstCopy.get(at.get(f)!);
     if (first === undefined) {
       out.push(f);
       continue;

@@ -95,7 +95,7 @@ async function lintTile(dir: string, options: LintOptions, severities: ReadonlyM
       };
       rule.check({ tile, knownRuleIds, report, ...(options.settings ? { settings: options.settings } : {}) });
     }
-    out.push(...groupCopies(findings, tile.files, (path) => displayPath(options.cwd, resolve(tile.dir, path))));
+    out.push(...groupCopies(findings, tile.files, (shown) => relative(tile.dir, resolve(options.cwd, shown)).split(sep).join("/")));
     return tile.skills.length;
   }
 }
