@@ -11,8 +11,9 @@ export const EXIT_CODES = {
   schema: { printed: 0, usage: 2, bug: EX_SOFTWARE },
   // A Claude Code hook's exit 2 is fed back to the model (or blocks a Stop), so under --hook-input nothing is 2.
   surface: { sent: 0, "not-sent": 1, usage: 2, "hook-usage": 1, bug: EX_SOFTWARE },
-  history: { shown: 0, usage: 2, bug: EX_SOFTWARE },
-  silence: { done: 0, "no-such-silence": 1, usage: 2, bug: EX_SOFTWARE },
+  // A ledger, journal or silences file that cannot be read is set aside and named: 1, whatever else was done.
+  history: { shown: 0, "file-set-aside": 1, usage: 2, bug: EX_SOFTWARE },
+  silence: { done: 0, "no-such-silence": 1, "file-set-aside": 1, full: 1, usage: 2, "cannot-write": EX_CANTCREAT, bug: EX_SOFTWARE },
   hooks: { done: 0, usage: 2, "bad-settings": 2, "cannot-write": EX_CANTCREAT, bug: EX_SOFTWARE },
   check: { passed: 0, failed: 1, usage: 2, "config-invalid": 2, bug: EX_SOFTWARE },
   notify: { sent: 0, "not-sent": 1, usage: 2, bug: EX_SOFTWARE },
@@ -61,7 +62,14 @@ export const ERROR_ROWS: { readonly [C in CommandName]: Readonly<Partial<Record<
     "notifiers.none_available": "not-sent",
   },
   history: { "contract.workspace_not_found": "usage", "config.invalid": "usage" },
-  silence: { "contract.workspace_not_found": "usage", "config.invalid": "usage" },
+  silence: {
+    "contract.workspace_not_found": "usage",
+    "config.invalid": "usage",
+    "surfacer.silence_invalid": "usage",
+    "surfacer.silences_full": "full",
+    "owner.write_failed": "cannot-write",
+    "fs.unsafe_path": "cannot-write",
+  },
   hooks: { "hooks.settings_invalid": "bad-settings", "hooks.settings_unwritable": "cannot-write", "config.invalid": "usage" },
   check: { "contract.workspace_not_found": "usage" },
   notify: { "config.invalid": "usage", "notifiers.none_available": "not-sent" },

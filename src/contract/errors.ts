@@ -31,6 +31,10 @@ export interface SkipSummaryErrorData {
   "owner.write_failed": { readonly kind: WriteRefusalKind; readonly path: string };
   /** The event piped to `surface --hook-input` is not a Claude Code hook event. */
   "surfacer.hook_input_invalid": { readonly problem: string };
+  /** A silence to add is refused (a comment over its limit, a reason key that could never match); nothing was written. */
+  "surfacer.silence_invalid": { readonly problem: string };
+  /** The silences file has no room for one more, even after ended and reported silences made room; nothing was written. */
+  "surfacer.silences_full": { readonly path: string; readonly limit: number };
   /** No notifier is configured and none found would reach a person; nothing was claimed. */
   "notifiers.none_available": { readonly why: string };
   /** A `module` notifier could not be loaded or built. */

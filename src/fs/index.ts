@@ -8,3 +8,4 @@ export { inputTooLarge, readFileAtMost, readOwnRecord, readRegularFileAtMost, re
 export { withFileLock, LOCK_STALE_MS, LOCK_TIMEOUT_MS, type LockOptions } from "./lock.js";
 export { writeFileAtomically, fsyncDirectory } from "./atomic-write.js";
 export { writeFailed, type WriteRefusalKind } from "./errors.js";
+export { FILE_LIMITS, byteLength, checkWithinLimit, fitsLimit, readWithinLimit, type FileKind } from "./size-contract.js";

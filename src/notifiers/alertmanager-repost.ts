@@ -3,9 +3,10 @@
 // In watch mode each alert that every replica took is recorded in the workspace's journal folder, and re-posted
 // to every replica on an interval until it ends; then its record is removed. The records survive a restart of the
 // surfacer itself. Re-posting is idempotent: the same labels merge into the same alert.
-import { readdir, readFile, unlink } from "node:fs/promises";
+import { readdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileAtomically } from "../fs/atomic-write.js";
+import { checkWithinLimit, readWithinLimit } from "../fs/size-contract.js";
 import type { PostableAlert } from "./alertmanager-alert.js";
 import { postToReplicas } from "./alertmanager-notifier.js";
 import type { Refresher, RefreshReport } from "./types.js";
@@ -33,7 +34,9 @@ export async function recordAlert(workspace: string, notifier: string, deliveryI
   const dir = join(workspace, REPOST_DIR_NAME);
   await mkdir(dir, { recursive: true });
   const record: RepostRecord = { notifier, delivery_id: deliveryId, ends_at: alert.endsAt, alert };
-  await writeFileAtomically(join(dir, recordName(notifier, deliveryId)), `${JSON.stringify(record)}\n`);
+  const path = join(dir, recordName(notifier, deliveryId));
+  // alertFor fitted the alert (ALERT_MAX_BYTES), so the record fits the reader's limit below.
+  await writeFileAtomically(path, checkWithinLimit("alertmanagerRecord", path, `${JSON.stringify(record)}\n`));
 }
 
 export interface RepostOptions {
@@ -69,12 +72,12 @@ export function createAlertmanagerRefresher(options: RepostOptions): Refresher {
           const path = join(dir, name);
           let record: RepostRecord;
           try {
-            record = JSON.parse(await readFile(path, "utf8")) as RepostRecord;
+            record = JSON.parse(await readWithinLimit("alertmanagerRecord", path)) as RepostRecord;
           } catch (error) {
             problems.push(`${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
             continue;
           }
-          const endsAt = Date.parse(record.ends_at);
+          const endsAt = Date.parse(record?.ends_at);
           if (!Number.isFinite(endsAt) || typeof record.alert !== "object" || record.alert === null) {
             problems.push(`${path}: not a re-post record; removed`);
             await unlink(path).catch(() => undefined);

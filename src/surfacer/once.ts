@@ -78,7 +78,7 @@ export async function surfaceOnce(options: SurfaceOnceOptions): Promise<SurfaceR
   let silenced = options.dryRun ? [] : scans.filter((s) => s.exists && hasSilences(s.workspace)).map((s) => s.workspace);
   if (scans.every((s) => s.summaries.length === 0 && s.claims.length === 0)) {
     // Nothing waits: only a silence that ended and is not yet reported is worth loading the notifiers for.
-    if (silenced.length > 0) silenced = await withEndedSilences(silenced, now());
+    if (silenced.length > 0) silenced = await withEndedSilences(silenced, now, log);
     if (silenced.length === 0) return finish(options.workspaces, outcomes, Boolean(options.dryRun));
   }
   await options.prepare?.();
@@ -121,9 +121,11 @@ export async function surfaceOnce(options: SurfaceOnceOptions): Promise<SurfaceR
   return finish(options.workspaces, outcomes, false);
 }
 
-async function withEndedSilences(workspaces: readonly string[], now: Date): Promise<string[]> {
+async function withEndedSilences(workspaces: readonly string[], now: () => Date, log: Logger): Promise<string[]> {
   const { listSilences, endedUnreported } = await import("./ledger/silences.js");
-  const ended = await Promise.all(workspaces.map(async (ws) => endedUnreported(await listSilences(ws), now).length > 0));
+  const { bookkeepingFor } = await import("./ledger/warn.js");
+  const books = bookkeepingFor(log, now);
+  const ended = await Promise.all(workspaces.map(async (ws) => endedUnreported(await listSilences(ws, books), now()).length > 0));
   return workspaces.filter((_, i) => ended[i]);
 }
 

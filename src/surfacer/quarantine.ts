@@ -34,6 +34,14 @@ export interface QuarantineRecord {
   readonly notice_delivery_id: string;
 }
 
+/** Beside a ledger, journal or silences file that could not be read (src/surfacer/ledger/set-aside.ts). */
+export interface SetAsideRecord {
+  readonly original: string;
+  readonly kind: string;
+  readonly problem: string;
+  readonly set_aside_at: string;
+}
+
 /**
  * Opens the quarantine folder; throws `fs.unsafe_path` when a link or a non-folder sits at its name. Without
  * `create`, a missing folder is `undefined`: the cycle checks before sending the notice (so the notice never
@@ -49,7 +57,7 @@ export async function openQuarantine(place: QuarantinePlace, create: boolean): P
 }
 
 /** Writes the reason first, then moves the entry: a crash between the two leaves a reason without a file, never a file without a reason. */
-export async function moveToQuarantine(claimPath: string, place: QuarantinePlace, record: QuarantineRecord, opened?: SafeDir): Promise<void> {
+export async function moveToQuarantine(claimPath: string, place: QuarantinePlace, record: QuarantineRecord | SetAsideRecord, opened?: SafeDir): Promise<void> {
   const dir = opened ?? (await openQuarantine(place, true))!;
   try {
     await replaceAtomically(dir.at(basename(place.reasonPath)), `${JSON.stringify(record, null, 2)}\n`);

@@ -45,7 +45,7 @@ describe.concurrent("history and silence over a fleet", () => {
     expect(r.code, r.stderr).toBe(0);
     const reports = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { workspace: string; rows: { skill: string }[] });
     expect(reports.map((x) => x.workspace)).toEqual(workspaces);
-    expect(Object.keys(reports[0]!).sort()).toEqual(["problems", "rows", "silences", "workspace"]);
+    expect(Object.keys(reports[0]!).sort()).toEqual(["others", "problems", "rows", "set_aside", "silences", "workspace"]);
     expect(reports[0]!.rows[0]).not.toHaveProperty("days");
     const one = await runCliInProcess(["history", "--workspace", workspaces[1]!, "--json"]);
     expect(JSON.parse(one.stdout)).toEqual(reports[1]);

@@ -58,18 +58,29 @@ function registerAdd(command: Command, context: CommandContext, done: (code: Exi
         if (problem) throw usageError(`--for: ${problem}`);
         if (opts.comment === undefined || opts.comment.trim() === "") throw usageError('silence add needs --comment "why": whoever reads the list later should know');
         if (opts.reasonKey !== undefined && opts.reasonKey.trim() === "") throw usageError("--reason-key is empty; leave it out to mute every skip of the skill");
+        const { COMMENT_MAX_LENGTH, addSilence } = await import("../../surfacer/ledger/silences.js");
+        const comment = opts.comment.trim();
+        if (comment.length > COMMENT_MAX_LENGTH) {
+          throw usageError(`--comment is ${comment.length} characters long; the limit is ${COMMENT_MAX_LENGTH}: say why in a sentence, and keep the details elsewhere (a link, a ticket)`);
+        }
+        const { REASON_KEY_MAX_LENGTH } = await import("../../contract/fields.js");
+        const reasonKey = opts.reasonKey?.trim();
+        if (reasonKey !== undefined && reasonKey.length > REASON_KEY_MAX_LENGTH) {
+          throw usageError(`--reason-key is ${reasonKey.length} characters long; the limit is ${REASON_KEY_MAX_LENGTH}, so it could never match (\`skip-summary history\` shows the keys)`);
+        }
         const workspaces = await workspacesFlag(opts.workspace, opts.config, io);
         const skill = skillFlag(opts.skill)!;
         const { cliClock } = await import("../clock.js");
-        const { addSilence } = await import("../../surfacer/ledger/silences.js");
-        const now = cliClock(io.env)();
+        const clock = cliClock(io.env);
+        const aside = await setAsideReporter(io, clock);
+        const now = clock();
         // Over a fleet, the same silence in each workspace (each ledger counts and reports its own).
         for (const workspace of workspaces) {
-          const silence = await addSilence(workspace, { skill, reasonKey: opts.reasonKey?.trim(), forMs: parsePeriod(opts.for), comment: opts.comment.trim() }, now);
+          const silence = await addSilence(workspace, { skill, reasonKey, forMs: parsePeriod(opts.for), comment }, now, aside.options);
           if (opts.json) io.stdout.write(`${JSON.stringify(workspaces.length > 1 ? { workspace, ...silence } : silence)}\n`);
           else io.stdout.write(`silence ${silence.id} added: ${skill}${silence.reason_key ? ` (reason key ${JSON.stringify(silence.reason_key)})` : ""} muted until ${silence.ends_at}${workspaces.length > 1 ? ` in ${workspace}` : ""}\n`);
         }
-        return 0;
+        return aside.code(0);
       }),
     );
 }
@@ -88,14 +99,21 @@ function registerList(command: Command, context: CommandContext, done: (code: Ex
         const { cliClock } = await import("../clock.js");
         const { readHistory } = await import("../../surfacer/ledger/history.js");
         const { silenceLine } = await import("./history/format.js");
+        const { setAsideLines } = await import("./history/set-aside-lines.js");
         const now = cliClock(io.env)();
+        let unreadable = false;
         for (const workspace of workspaces) {
-          const { silences } = await readHistory(workspace, { now });
-          if (opts.json) io.stdout.write(`${JSON.stringify(workspaces.length > 1 ? { workspace, silences } : { silences })}\n`);
+          const report = await readHistory(workspace, { now });
+          const { silences } = report;
+          for (const line of setAsideLines("silence", report)) io.stderr.write(line);
+          if (report.set_aside.length > 0 || report.problems.length > 0) unreadable = true;
+          const setAside = report.set_aside.length > 0 ? { set_aside: report.set_aside } : {};
+          if (opts.json) io.stdout.write(`${JSON.stringify(workspaces.length > 1 ? { workspace, silences, ...setAside } : { silences, ...setAside })}\n`);
           else if (workspaces.length === 1) io.stdout.write(silences.length === 0 ? "no silences\n" : `${silences.map(silenceLine).join("\n")}\n`);
           else if (silences.length > 0) io.stdout.write(`${workspace}:\n${silences.map((x) => `  ${silenceLine(x)}`).join("\n")}\n`);
         }
-        return 0;
+        const { EXIT_CODES } = await import("../exit-codes.js");
+        return unreadable ? EXIT_CODES.silence["file-set-aside"] : EXIT_CODES.silence.done;
       }),
     );
 }
@@ -113,9 +131,11 @@ function registerExpire(command: Command, context: CommandContext, done: (code: 
         const workspaces = await workspacesFlag(opts.workspace, opts.config, io);
         const { cliClock } = await import("../clock.js");
         const { expireSilence } = await import("../../surfacer/ledger/silences.js");
+        const clock = cliClock(io.env);
+        const aside = await setAsideReporter(io, clock);
         let found = 0;
         for (const workspace of workspaces) {
-          const silence = await expireSilence(workspace, id, cliClock(io.env)());
+          const silence = await expireSilence(workspace, id, clock(), aside.options);
           if (!silence) continue;
           found += 1;
           io.stdout.write(`silence ${silence.id} ended at ${silence.ends_at}${workspaces.length > 1 ? ` in ${workspace}` : ""}; the next surface run reports what it muted\n`);
@@ -125,7 +145,24 @@ function registerExpire(command: Command, context: CommandContext, done: (code: 
           const { EXIT_CODES } = await import("../exit-codes.js");
           return EXIT_CODES.silence["no-such-silence"];
         }
-        return 0;
+        return aside.code(0);
       }),
     );
+}
+
+/** Names on stderr a silences file set aside while the command ran; the command then exits 1 (`file-set-aside`). */
+async function setAsideReporter(io: CommandContext["io"], clock: () => Date) {
+  const { setAsideWords } = await import("../../surfacer/ledger/set-aside.js");
+  const { EXIT_CODES } = await import("../exit-codes.js");
+  let any = false;
+  return {
+    options: {
+      clock,
+      onSetAside: (f: Parameters<typeof setAsideWords>[0]) => {
+        any = true;
+        io.stderr.write(`skip-summary silence: ${setAsideWords(f)}\n`);
+      },
+    },
+    code: (done: number) => (any ? EXIT_CODES.silence["file-set-aside"] : done),
+  };
 }

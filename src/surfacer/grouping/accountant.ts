@@ -19,6 +19,7 @@ import { updateSkillLedger } from "../ledger/store.js";
 import { compactLedger } from "../ledger/compaction.js";
 import { currentOwner, type ClaimOwner } from "../claim-name.js";
 import { listSilences, matchingSilence } from "../ledger/silences.js";
+import { bookkeepingFor } from "../ledger/warn.js";
 import { inQuietHours, quietEndsAt, quietWords } from "../policy/quiet-hours.js";
 import { repeatWords, shouldFold } from "../policy/repeat.js";
 import type { NoticeSettings, Route } from "../policy/settings.js";
@@ -67,6 +68,8 @@ export function createAccountant(o: AccountantOptions): Accountant {
   const tz = o.settings.timeZone;
   const destinationKey = (route: Route, workspace: string) => destinationKeyOf(o.deliver, route, workspace);
   const owner = o.owner ?? currentOwner();
+  // A ledger, journal or silences file that cannot be read is set aside with one warning; the notice goes on.
+  const books = bookkeepingFor(o.log, o.now);
 
   /**
    * Counts these skips of one workspace durably; nothing is deleted before this returns. One skip is one transaction
@@ -76,15 +79,15 @@ export function createAccountant(o: AccountantOptions): Accountant {
     const now = o.now();
     const records = items.map(({ c, occurrence }) => ({ skill: c.summary.skill, occurrence, now, timeZone: tz }));
     if (records.length === 1) return writeOne(workspace, records[0]!);
-    await journalRecords(workspace, records, owner, o.now);
+    await journalRecords(workspace, records, owner, o.now, books);
     // A long run of sends fills the journal: it is folded in beside the sends (not awaited: the counts are durable
     // already), so every read of it stays short. A compaction that fails is logged and tried again later.
     // It heeds a shutdown like the pass's own compaction: no further skill is folded in once `stop` is aborted.
-    void compactLedger(workspace, { now: o.now(), maxAgeMs: o.settings.ledgerMaxAgeMs, onlyWhenFull: true, stop: () => o.stop?.aborted === true }).catch((error: Error) => o.log({ level: "warn", event: "ledger_upkeep_failed", workspace, error: error.message }));
+    void compactLedger(workspace, { ...books, now: o.now(), maxAgeMs: o.settings.ledgerMaxAgeMs, onlyWhenFull: true, stop: () => o.stop?.aborted === true }).catch((error: Error) => o.log({ level: "warn", event: "ledger_upkeep_failed", workspace, error: error.message }));
   }
 
   async function writeOne(workspace: string, r: JournalRecord): Promise<void> {
-    await updateSkillLedger(workspace, r.skill, (l) => applyOccurrence(l, r.occurrence, r.now, r.timeZone), { now: r.now, maxAgeMs: o.settings.ledgerMaxAgeMs });
+    await updateSkillLedger(workspace, r.skill, (l) => applyOccurrence(l, r.occurrence, r.now, r.timeZone), { ...books, now: r.now, maxAgeMs: o.settings.ledgerMaxAgeMs });
   }
 
   function outcome(c: Claimed, rest: Omit<SurfaceOutcome, "workspace" | "file" | "skill">): SurfaceOutcome {
@@ -98,13 +101,13 @@ export function createAccountant(o: AccountantOptions): Accountant {
     const now = o.now();
     const route: Route = c.summary.technical_failure ? "technical" : "policy";
     const rs = o.settings.routes[route];
-    const ledger = await ledgerFor(c);
+    const ledger = await ledgerFor(c, undefined, books);
     if (isApplied(ledger, c.deliveryId)) {
       await unlink(c.claimPath);
       return outcome(c, { kind: "sent", code: "already-recorded", deliveryId: c.deliveryId, detail: "the ledger had counted it before a surfacer stopped; only the delete was left" });
     }
     const key = reasonKeyOf(c.summary);
-    const silence = matchingSilence(await listSilences(c.workspace), c.summary.skill, key, now);
+    const silence = matchingSilence(await listSilences(c.workspace, books), c.summary.skill, key, now);
     if (silence) {
       await count(c.workspace, [{ c, occurrence: occurrenceOf(c, "muted", { silenceId: silence.id }) }]);
       await unlink(c.claimPath);
@@ -160,8 +163,8 @@ export function createAccountant(o: AccountantOptions): Accountant {
     const rs = o.settings.routes[route];
     // Each workspace's journal is listed once for the whole digest (before any skill file is read, as a lone read does).
     const listed = new Map<string, Awaited<ReturnType<typeof readBatches>> | undefined>();
-    if (members.length > 1) for (const ws of new Set(members.map((c) => c.workspace))) listed.set(ws, await readBatches(ws).catch(() => undefined));
-    const prepared = await Promise.all(members.map(async (c) => ({ c, ...notesFor(c, await ledgerFor(c, listed.get(c.workspace)), now, tz) })));
+    if (members.length > 1) for (const ws of new Set(members.map((c) => c.workspace))) listed.set(ws, await readBatches(ws, books).catch(() => undefined));
+    const prepared = await Promise.all(members.map(async (c) => ({ c, ...notesFor(c, await ledgerFor(c, listed.get(c.workspace), books), now, tz) })));
     const held = rs.quietHours ? members.some((c) => inQuietHours(rs.quietHours!, new Date(c.summary.occurred_at))) : false;
     const heldNote = held && rs.quietHours ? [`held for quiet hours (${quietWords(rs.quietHours)})`] : [];
     const first = prepared[0]!;
@@ -196,7 +199,7 @@ export function createAccountant(o: AccountantOptions): Accountant {
     const uncounted = new Map<string, string>();
     for (const [ws, members] of byWorkspace) {
       try {
-        await count(ws, members.map(({ c, reported }) => ({ c, occurrence: occurrenceOf(c, "sent", { messageId: deliveryId, reported }) })));
+        await count(ws, members.map(({ c, reported, reportedOther }) => ({ c, occurrence: occurrenceOf(c, "sent", { messageId: deliveryId, reported, ...(reportedOther > 0 ? { reportedOther } : {}) }) })));
       } catch (error) {
         uncounted.set(ws, (error as Error).message);
       }
@@ -215,7 +218,7 @@ export function createAccountant(o: AccountantOptions): Accountant {
     take,
     async journaled(c) {
       // Counted already when the dead surfacer's journal batch landed before it died; only the delete was left.
-      if (isApplied(await ledgerFor(c), c.deliveryId)) return;
+      if (isApplied(await ledgerFor(c, undefined, books), c.deliveryId)) return;
       await count(c.workspace, [{ c, occurrence: occurrenceOf(c, "sent") }]);
     },
     pending: () => kept.length,

@@ -5,6 +5,7 @@ import { applyOccurrence, emptyLedger, unreportedFolds, type Disposition, type O
 import { foldedWords, historyWords } from "../ledger/words.js";
 import { readSkillLedger } from "../ledger/store.js";
 import type { Batch } from "../ledger/batches.js";
+import type { BookkeepingOptions } from "../ledger/set-aside.js";
 
 export interface Claimed {
   readonly workspace: string;
@@ -27,15 +28,20 @@ export function occurrenceOf(c: Claimed, disposition: Disposition, extra: Partia
   };
 }
 
-/** The skill's ledger, or an empty one when it cannot be read (the write that follows sets it aside). */
-export async function ledgerFor(c: Claimed, batches?: readonly Batch[]): Promise<SkillLedger> {
-  return readSkillLedger(c.workspace, c.summary.skill, batches).catch(() => emptyLedger(c.summary.skill));
+/**
+ * The skill's ledger: an empty one when its file cannot be read (it is set aside), and when anything else goes
+ * wrong reading it (EACCES, EMFILE): the words of a notice are never worth the notice.
+ */
+export async function ledgerFor(c: Claimed, batches?: readonly Batch[], options: BookkeepingOptions = {}): Promise<SkillLedger> {
+  return readSkillLedger(c.workspace, c.summary.skill, batches, options).catch(() => emptyLedger(c.summary.skill));
 }
 
 export interface NoticeNotes {
   readonly notes: string[];
   /** The folds per reason key this notice reports; subtracted in the ledger once it was sent. */
   readonly reported: Record<string, number>;
+  /** And those of the keys folded into `other`. */
+  readonly reportedOther: number;
 }
 
 export function notesFor(c: Claimed, ledger: SkillLedger, now: Date, timeZone: string): NoticeNotes {
@@ -43,6 +49,7 @@ export function notesFor(c: Claimed, ledger: SkillLedger, now: Date, timeZone: s
   applyOccurrence(preview, occurrenceOf(c, "sent"), now, timeZone);
   const entry = preview.entries[reasonKeyOf(c.summary)];
   const reported = unreportedFolds(ledger);
-  const folded = foldedWords(Object.values(reported).reduce((a, b) => a + b, 0));
-  return { notes: [...(entry ? [historyWords(entry, timeZone)] : []), ...(folded ? [folded] : [])], reported };
+  const reportedOther = ledger.other?.unreported ?? 0;
+  const folded = foldedWords(Object.values(reported).reduce((a, b) => a + b, reportedOther));
+  return { notes: [...(entry ? [historyWords(entry, timeZone)] : []), ...(folded ? [folded] : [])], reported, reportedOther };
 }

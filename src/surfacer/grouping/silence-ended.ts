@@ -7,6 +7,7 @@ import { deliveryIdOf } from "../journal.js";
 import { shortDate } from "../ledger/days.js";
 import { readSkillLedger, ledgerDir, SILENCES_FILE } from "../ledger/store.js";
 import { endedUnreported, listSilences, markReported, type Silence } from "../ledger/silences.js";
+import { bookkeepingFor } from "../ledger/warn.js";
 import { escapeMarkdown } from "../../notifiers/escape.js";
 import { escapeHtml, join as joinLines, visible, type Line } from "../render.js";
 import type { Deliver, SurfaceOutcome } from "../types.js";
@@ -21,10 +22,11 @@ export interface SilenceReportOptions {
 }
 
 export async function reportEndedSilences(workspace: string, o: SilenceReportOptions): Promise<SurfaceOutcome[]> {
-  const ended = endedUnreported(await listSilences(workspace), o.now());
+  const books = bookkeepingFor(o.log, o.now);
+  const ended = endedUnreported(await listSilences(workspace, books), o.now());
   const out: SurfaceOutcome[] = [];
   for (const silence of ended) {
-    const ledger = await readSkillLedger(workspace, silence.skill).catch(() => undefined);
+    const ledger = await readSkillLedger(workspace, silence.skill, undefined, books).catch(() => undefined);
     const tally = ledger?.muted_by[silence.id];
     const message = silenceEndedMessage(silence, tally, o.timeZone);
     const deliveryId = deliveryIdOf(silence.skill, `silence-ended:${silence.id}`);
@@ -36,7 +38,7 @@ export async function reportEndedSilences(workspace: string, o: SilenceReportOpt
       o.log({ level: "error", event: "failed", ...outcomeJson(out.at(-1)!) });
       continue;
     }
-    await markReported(workspace, silence.id, o.now());
+    await markReported(workspace, silence.id, o.now(), books);
     out.push({ ...base, kind: "sent", code: "silence-ended", detail: `silence ${silence.id} ended; ${tally?.count ?? 0} muted`, notifiers: result.results });
     o.log({ level: "info", event: "sent", ...outcomeJson(out.at(-1)!) });
   }

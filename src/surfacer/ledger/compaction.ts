@@ -11,22 +11,28 @@ import { lstat, readdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { syncFolder } from "../../fs/index.js";
 import { runInOrder } from "../pool.js";
-import { isJournalTemp, journalDir, readBatches } from "./batches.js";
+import { isJournalTemp, journalDir, readBatches, type Batch } from "./batches.js";
 import { ledgerDir } from "./paths.js";
+import type { BookkeepingOptions } from "./set-aside.js";
 import { updateSkillLedger, withBatches } from "./store.js";
 
 /** Compact when this many batches wait… */
 export const COMPACT_AT_BATCHES = 64;
 /** …or when the oldest has waited this long (a quiet surfacer still folds its last burst in soon). */
 export const COMPACT_AFTER_MS = 30_000;
-/** A batch's mark is kept this long after the batch is gone, for a reader that listed it just before its delete. */
+/** A batch's mark is kept this long after the batch is gone, for a reader that listed it just before its delete… */
 export const MARK_KEEP_MS = 10 * 60_000;
+/**
+ * …and at most this many marks of gone batches are kept (the newest): with at most COMPACT_AT_BATCHES batches folded
+ * per round, a skill file holds at most twice that many marks, whatever the burst (fit.ts counts on it).
+ */
+export const GONE_MARKS_KEPT = COMPACT_AT_BATCHES;
 /** A temp file a crash left in the journal folder is removed after this long (no writer takes that long). */
 const TEMP_MAX_AGE_MS = 3_600_000;
 /** Skill files written side by side: their fsyncs overlap. */
 const CONCURRENCY = 8;
 
-export interface CompactOptions {
+export interface CompactOptions extends BookkeepingOptions {
   readonly now: Date;
   readonly maxAgeMs?: number | undefined;
   /** Compact whatever waits, due or not. @default false */
@@ -55,12 +61,24 @@ export function compactLedger(workspace: string, options: CompactOptions): Promi
 }
 
 async function compact(workspace: string, options: CompactOptions): Promise<CompactResult> {
-  const batches = await readBatches(workspace);
-  const none = { batches: 0, records: 0, skills: 0 };
-  if (batches.length === 0) return none;
-  const full = batches.length >= COMPACT_AT_BATCHES;
-  const due = options.force || full || (!options.onlyWhenFull && options.now.getTime() - batches[0]!.at >= COMPACT_AFTER_MS);
-  if (!due) return none;
+  const all = await readBatches(workspace, options);
+  const done = { batches: 0, records: 0, skills: 0 };
+  if (all.length === 0) return done;
+  const full = all.length >= COMPACT_AT_BATCHES;
+  const due = options.force || full || (!options.onlyWhenFull && options.now.getTime() - all[0]!.at >= COMPACT_AFTER_MS);
+  if (!due) return done;
+  // The oldest COMPACT_AT_BATCHES at a time, so a skill file never marks more batches than that at once.
+  for (let from = 0; from < all.length; from += COMPACT_AT_BATCHES) {
+    const round = await compactRound(workspace, all.slice(from, from + COMPACT_AT_BATCHES), options);
+    if (round === undefined) break; // stopped part-way: the batches stay for the next compaction to finish
+    done.batches += round.batches;
+    done.records += round.records;
+    done.skills += round.skills;
+  }
+  return done;
+}
+
+async function compactRound(workspace: string, batches: readonly Batch[], options: CompactOptions): Promise<CompactResult | undefined> {
   const present = new Set(batches.map((b) => b.name));
   const skills = [...new Set(batches.flatMap((b) => [...b.bySkill.keys()]))].sort();
   const stop = options.stop ?? (() => false);
@@ -68,11 +86,10 @@ async function compact(workspace: string, options: CompactOptions): Promise<Comp
     updateSkillLedger(workspace, skill, (ledger) => {
       withBatches(ledger, batches, options.now);
       dropOldMarks(ledger.folded_batches, present, options.now);
-    }, { now: options.now, maxAgeMs: options.maxAgeMs, syncFolder: false }),
+    }, { ...options, now: options.now, maxAgeMs: options.maxAgeMs, syncFolder: false }),
   stop);
   await syncFolder(ledgerDir(workspace));
-  // Stopped part-way: what was folded in is marked, and the batches stay for the next compaction to finish.
-  if (folded.length < skills.length) return none;
+  if (folded.length < skills.length) return undefined;
   const dir = journalDir(workspace);
   for (const b of batches) await unlink(join(dir, b.name)).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== "ENOENT") throw error; // another surfacer compacted it too
@@ -85,7 +102,11 @@ async function compact(workspace: string, options: CompactOptions): Promise<Comp
 function dropOldMarks(marks: Record<string, string> | undefined, present: ReadonlySet<string>, now: Date): void {
   if (!marks) return;
   const cutoff = new Date(now.getTime() - MARK_KEEP_MS).toISOString();
-  for (const [name, at] of Object.entries(marks)) if (!present.has(name) && at < cutoff) delete marks[name];
+  const gone = Object.entries(marks).filter(([name]) => !present.has(name));
+  for (const [name, at] of gone) if (at < cutoff) delete marks[name];
+  // Batch names begin with their time, so the name order is the age order.
+  const left = gone.filter(([name]) => marks[name] !== undefined).map(([name]) => name).sort();
+  for (const name of left.slice(0, Math.max(0, left.length - GONE_MARKS_KEPT))) delete marks[name];
 }
 
 async function sweepTemps(dir: string, now: Date): Promise<void> {

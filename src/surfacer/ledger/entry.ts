@@ -1,5 +1,8 @@
 // What the ledger remembers for one skill in one workspace, and the pure rules that update it. Kept apart from
 // the file handling (store.ts) so the rules are tested without disk, and every writer applies the same ones.
+import { REASON_MAX_LENGTH } from "../../contract/fields.js";
+import { truncate } from "../../contract/truncate.js";
+import { nodeCrypto } from "../../lazy/node-crypto.js";
 import { daysBetween, dayOf } from "./days.js";
 
 export const LEDGER_VERSION = 1;
@@ -8,6 +11,8 @@ export const LEDGER_VERSION = 1;
 export const APPLIED_IDS_KEPT = 64;
 /** Days of per-day counts kept per entry: a streak longer than this reads as "60+ nights". */
 export const DAYS_KEPT = 62;
+/** A step is kept to this many characters for the words (a step may be any string a summary holds). */
+export const STEP_KEPT = 200;
 
 export type Disposition = "sent" | "folded" | "muted";
 
@@ -40,12 +45,31 @@ export interface LedgerEntry {
   last_sent_at?: string;
 }
 
-/** The one shape a notice that went out leaves, for `on_change`. */
+/**
+ * The one shape a notice that went out leaves, for `on_change`: its step and items as fixed-size keys
+ * ({@link stepKey}, {@link itemsKey}), so a summary of 64 KiB of items leaves 71 bytes here, not 64 KiB.
+ */
 export interface SentShape {
   readonly reason_key: string;
   readonly step: string;
   readonly items: string;
   readonly at: string;
+}
+
+/**
+ * The reason keys that no longer have an entry of their own (a skill whose reason text varies would otherwise grow
+ * its file past the reader's limit): their counts, folded together. Still counted, shown by `history` as one row.
+ */
+export interface OtherTally {
+  /** Entries folded in here (a key folded in twice counts twice). */
+  keys: number;
+  count: number;
+  sent: number;
+  folded: number;
+  muted: number;
+  unreported: number;
+  first_seen: string;
+  last_seen: string;
 }
 
 export interface MutedTally {
@@ -70,6 +94,8 @@ export interface SkillLedger {
    * the batch is deleted, for readers that listed it just before.
    */
   folded_batches?: Record<string, string>;
+  /** Reason keys folded together to keep the file within its limit (fit.ts). */
+  other?: OtherTally;
 }
 
 export interface Occurrence {
@@ -84,6 +110,11 @@ export interface Occurrence {
   /** For `sent`: the notice's own delivery id (a digest's), and the folds per key it reported. */
   readonly messageId?: string;
   readonly reported?: Readonly<Record<string, number>>;
+  /** For `sent`: the folds of keys without an entry of their own (`other`) that it reported. */
+  readonly reportedOther?: number;
+  /** The step and items as {@link stepKey} and {@link itemsKey}; computed from `step` and `items` when absent. */
+  readonly stepKey?: string;
+  readonly itemsKey?: string;
   /** For `muted`: the silence that muted it. */
   readonly silenceId?: string;
 }
@@ -104,7 +135,7 @@ export function applyOccurrence(ledger: SkillLedger, o: Occurrence, now: Date, t
   const old = ledger.entries[o.reasonKey];
   const e: LedgerEntry = old ?? {
     reason_key: o.reasonKey, count: 0, first_seen: seenIso, last_seen: seenIso, streak: 1, streak_since: day, last_day: day,
-    today: 0, days: {}, sent: 0, folded: 0, muted: 0, unreported: 0, last_reason: o.reason, last_step: o.step,
+    today: 0, days: {}, sent: 0, folded: 0, muted: 0, unreported: 0, last_reason: keptReason(o.reason), last_step: keptStep(o.step),
   };
   e.days ??= {};
   e.days[day] = (e.days[day] ?? 0) + 1;
@@ -128,8 +159,8 @@ export function applyOccurrence(ledger: SkillLedger, o: Occurrence, now: Date, t
   if (seenIso < e.first_seen) e.first_seen = seenIso;
   e.count += 1;
   if (newest) {
-    e.last_reason = o.reason;
-    e.last_step = o.step;
+    e.last_reason = keptReason(o.reason);
+    e.last_step = keptStep(o.step);
   }
   e[o.disposition] += 1;
   if (o.disposition === "folded") e.unreported += 1;
@@ -139,19 +170,20 @@ export function applyOccurrence(ledger: SkillLedger, o: Occurrence, now: Date, t
       const r = ledger.entries[key];
       if (r) r.unreported = Math.max(0, r.unreported - n);
     }
+    if (o.reportedOther && ledger.other) ledger.other.unreported = Math.max(0, ledger.other.unreported - o.reportedOther);
     const at = now.toISOString();
     if (e.last_sent_at === undefined || at >= e.last_sent_at) {
       e.last_delivery_id = o.messageId ?? o.deliveryId;
       e.last_sent_at = at;
     }
     if (ledger.last_sent === undefined || at >= ledger.last_sent.at) {
-      ledger.last_sent = { reason_key: o.reasonKey, step: String(o.step), items: itemsKey(o.items), at };
+      ledger.last_sent = { reason_key: o.reasonKey, step: o.stepKey ?? stepKey(o.step), items: o.itemsKey ?? itemsKey(o.items), at };
     }
   }
   if (o.disposition === "muted" && o.silenceId !== undefined) {
-    const t = (ledger.muted_by[o.silenceId] ??= { count: 0, last_reason: o.reason, last_at: seenIso });
+    const t = (ledger.muted_by[o.silenceId] ??= { count: 0, last_reason: keptReason(o.reason), last_at: seenIso });
     t.count += 1;
-    t.last_reason = o.reason;
+    t.last_reason = keptReason(o.reason);
     t.last_at = seenIso;
   }
   ledger.applied.push(o.deliveryId);
@@ -159,9 +191,29 @@ export function applyOccurrence(ledger: SkillLedger, o: Occurrence, now: Date, t
   return true;
 }
 
-/** The set of items as one comparable string (order does not matter to the owner). */
+/** The set of items as one comparable key of fixed size (order does not matter to the owner). */
 export function itemsKey(items: readonly string[]): string {
+  return `sha256:${nodeCrypto().createHash("sha256").update(legacyItemsKey(items)).digest("hex")}`;
+}
+
+/** The key an older ledger kept in `last_sent.items`: the sorted items themselves, as JSON. */
+export function legacyItemsKey(items: readonly string[]): string {
   return JSON.stringify([...items].sort());
+}
+
+/** The step as a comparable key: itself when short, else a digest of it. */
+export function stepKey(step: string | number): string {
+  const text = String(step);
+  return text.length <= STEP_KEPT ? text : `sha256:${nodeCrypto().createHash("sha256").update(text).digest("hex")}`;
+}
+
+/** The step as the words show it, within {@link STEP_KEPT} characters. */
+export function keptStep(step: string | number): string | number {
+  return typeof step === "number" ? step : truncate(step, STEP_KEPT);
+}
+
+function keptReason(reason: string): string {
+  return truncate(reason, REASON_MAX_LENGTH);
 }
 
 /** Drops entries and silence tallies not seen for `maxAgeMs`; returns whether anything was dropped. */
@@ -179,6 +231,10 @@ export function pruneLedger(ledger: SkillLedger, now: Date, maxAgeMs: number): b
       delete ledger.muted_by[id];
       dropped = true;
     }
+  }
+  if (ledger.other && ledger.other.last_seen < cutoff) {
+    delete ledger.other;
+    dropped = true;
   }
   return dropped;
 }

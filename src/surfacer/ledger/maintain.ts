@@ -5,6 +5,7 @@ import type { Logger } from "../../log/logger.js";
 import { compactLedger } from "./compaction.js";
 import { ledgerDir } from "./paths.js";
 import { pruneLedgers } from "./prune.js";
+import { bookkeepingFor } from "./warn.js";
 
 export interface MaintainOptions {
   readonly now: Date;
@@ -16,11 +17,12 @@ export interface MaintainOptions {
 
 export async function maintainLedger(workspace: string, o: MaintainOptions): Promise<void> {
   if (!existsSync(ledgerDir(workspace))) return; // nothing counted here yet: nothing to create
+  const books = bookkeepingFor(o.log, () => o.now);
   try {
-    const c = await compactLedger(workspace, { now: o.now, maxAgeMs: o.maxAgeMs, stop: o.stop });
+    const c = await compactLedger(workspace, { ...books, now: o.now, maxAgeMs: o.maxAgeMs, stop: o.stop });
     if (c.batches > 0) o.log({ level: "debug", event: "ledger_compacted", workspace, ...c });
     if (o.stop?.()) return;
-    const p = await pruneLedgers(workspace, { now: o.now, maxAgeMs: o.maxAgeMs });
+    const p = await pruneLedgers(workspace, { ...books, now: o.now, maxAgeMs: o.maxAgeMs });
     if (p.pruned.length > 0) o.log({ level: "info", event: "ledger_pruned", workspace, pruned: p.pruned.length, removed: p.removed.length });
   } catch (error) {
     o.log({ level: "warn", event: "ledger_upkeep_failed", workspace, error: (error as Error).message });

@@ -5,18 +5,20 @@
 import { readdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { isValidSkillId } from "../../contract/ids.js";
-import { readRegularFile } from "../../fs/atomic-write.js";
 import { withFileLock } from "../../fs/lock.js";
+import { readOwnRecord } from "../../fs/read-bounded.js";
 import { DEFAULT_LEDGER_MAX_AGE_MS } from "../policy/settings.js";
-import { pruneLedger, type SkillLedger } from "./entry.js";
+import { pruneLedger } from "./entry.js";
+import { readLedgerFile } from "./ledger-file.js";
 import { ledgerDir } from "./paths.js";
+import type { BookkeepingOptions } from "./set-aside.js";
 import { inLedgerDir, updateSkillLedger } from "./store.js";
 
 export const PRUNED_FILE = "_pruned";
 /** At most one pruning pass per workspace per day. */
 export const PRUNE_EVERY_MS = 86_400_000;
 
-export interface PruneOptions {
+export interface PruneOptions extends BookkeepingOptions {
   readonly now: Date;
   readonly maxAgeMs?: number | undefined;
 }
@@ -31,9 +33,9 @@ export interface PruneResult {
 
 export async function pruneLedgers(workspace: string, options: PruneOptions): Promise<PruneResult> {
   const dir = ledgerDir(workspace);
-  const last = Date.parse((await readRegularFile(join(dir, PRUNED_FILE)).catch(() => "")).trim());
+  const last = Date.parse((await readOwnRecord(join(dir, PRUNED_FILE), 100).then((b) => b.toString("utf8"), () => "")).trim());
   if (Number.isFinite(last) && options.now.getTime() - last < PRUNE_EVERY_MS && last <= options.now.getTime()) return { ran: false, pruned: [], removed: [] };
-  await inLedgerDir(workspace, (write) => write(PRUNED_FILE, `${options.now.toISOString()}\n`));
+  await inLedgerDir(workspace, (write) => write(PRUNED_FILE, `${options.now.toISOString()}\n`), options);
   const maxAgeMs = options.maxAgeMs ?? DEFAULT_LEDGER_MAX_AGE_MS;
   const pruned: string[] = [];
   const removed: string[] = [];
@@ -41,22 +43,19 @@ export async function pruneLedgers(workspace: string, options: PruneOptions): Pr
     if (!name.endsWith(".json") || name.startsWith("_")) continue;
     const skill = name.slice(0, -".json".length);
     if (!isValidSkillId(skill)) continue;
-    let ledger: SkillLedger;
-    try {
-      ledger = JSON.parse(await readRegularFile(join(dir, name))) as SkillLedger;
-    } catch {
-      continue; // gone meanwhile, or unreadable: the next write of that skill sets it aside
-    }
+    const read = await readLedgerFile(join(dir, name), skill);
+    // Gone meanwhile, or unreadable: the next write of that skill sets it aside.
+    if (read.kind !== "ok") continue;
     // Read without the lock to decide; prune under it (the write reads the file again).
-    if (!pruneLedger(structuredClone(ledger), options.now, maxAgeMs)) continue;
-    const { ledger: after } = await updateSkillLedger(workspace, skill, () => undefined, { now: options.now, maxAgeMs });
+    if (!pruneLedger(read.ledger, options.now, maxAgeMs)) continue;
+    const { ledger: after } = await updateSkillLedger(workspace, skill, () => undefined, { ...options, now: options.now, maxAgeMs });
     pruned.push(skill);
-    if (Object.keys(after.entries).length === 0 && Object.keys(after.muted_by).length === 0) {
+    if (Object.keys(after.entries).length === 0 && Object.keys(after.muted_by).length === 0 && after.other === undefined) {
       // Nothing left to remember: the file goes, under the lock, if it is still empty then.
       const path = join(dir, name);
       await withFileLock(`${path}.lock`, async () => {
-        const now = JSON.parse(await readRegularFile(path).catch(() => "null")) as SkillLedger | null;
-        if (now && Object.keys(now.entries).length === 0 && Object.keys(now.muted_by ?? {}).length === 0) {
+        const now = await readLedgerFile(path, skill);
+        if (now.kind === "ok" && Object.keys(now.ledger.entries).length === 0 && Object.keys(now.ledger.muted_by).length === 0 && now.ledger.other === undefined) {
           await unlink(path);
           removed.push(skill);
         }

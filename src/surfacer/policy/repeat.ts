@@ -1,6 +1,6 @@
 // The repeat policy of a route: whether a notice the owner has already had goes out again. A notice that does
 // not is folded, counted in the ledger and reported in the next one, never dropped.
-import { itemsKey, type SkillLedger } from "../ledger/entry.js";
+import { itemsKey, legacyItemsKey, stepKey, type SkillLedger } from "../ledger/entry.js";
 import { formatPeriod, parsePeriod, periodProblem } from "./period.js";
 
 export type RepeatPolicy = { readonly kind: "always" } | { readonly kind: "on_change" } | { readonly kind: "interval"; readonly ms: number };
@@ -35,7 +35,10 @@ export function shouldFold(policy: RepeatPolicy, ledger: SkillLedger, shape: Not
   if (policy.kind === "always") return false;
   if (policy.kind === "on_change") {
     const last = ledger.last_sent;
-    return last !== undefined && last.reason_key === shape.reasonKey && last.step === String(shape.step) && last.items === itemsKey(shape.items);
+    if (last === undefined || last.reason_key !== shape.reasonKey) return false;
+    // A ledger written before the keys were digests holds the step and the items themselves: both forms match.
+    const sameStep = last.step === stepKey(shape.step) || last.step === String(shape.step);
+    return sameStep && (last.items === itemsKey(shape.items) || last.items === legacyItemsKey(shape.items));
   }
   const sentAt = ledger.entries[shape.reasonKey]?.last_sent_at;
   return sentAt !== undefined && now.getTime() - Date.parse(sentAt) < policy.ms;

@@ -1,12 +1,13 @@
 // The ledger's rules without the surfacer: counts, streaks (also when counted out of order), idempotence, pruning,
 // the words, and the folder refusing a planted link.
-import { mkdir, readdir, symlink } from "node:fs/promises";
+import { lstat, mkdir, readdir, readFile, readlink, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { applyOccurrence, emptyLedger, pruneLedger, type Occurrence } from "../../../src/surfacer/ledger/entry.js";
 import { historyWords } from "../../../src/surfacer/ledger/words.js";
 import { readSkillLedger, updateSkillLedger } from "../../../src/surfacer/ledger/store.js";
 import { writeBatch } from "../../../src/surfacer/ledger/batches.js";
+import type { SetAsideFile } from "../../../src/surfacer/ledger/set-aside.js";
 import { memoryTempDir } from "../../helpers/cli.js";
 
 const occ = (day: number, id: string, extra: Partial<Occurrence> = {}): Occurrence => ({
@@ -73,20 +74,36 @@ describe("the ledger on disk", () => {
     expect((await readdir(join(ws, ".skip-summary-ledger"))).sort()).toEqual(["tessl__a.json"]);
   });
 
-  it("refuses a symlink planted at the ledger folder, and writes nothing through it", async () => {
+  it("never writes through a symlink planted at the ledger folder: the link is set aside and a real folder made", async () => {
     const ws = await memoryTempDir();
     const elsewhere = await memoryTempDir("skip-summary-elsewhere-");
     await symlink(elsewhere, join(ws, ".skip-summary-ledger"));
-    await expect(updateSkillLedger(ws, "tessl__a", (l) => applyOccurrence(l, occ(1, "a"), NOW, "UTC"), { now: NOW })).rejects.toThrow(/link/);
+    const told: SetAsideFile[] = [];
+    await updateSkillLedger(ws, "tessl__a", (l) => applyOccurrence(l, occ(1, "a"), NOW, "UTC"), { now: NOW, onSetAside: (f) => told.push(f) });
     expect(await readdir(elsewhere)).toEqual([]);
+    expect((await lstat(join(ws, ".skip-summary-ledger"))).isDirectory()).toBe(true);
+    expect((await readSkillLedger(ws, "tessl__a")).entries.budget?.count).toBe(1);
+    expect(told).toEqual([expect.objectContaining({ file: join(ws, ".skip-summary-ledger"), kind: "ledger folder", problem: expect.stringMatching(/symbolic link/) })]);
+    // The link itself is in quarantine, still pointing where it did, with its reason beside it.
+    expect(await readlink(told[0]!.movedTo!)).toBe(elsewhere);
   });
 
-  it("a ledger file that cannot be parsed is set aside, not fatal", async () => {
+  it("a ledger file that cannot be parsed is set aside to the quarantine folder with its reason, told once, not fatal", async () => {
     const ws = await memoryTempDir();
     await mkdir(join(ws, ".skip-summary-ledger"));
     const { writeFile } = await import("node:fs/promises");
     await writeFile(join(ws, ".skip-summary-ledger", "tessl__a.json"), "{ not json");
-    await updateSkillLedger(ws, "tessl__a", (l) => applyOccurrence(l, occ(1, "a"), NOW, "UTC"), { now: NOW });
-    expect((await readdir(join(ws, ".skip-summary-ledger"))).sort()).toEqual(["tessl__a.json", expect.stringMatching(/^tessl__a\.json\.corrupt-\d+$/)]);
+    const told: SetAsideFile[] = [];
+    await updateSkillLedger(ws, "tessl__a", (l) => applyOccurrence(l, occ(1, "a"), NOW, "UTC"), { now: NOW, onSetAside: (f) => told.push(f) });
+    await updateSkillLedger(ws, "tessl__a", (l) => applyOccurrence(l, occ(2, "b"), NOW, "UTC"), { now: NOW, onSetAside: (f) => told.push(f) });
+    expect((await readdir(join(ws, ".skip-summary-ledger"))).sort()).toEqual(["tessl__a.json"]);
+    expect((await readSkillLedger(ws, "tessl__a")).entries.budget?.count).toBe(2);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({ file: join(ws, ".skip-summary-ledger", "tessl__a.json"), kind: "ledger", problem: expect.stringMatching(/not JSON/) });
+    const quarantine = join(ws, ".skip-summary-quarantine");
+    const names = (await readdir(quarantine)).sort();
+    expect(names).toEqual([expect.stringMatching(/-skip-summary-ledger~tessl__a\.json$/), expect.stringMatching(/-skip-summary-ledger~tessl__a\.json\.reason\.json$/)]);
+    expect(await readFile(join(quarantine, names[0]!), "utf8")).toBe("{ not json");
+    expect(JSON.parse(await readFile(join(quarantine, names[1]!), "utf8"))).toMatchObject({ original: told[0]!.file, kind: "ledger", problem: told[0]!.problem });
   });
 });

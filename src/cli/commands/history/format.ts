@@ -13,6 +13,12 @@ export function formatHistory(report: HistoryReport): string {
     out.push(`    first ${formatWhen(r.first_seen)}, last ${formatWhen(r.last_seen)} (step ${r.last_step}): ${r.last_reason}`);
     if (r.unreported > 0) out.push(`    ${r.unreported} folded since the last message; the next one reports them`);
   }
+  // A skill's least recently seen reason keys, folded together to keep its ledger file within its limit.
+  for (const o of report.others) {
+    const parts = [`${o.sent} sent`, ...(o.folded ? [`${o.folded} folded`] : []), ...(o.muted ? [`${o.muted} muted`] : [])];
+    out.push(`${displaySkillName(o.skill)}  ${o.keys} other reason keys  ${o.count} skip${o.count === 1 ? "" : "s"} (${parts.join(", ")})`);
+    out.push(`    first ${formatWhen(o.first_seen)}, last ${formatWhen(o.last_seen)}; counted together, each key seen less recently than those above`);
+  }
   if (report.silences.length > 0) {
     out.push("", "silences:");
     for (const s of report.silences) out.push(`  ${silenceLine(s)}`);

@@ -63,7 +63,10 @@ Examples:
             const { formatHistory } = await import("./format.js");
             io.stdout.write(formatHistory(reports[0]!));
           }
-          for (const report of reports) for (const p of report.problems) io.stderr.write(`skip-summary history: ${fleet ? `${report.workspace}: ` : ""}${p}\n`);
+          // A file set aside is named on stderr whatever the format (what it held is gone from the report), and so
+          // is a ledger folder that could not be listed: either makes the exit code 1.
+          const { setAsideLines } = await import("./set-aside-lines.js");
+          for (const report of reports) for (const line of setAsideLines("history", report)) io.stderr.write(line);
           if (skill !== undefined && reports.every((r) => r.rows.length === 0)) {
             // A mistyped skill reads as "nothing skipped": say which skills the ledger does know.
             const all = await Promise.all(workspaces.map((ws) => readHistory(ws, { now })));
@@ -73,7 +76,8 @@ Examples:
               io.stderr.write(`skip-summary history: ${displaySkillName(skill)} is not a skill the ledger knows${fleet ? ` in ${workspaces.length} workspaces` : ""}; ${known.length === 0 ? "the ledger is empty" : `known: ${known.map(displaySkillName).join(", ")}`}\n`);
             }
           }
-          return 0;
+          const { EXIT_CODES } = await import("../../exit-codes.js");
+          return reports.some((r) => r.set_aside.length > 0 || r.problems.length > 0) ? EXIT_CODES.history["file-set-aside"] : EXIT_CODES.history.shown;
         }),
       );
   },
