@@ -16,6 +16,8 @@ setFlagsFromString("--liftoff-only");
 const pick = (env, rel) => (process.env[env] ? resolve(process.env[env]) : rel.map((r) => resolve(ROOT, r)).find((p) => existsSync(p)));
 const labelsDir = pick("LINT_CORPUS_LABELS", ["../shared/lint-corpus", "../../shared/lint-corpus"]);
 const tilesDir = pick("LINT_CORPUS_TILES", ["../corpus", "../../corpus"]);
+// `--all`: every silent-skip mechanism, not only the default set (docs/lint.md#precision-tiers).
+const ALL = process.argv.includes("--all");
 const TILES = ["nanoclaw-trusted", "nanoclaw-conferences", "nanoclaw-travel", "nanoclaw-host", "nanoclaw-core"];
 if (!labelsDir || !tilesDir || TILES.some((t) => !existsSync(join(tilesDir, t)))) {
   console.log("lint-precision: corpus not present; see shared/lint-corpus/README.md to fetch the five tiles, then set LINT_CORPUS_TILES");
@@ -48,7 +50,7 @@ const findings = [];
 const perTile = {};
 for (const tile of TILES) {
   const started = performance.now();
-  const summary = await lintTiles([tile], { cwd: tilesDir });
+  const summary = await lintTiles([tile], { cwd: tilesDir, ...(ALL ? { settings: { allMechanisms: true } } : {}) });
   perTile[tile] = { ms: Math.round(performance.now() - started), rules: {} };
   for (const file of summary.files) {
     for (const f of file.findings) {

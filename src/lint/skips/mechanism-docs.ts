@@ -1,6 +1,6 @@
 // The words docs/lint.md and `--explain MECHANISM` show for each silent-skip mechanism, made from its meta and its
 // measured tier (mechanisms.ts, tiers.ts), so the docs, the CLI and the tests cannot disagree.
-import { MECHANISM_META, PRECISION_FLOOR, tierOf, type MechanismMeta } from "./mechanisms.js";
+import { MECHANISM_META, MIN_LABELLED, PRECISION_FLOOR, tierOf, type MechanismMeta } from "./mechanisms.js";
 import { MEASURED } from "./tiers.js";
 
 const FENCE: Readonly<Record<string, string>> = { py: "python", sh: "bash", mjs: "js", md: "markdown" };
@@ -22,7 +22,7 @@ export function tierTable(): string {
     return `| \`${m.id}\` | ${t.tier} | ${f ? `${f.right}/${judged} (${pct(f.right, judged)})` : "—"} | ${f ? f.unlabelled : "—"} | ${f ? `${f.clearFound}/${MEASURED.clearPlaces} (${pct(f.clearFound, MEASURED.clearPlaces)})` : "—"} |`;
   });
   return [
-    `Measured on the corpus's ${MEASURED.half} half: ${MEASURED.repos} repositories, ${MEASURED.when} (\`node bench/lint-corpus.mjs --half ${MEASURED.half} --write-tiers\`). Precision counts the places a mechanism reported that a blind reader labelled (TP-behavior, borderline included, is right); recall counts the clear labelled places it found. The default set is every mechanism at or above ${Math.round(100 * PRECISION_FLOOR)}%.`,
+    `Measured on the corpus's ${MEASURED.half} half: ${MEASURED.repos} repositories, ${MEASURED.when} (\`node bench/lint-corpus.mjs --half ${MEASURED.half} --write-tiers\`). Precision counts the places a mechanism reported that a blind reader labelled (TP-behavior, borderline included, is right); recall counts the clear labelled places it found. The default set is every mechanism at or above ${Math.round(100 * PRECISION_FLOOR)}% with at least ${MIN_LABELLED} labelled places; one with fewer keeps the tier it had before any measurement.`,
     "",
     "| mechanism | tier | precision (right/labelled) | places not yet labelled | recall (clear places) |",
     "| --- | --- | --- | --- | --- |",

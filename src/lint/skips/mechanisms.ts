@@ -23,6 +23,12 @@ export interface MechanismMeta {
 }
 
 export const PRECISION_FLOOR = 0.8;
+/**
+ * Labelled places a mechanism needs on the test half before its figure decides its tier. One or two labelled places
+ * say nothing about an 80% floor (one right place is "100%"); below this, a mechanism keeps its tier from before any
+ * measurement (tiers.ts `provisional`), and --explain says so.
+ */
+export const MIN_LABELLED = 3;
 
 export type Tier = "default" | "all";
 
@@ -39,13 +45,18 @@ export function tierOf(id: SkipMechanism): TierInfo {
       ? { tier: "default", measured: undefined, why: "no test half has been measured yet; it ran by default before the corpus existed" }
       : { tier: "all", measured: undefined, why: "no test half has been measured yet, and it is new" };
   }
-  const m = MEASURED.figures[id];
+  const m = MEASURED.figures[id] ?? { places: 0, right: 0, wrong: 0, unlabelled: 0, clearFound: 0 };
   const pct = (x: number) => `${Math.round(100 * x)}%`;
-  if (!m || m.places === 0) {
-    return { tier: "all", measured: m, why: `it raised no finding on the ${MEASURED.half} half (${MEASURED.repos} repositories, ${MEASURED.when}), so its precision is unmeasured` };
-  }
+
   const judged = m.right + m.wrong;
-  if (judged === 0) return { tier: "all", measured: m, why: `none of its ${m.places} places on the ${MEASURED.half} half has been labelled yet, so its precision is unmeasured` };
+  const before = MEASURED.provisional?.includes(id) === true ? "default" : "all";
+  if (judged < MIN_LABELLED) {
+    return {
+      tier: before,
+      measured: m,
+      why: `only ${judged} of its ${m.places} place(s) on the ${MEASURED.half} half (${MEASURED.repos} repositories, ${MEASURED.when}) ${judged === 1 ? "is" : "are"} labelled, fewer than ${MIN_LABELLED}: too few to move it, so it keeps the tier it had before any measurement (${before === "default" ? "default" : "--all"})`,
+    };
+  }
   const precision = m.right / judged;
   const figures = `${m.right} of ${judged} labelled places right (${pct(precision)})${m.unlabelled > 0 ? `, ${m.unlabelled} not yet labelled` : ""}, recall ${m.clearFound}/${MEASURED.clearPlaces} clear places, on the ${MEASURED.half} half (${MEASURED.repos} repositories, ${MEASURED.when})`;
   return precision >= PRECISION_FLOOR

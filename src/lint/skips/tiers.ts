@@ -27,9 +27,87 @@ export interface Measurement {
 
 export const MEASURED: Measurement = {
   half: "test",
-  repos: 0,
-  when: "not measured yet",
-  clearPlaces: 0,
-  figures: {},
+  repos: 20,
+  when: "2026-11-28 03:54 UTC",
+  clearPlaces: 15,
+  figures: {
+    "instructed-skip": {
+      places: 1,
+      right: 1,
+      wrong: 0,
+      unlabelled: 0,
+      clearFound: 1
+    },
+    "log-only-skip": {
+      places: 4,
+      right: 0,
+      wrong: 1,
+      unlabelled: 3,
+      clearFound: 0
+    },
+    "cap-deferral": {
+      places: 2,
+      right: 1,
+      wrong: 0,
+      unlabelled: 1,
+      clearFound: 0
+    },
+    "error-as-empty": {
+      places: 1,
+      right: 1,
+      wrong: 0,
+      unlabelled: 0,
+      clearFound: 1
+    },
+    "exit-0-on-failure": {
+      places: 0,
+      right: 0,
+      wrong: 0,
+      unlabelled: 0,
+      clearFound: 0
+    },
+    "catch-all-exit-0": {
+      places: 0,
+      right: 0,
+      wrong: 0,
+      unlabelled: 0,
+      clearFound: 0
+    },
+    "tool-missing": {
+      places: 3,
+      right: 0,
+      wrong: 3,
+      unlabelled: 0,
+      clearFound: 0
+    },
+    "progress-past-failure": {
+      places: 0,
+      right: 0,
+      wrong: 0,
+      unlabelled: 0,
+      clearFound: 0
+    },
+    "unrelayed-collection": {
+      places: 0,
+      right: 0,
+      wrong: 0,
+      unlabelled: 0,
+      clearFound: 0
+    },
+    "budget-stop": {
+      places: 0,
+      right: 0,
+      wrong: 0,
+      unlabelled: 0,
+      clearFound: 0
+    },
+    "stamped-unverified": {
+      places: 0,
+      right: 0,
+      wrong: 0,
+      unlabelled: 0,
+      clearFound: 0
+    }
+  },
   provisional: ["instructed-skip", "log-only-skip", "budget-stop", "unrelayed-collection", "catch-all-exit-0", "stamped-unverified"],
 };
