@@ -114,7 +114,22 @@ await build({
   minify: true,
   banner: { js: esmRequire },
 });
-await build({ ...common, entryPoints: { index: "src/index.ts" }, outdir: join(stage, "lib"), packages: "external" });
+// The library: src/lib-entry.ts as dist/lib/index.js holds only the contract's light half and the owner side; every
+// other part, its dependencies bundled, is dist/lib/parts.cjs (src/lib-parts.ts), required on first use, so an import
+// neither reads nor compiles it (bench/library-import.mjs). The contract's zod schema is in parts.cjs too: the entry's
+// classifier asks for it (src/cli/hot/zod-schema.ts) only for a summary the fast check refused.
+const libParts = {
+  name: "lib-parts",
+  setup(b) {
+    b.onResolve({ filter: /\/zod-schema\.js$/ }, (args) => (args.importer.includes(join("src", "contract")) ? { path: join(root, "src", "cli", "hot", "zod-schema.ts") } : undefined));
+    b.onResolve({ filter: /(^\.\/lib-parts|\/contract\/schema)\.js$/ }, () => ({ path: "./parts.cjs", external: true }));
+  },
+};
+await build({ ...common, entryPoints: { index: "src/lib-entry.ts" }, outdir: join(stage, "lib"), plugins: [libParts], minify: true, banner: { js: esmRequire } });
+// A static import of parts.cjs would load every part at every import: only require() (on first use) may reach it.
+if (/\bimport\b[^;]*["']\.\/parts\.cjs["']/.test(readFileSync(join(stage, "lib", "index.js"), "utf8"))) throw new Error("dist/lib/index.js imports parts.cjs statically; reach src/lib-parts.ts only through require() in src/lib-entry.ts");
+// prom-client is optional at run time (watch --metrics-listen) and loaded by import() where it is used.
+await build({ ...common, ...cjs, entryPoints: { parts: "src/lib-parts.ts" }, outdir: join(stage, "lib"), outExtension: { ".js": ".cjs" }, external: ["prom-client"] });
 // The lint's parser worker (src/lint/tile/facts-pool.ts): self-contained, so it runs from a copy of dist/ without node_modules.
 await build({ ...common, entryPoints: { "facts-worker": "src/lint/tile/facts-worker.ts" }, outdir: join(stage, "lint"), outExtension: { ".js": ".mjs" }, minify: true, banner: { js: esmRequire } });
 
@@ -130,6 +145,7 @@ for (const name of readdirSync(join(stage, "hot")).sort((a, b) => Number(b.endsW
 }
 for (const name of readdirSync(join(stage, "chunks"))) renameSync(join(stage, "chunks", name), join(dist, "chunks", name));
 renameSync(join(stage, "full.mjs"), join(dist, "full.mjs"));
+renameSync(join(stage, "lib", "parts.cjs"), join(dist, "lib", "parts.cjs"));
 renameSync(join(stage, "lib", "index.js"), join(dist, "lib", "index.js"));
 mkdirSync(join(dist, "lint"), { recursive: true });
 renameSync(join(stage, "lint", "facts-worker.mjs"), join(dist, "lint", "facts-worker.mjs"));

@@ -96,6 +96,12 @@ export class SkipSummaryError<C extends SkipSummaryErrorCode = SkipSummaryErrorC
   readonly data: SkipSummaryErrorData[C];
   declare readonly [BRAND]: true;
 
+  // `instanceof` by the brand too: the library's entry and its parts (dist/lib/parts.cjs) each bundle this class, and an
+  // error a part throws must be an instance of the class a caller imported.
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isSkipSummaryError(value);
+  }
+
   constructor(code: C, message: string, ...[data, options]: DataArgs<C>) {
     super(message, options);
     this.code = code;

@@ -56,9 +56,17 @@ describe("SkipSummaryError", () => {
   it("recognises an error made by another copy of the module (the hot bundles and the library are separate builds)", async () => {
     const copy = (await import(new URL("../../dist/lib/index.js", import.meta.url).href)) as typeof import("../../src/index.js");
     const fromLibrary = new copy.SkipSummaryError("config.invalid", "bad", { path: "/c.json", problems: [] });
-    expect(fromLibrary).not.toBeInstanceOf(SkipSummaryError);
+    // instanceof answers by the brand too (Symbol.hasInstance), so each copy's class recognises the other's errors.
+    expect(fromLibrary).toBeInstanceOf(SkipSummaryError);
+    expect(new SkipSummaryError("cli.usage", "x")).toBeInstanceOf(copy.SkipSummaryError);
+    expect(new Error("x")).not.toBeInstanceOf(copy.SkipSummaryError);
     expect(isSkipSummaryError(fromLibrary, "config.invalid")).toBe(true);
     expect(copy.isSkipSummaryError(new SkipSummaryError("cli.usage", "x"), "cli.usage")).toBe(true);
+    // The library's parts (dist/lib/parts.cjs, loaded on first use) bundle their own copy: their errors are instances
+    // of the class a caller imported from the package.
+    const fromPart = await copy.loadNotifiers({ config: { path: undefined, data: { notify: { notifiers: { x: { type: "nope" } } } } }, env: {}, cwd: "/", stdout: { write: () => undefined } }).catch((e: unknown) => e);
+    expect(fromPart).toBeInstanceOf(copy.SkipSummaryError);
+    expect(copy.isSkipSummaryError(fromPart, "config.invalid")).toBe(true);
   });
 });
 
