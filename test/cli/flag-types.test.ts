@@ -26,7 +26,7 @@ describe("the run flags' types", () => {
     expectTypeOf<EmitFlags["reasonKey"]>().toEqualTypeOf<string | undefined>();
     expectTypeOf<EmitFlags["item"]>().toEqualTypeOf<string[] | undefined>();
     expectTypeOf<EmitFlags["technical"]>().toEqualTypeOf<boolean | undefined>();
-    expectTypeOf<keyof EmitFlags>().toEqualTypeOf<"skill" | "step" | "reason" | "item" | "itemsFrom" | "reasonKey" | "link" | "technical" | "workspace" | "json">();
+    expectTypeOf<keyof EmitFlags>().toEqualTypeOf<"skill" | "step" | "reason" | "item" | "itemsFrom" | "reasonKey" | "link" | "occurredAt" | "technical" | "workspace" | "json">();
     // A flag with a default is always there.
     expectTypeOf<SurfaceFlags["logFormat"]>().toEqualTypeOf<string>();
     expectTypeOf<SurfaceFlags["dryRun"]>().toEqualTypeOf<boolean | undefined>();

@@ -120,9 +120,31 @@ describe("skip-summary silence + history", () => {
     expect(added.code, added.stderr).toBe(0);
   });
 
-  it("SKIP_SUMMARY_NOW is ignored outside tests", async () => {
+  it("SKIP_SUMMARY_NOW outside tests: honoured and said on stderr; a bad value, a watcher and a hook refuse it", async () => {
     const ws = await tempDir();
     const add = await runCliInProcess(["silence", "add", "--workspace", ws, "--skill", "a", "--for", "1d", "--comment", "x", "--json"], { env: { SKIP_SUMMARY_NOW: "2020-01-01T00:00:00Z" } });
-    expect(JSON.parse(add.stdout).created_at.startsWith("2020")).toBe(false);
+    expect(add.code, add.stderr).toBe(0);
+    expect(JSON.parse(add.stdout).created_at).toBe("2020-01-01T00:00:00.000Z");
+    expect(add.stderr).toBe("skip-summary silence: SKIP_SUMMARY_NOW is set: the clock reads 2020-01-01T00:00:00.000Z (for trying the ledger by hand; unset it for real runs)\n");
+    const bad = await runCliInProcess(["history", "--workspace", ws], { env: { SKIP_SUMMARY_NOW: "yesterday" } });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('SKIP_SUMMARY_NOW must be an ISO-8601 time such as 2026-11-26T12:00:00Z, got "yesterday"');
+    const watch = await runCliInProcess(["surface", "--watch", "--workspace", ws, "--notify", "stdout"], { env: { SKIP_SUMMARY_NOW: "2020-01-01T00:00:00Z" } });
+    expect(watch.code).toBe(2);
+    expect(watch.stderr).toContain("SKIP_SUMMARY_NOW is set, but surface --watch runs only on the real clock");
+    const stop = JSON.stringify({ hook_event_name: "Stop", session_id: "s", transcript_path: "/t", cwd: ws, stop_hook_active: false });
+    const hook = await runCliInProcess(["surface", "--hook-input", "--workspace", ws], { env: { SKIP_SUMMARY_NOW: "2020-01-01T00:00:00Z" }, input: stop });
+    expect(hook.code).toBe(1);
+    expect(hook.stderr).toContain("SKIP_SUMMARY_NOW is set, but surface --hook-input runs only on the real clock");
+  });
+
+  it("emit --occurred-at says when the skip happened; a time that is not UTC ISO-8601 is bad data (65) naming the field", async () => {
+    const ws = await tempDir();
+    const ok = await runCliInProcess(["emit", "--workspace", ws, "--skill", "a", "--step", "1", "--reason", "r", "--occurred-at", "2026-11-20T03:00:00Z", "--json"]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout).summary.occurred_at).toBe("2026-11-20T03:00:00Z");
+    const bad = await runCliInProcess(["emit", "--workspace", ws, "--skill", "b", "--step", "1", "--reason", "r", "--occurred-at", "2026-11-20 03:00"]);
+    expect(bad.code).toBe(65);
+    expect(bad.stderr).toContain("occurred_at: must be UTC ISO-8601 with a Z suffix");
   });
 });

@@ -71,7 +71,7 @@ function registerAdd(command: Command, context: CommandContext, done: (code: Exi
         const workspaces = await workspacesFlag(opts.workspace, opts.config, io);
         const skill = skillFlag(opts.skill)!;
         const { cliClock } = await import("../clock.js");
-        const clock = cliClock(io.env);
+        const clock = cliClock(io.env, io.stderr, "skip-summary silence");
         const aside = await setAsideReporter(io, clock);
         const now = clock();
         // Over a fleet, the same silence in each workspace (each ledger counts and reports its own).
@@ -100,7 +100,7 @@ function registerList(command: Command, context: CommandContext, done: (code: Ex
         const { readHistory } = await import("../../surfacer/ledger/history.js");
         const { silenceLine } = await import("./history/format.js");
         const { setAsideLines } = await import("./history/set-aside-lines.js");
-        const now = cliClock(io.env)();
+        const now = cliClock(io.env, io.stderr, "skip-summary silence")();
         let unreadable = false;
         for (const workspace of workspaces) {
           const report = await readHistory(workspace, { now });
@@ -131,7 +131,7 @@ function registerExpire(command: Command, context: CommandContext, done: (code: 
         const workspaces = await workspacesFlag(opts.workspace, opts.config, io);
         const { cliClock } = await import("../clock.js");
         const { expireSilence } = await import("../../surfacer/ledger/silences.js");
-        const clock = cliClock(io.env);
+        const clock = cliClock(io.env, io.stderr, "skip-summary silence");
         const aside = await setAsideReporter(io, clock);
         let found = 0;
         for (const workspace of workspaces) {

@@ -6,6 +6,7 @@ import { errorExitCode } from "../../exit-codes.js";
 import { declareFlags, type FlagSpec, type FlagValues } from "../../flag-spec.js";
 import type { CliIo } from "../../io.js";
 import { usageError } from "../../usage-error.js";
+import { cliClock } from "../../clock.js";
 import { checkLinkUrls, parseLinkFlag } from "./links.js";
 
 const EMIT_FLAGS = [
@@ -16,6 +17,7 @@ const EMIT_FLAGS = [
   { flags: "--items-from <file>", description: "read item ids, one per line, from FILE or - for stdin" },
   { flags: "--reason-key <key>", description: "a stable name for this kind of skip, e.g. budget: repeats are counted together (default: the reason, digits and quoted values removed)" },
   { flags: "--link <title=url>", description: "a link shown under the notice, e.g. \"Log in again=https://example.com/login\" (repeatable, at most 5; http: and https: only)", repeatable: true },
+  { flags: "--occurred-at <time>", description: "when the skip happened, UTC ISO-8601 such as 2026-11-22T18:04:05Z (default: now, or $SKIP_SUMMARY_NOW)" },
   { flags: "--technical", description: "a transient failure: a retry would likely succeed (default: a policy skip)" },
   { flags: "--workspace <dir>", description: "the group workspace (default: $SKIP_SUMMARY_WORKSPACE, $CLAUDE_PROJECT_DIR, the cwd under Claude Code, /workspace/agent, /workspace/group)" },
   { flags: "--json", description: "print one JSON result instead of the path" },
@@ -74,6 +76,8 @@ async function runEmit(opts: EmitFlags, context: CommandContext): Promise<number
     return fail(error);
   }
   const items = [...(opts.item ?? []), ...fromFile];
+  // --occurred-at as given (the contract checks it: 65 naming the field); else SKIP_SUMMARY_NOW, said on stderr.
+  const occurredAt = opts.occurredAt ?? (io.env.SKIP_SUMMARY_NOW ? cliClock(io.env, io.stderr, "skip-summary emit")().toISOString() : undefined);
   let result: Awaited<ReturnType<typeof emitSkip>>;
   try {
     result = await emitSkip(
@@ -85,6 +89,7 @@ async function runEmit(opts: EmitFlags, context: CommandContext): Promise<number
         technical_failure: Boolean(opts.technical),
         ...(opts.reasonKey === undefined ? {} : { reason_key: opts.reasonKey }),
         ...(links.length === 0 ? {} : { links }),
+        ...(occurredAt === undefined ? {} : { occurred_at: occurredAt }),
       },
       // A read-only workspace sends the summary to the fallback folder, said in one line on stderr; still exit 0.
       { workspace: opts.workspace, env: io.env, cwd: io.cwd, stderr: io.stderr },

@@ -42,7 +42,7 @@ Examples:
           const workspaces = await workspacesFlag(opts.workspace, opts.config, io);
           const skill = skillFlag(opts.skill);
           const { cliClock } = await import("../../clock.js");
-          const now = cliClock(io.env)();
+          const now = cliClock(io.env, io.stderr, "skip-summary history")();
           let since: Date | undefined;
           if (opts.since !== undefined) {
             const { parsePeriod, periodProblem } = await import("../../../surfacer/policy/period.js");

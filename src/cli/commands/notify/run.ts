@@ -25,7 +25,7 @@ export async function runNotify(flags: NotifyFlags, context: CommandContext): Pr
   try {
     const setup = await setUpSurfacer({ configFile: flags.config, notify: flags.notify, env: io.env, cwd: io.cwd, log, stdout: flags.json ? io.stderr : io.stdout });
     await setup.load();
-    const result = await sendTestNotice({ deliver: setup.deliver, route: flags.route, workspace: workspaceOf(flags, io), now: cliClock(io.env)() });
+    const result = await sendTestNotice({ deliver: setup.deliver, route: flags.route, workspace: workspaceOf(flags, io), now: cliClock(io.env, io.stderr, "skip-summary notify")() });
     if (flags.json) {
       io.stdout.write(`${JSON.stringify({ ok: result.report.ok, delivery_id: result.deliveryId, route: flags.route, results: result.report.results })}\n`);
     } else {

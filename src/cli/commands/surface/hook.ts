@@ -10,6 +10,7 @@ import { describeConfigError } from "./config-words.js";
 import { readAll } from "../../io.js";
 import { EXIT_CODES, errorExitCode } from "../../exit-codes.js";
 import { usageError } from "../../usage-error.js";
+import { refuseFixedClock } from "../../clock.js";
 import { resolveLogLevel } from "../../log-level.js";
 import { countOutcomes } from "../../../surfacer/describe.js";
 import { hookInputInvalid, parseHookInput } from "../../../surfacer/hook-input.js";
@@ -29,6 +30,7 @@ export async function runSurfaceHook(flags: SurfaceFlags, context: CommandContex
       if (given) throw usageError(`--hook-input and ${flag} cannot be combined: a hook surfaces once, from its event, and its stdout carries only the hook's JSON`);
     }
     if (flags.notify?.some((value) => value.split(",").every((name) => name.trim() === ""))) throw usageError("--notify is empty; give a notifier name such as stdout, telegram or one defined in the config");
+    refuseFixedClock(io.env, "surface --hook-input", "a hook runs in an agent's real turn");
     const log = createLogger({ format: format as LogFormat, level: resolveLogLevel(flags.logLevel, io.env), write: (line) => void io.stderr.write(line) });
     // Run by hand in a terminal, reading stdin would wait for a Ctrl-D that nobody knows to type.
     if (io.stdin.isTTY) throw hookInputInvalid("stdin is a terminal, not a piped event (Claude Code pipes it in; by hand, pipe one in too)");

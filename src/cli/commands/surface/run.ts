@@ -11,7 +11,7 @@ import { EXIT_CODES, errorExitCode } from "../../exit-codes.js";
 import { describeConfigError } from "./config-words.js";
 import { usageError } from "../../usage-error.js";
 import { resolveLogLevel } from "../../log-level.js";
-import { cliClock } from "../../clock.js";
+import { cliClock, refuseFixedClock } from "../../clock.js";
 import { countOutcomes, describeOutcome } from "../../../surfacer/describe.js";
 import { surfaceExitCode } from "../../../surfacer/exit-code.js";
 import { surfaceOnce } from "../../../surfacer/once.js";
@@ -29,6 +29,7 @@ async function runSurface(flags: SurfaceFlags, context: CommandContext): Promise
   const { io } = context;
   const format = flags.logFormat ?? "pretty";
   if (format !== "json" && format !== "pretty") throw usageError(`--log-format must be json or pretty, got ${JSON.stringify(format)}`);
+  if (flags.watch) refuseFixedClock(io.env, "surface --watch", "its retries, quiet hours and re-posts run on timers");
   if (flags.watch && flags.dryRun) throw usageError("--watch and --dry-run cannot be combined: a dry run looks once and touches nothing");
   for (const [flag, given] of [["--metrics-listen", flags.metricsListen], ["--ready-file", flags.readyFile]] as const) {
     if (given !== undefined && !flags.watch) throw usageError(`${flag} needs --watch: only a running watcher serves metrics or signals readiness`);
@@ -100,7 +101,7 @@ async function surface(flags: SurfaceFlags, context: CommandContext, log: Logger
     predictDelivery: flags.dryRun ? setup.predictDelivery : undefined,
     log,
     notices: setup.settings.notices,
-    now: cliClock(io.env),
+    now: cliClock(io.env, io.stderr, "skip-summary surface"),
   });
   if (flags.json) io.stdout.write(`${JSON.stringify(reportJson(report))}\n`);
   else if (report.dryRun) {
