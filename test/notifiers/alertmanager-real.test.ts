@@ -115,6 +115,36 @@ describe.skipIf(!HAS_ALERTMANAGER).concurrent("a real Alertmanager", () => {
       expect(telegram.messages().join("\n")).not.toMatch(/resolved/i);
     });
 
+    // A fleet's burst: the same policy skip on 50 hosts is one group. The example's template keeps the message within
+    // Telegram's 4,096 characters (Alertmanager would cut it there, losing the end) and says how many it does not show.
+    it("a 50-host burst is one message of at most 4,096 characters that counts the hosts not shown", async ({ expect, onTestFinished }) => {
+      const telegram = await startTelegram(onTestFinished);
+      const am = await startAlertmanager({ config: await exampleConfig(telegram.url, { groupWait: "3s", groupInterval: "1s" }), onFinished: onTestFinished });
+      const items = Array.from({ length: 40 }, (_, i) => `cfp-${i}-${"x".repeat(30)}`);
+      await Promise.all(
+        Array.from({ length: 50 }, async (_, i) => {
+          const workspace = await tempDir("skip-summary-am-ws-");
+          await putSummary(workspace, "tessl__check-cfps", { occurred_at: now(), reason: `nightly budget spent after ${i % 5} of 5 CFPs`, items });
+          const report = await surfaceOnce({ workspaces: [workspace], deliver: await deliverThrough(workspace, [am.url], { host: `host-${String(i).padStart(2, "0")}` }), leaseMs: 60_000 });
+          expect(report.outcomes.map((o) => o.code)).toEqual(["delivered"]);
+        }),
+      );
+      const group = ofGroup("skill", "tessl__check-cfps");
+      await waitForFlushes(am, "the group of 50", (f) => group(f) && f.alerts.length === 50, 1);
+      const texts = await waitFor("the burst's message", () => (telegram.messages().some((t) => t.includes("50 in all")) ? telegram.messages() : undefined));
+      const text = texts.find((t) => t.includes("50 in all"))!;
+      // Alertmanager cuts at 4,096 characters (runes) and ends the cut with "…": the last line proves it was not cut.
+      expect([...text].length).toBeLessThanOrEqual(4096);
+      expect(text.split("\n").at(-1)).toMatch(/^…and (\d+) more not shown \(50 in all; the rest are in Alertmanager\)$/);
+      const shown = text.split("\n").filter((line) => / \(host-\d\d:/.test(line));
+      const notShown = Number(/…and (\d+) more not shown/.exec(text)![1]);
+      expect(shown).toHaveLength(15);
+      expect(shown.length + notShown).toBe(50);
+      expect(text.split("\n")[0]).toBe("50 skips, nightly budget spent after of cfps");
+      expect(text).toContain("policy skip");
+      expect(shown[0]).toContain("check-cfps");
+    });
+
     it("groups three skills with the same technical reason, skipped in the same minute, into one message", async ({ expect, onTestFinished }) => {
       const workspace = await tempDir("skip-summary-am-ws-");
       const telegram = await startTelegram(onTestFinished);
