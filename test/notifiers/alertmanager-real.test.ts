@@ -149,7 +149,7 @@ describe.skipIf(!HAS_ALERTMANAGER).concurrent("a real Alertmanager", () => {
       const workspace = await tempDir("skip-summary-am-ws-");
       const telegram = await startTelegram(onTestFinished);
       // The three reach Alertmanager in one post; a longer group_wait is the margin should they ever come one by one.
-      const am = await startAlertmanager({ config: await exampleConfig(telegram.url, { ...FAST, groupWait: "1s" }), onFinished: onTestFinished });
+      const am = await startAlertmanager({ config: await exampleConfig(telegram.url, { ...FAST, groupWait: "3s" }), onFinished: onTestFinished });
       for (const [skill, user] of [["tessl__a", "ann"], ["tessl__b", "bob"], ["tessl__c", "cy"]] as const) {
         await putSummary(workspace, skill, { occurred_at: now(), technical_failure: true, reason: `login expired for "${user}" after 3 tries` });
       }
