@@ -83,6 +83,20 @@ describe.concurrent("the watcher as a service", () => {
     expect(await bad.exited).toBe(2);
   });
 
+  it("a SIGTERM while it is still starting (before /metrics listens) is a clean stop: exit 0, no server left behind", async () => {
+    const dir = await tempDir();
+    const ws = join(dir, "ws");
+    await (await import("node:fs/promises")).mkdir(ws);
+    const config = join(dir, "config.json");
+    await writeFile(config, JSON.stringify({ surface: { workspaces: [ws] }, notify: { notifiers: { out: { type: "stdout" } } } }));
+    const w = watch(["surface", "--watch", "--config", config, "--log-format", "json", "--metrics-listen", `127.0.0.1:${await freePort()}`], {});
+    // watch_started comes before the metrics server's import and listen: the stop lands in the rest of the start-up.
+    await waitFor(() => w.stderr().includes('"event":"watch_started"'), 15_000);
+    w.child.kill("SIGTERM");
+    expect(await w.exited).toBe(0);
+    expect(w.stderr()).toContain('"event":"signal"');
+  });
+
   it("/metrics after a send and after a failure: sent and failed per notifier, waiting now, the oldest's age, the last success", async () => {
     const receiver = await startServer((q) => (q.body.includes('"skill":"tessl__bad"') ? { status: 500, body: "no" } : { status: 200 }));
     const dir = await tempDir();

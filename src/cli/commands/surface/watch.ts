@@ -44,38 +44,49 @@ export async function watchUntilSignal(options: WatchCommandOptions): Promise<nu
   });
   current = handle.workspaces;
   const refreshing = startRefreshLoop(setup.refreshers(), handle.workspaces, options.log);
+  // The signals are handled from here on, before any further await: a SIGTERM during the rest of the start-up (the
+  // metrics server, readiness) is a clean stop, not Node's default death by signal (a unit stopped while starting).
   let server: { port: number; close(): Promise<void> } | undefined;
+  let readiness: Promise<{ clear(): Promise<void> }> | undefined;
+  let signals = 0;
+  let stopped!: () => void;
+  const done = new Promise<void>((resolve) => (stopped = resolve));
+  const onSignal = (signal: NodeJS.Signals) => {
+    signals += 1;
+    options.log({ level: "info", event: "signal", signal, action: signals === 1 ? "finishing files in flight" : "cutting sends short" });
+    if (signals === 1) {
+      void Promise.all([handle.stop(), refreshing.stop(), server?.close(), readiness?.then((r) => r.clear(), () => undefined)]).finally(() => {
+        process.off("SIGINT", onSignal);
+        process.off("SIGTERM", onSignal);
+        stopped();
+      });
+    } else handle.abort();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
   if (metrics !== undefined && options.metricsListen !== undefined) {
     const { startMetricsServer } = await import("../../../surfacer/metrics/server.js");
     const at = `${options.metricsListen.host}:${options.metricsListen.port}`;
     try {
       server = await startMetricsServer(metrics, options.metricsListen);
     } catch (error) {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
       await Promise.all([handle.stop(), refreshing.stop()]);
       throw usageError(`--metrics-listen ${at}: cannot listen (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); choose a free port`);
     }
-    options.log({ level: "info", event: "metrics_listening", url: `http://${at.replace(/:\d+$/, `:${server.port}`)}/metrics` });
+    // A signal that came while the server was starting found no server to close.
+    if (signals > 0) await server.close();
+    else options.log({ level: "info", event: "metrics_listening", url: `http://${at.replace(/:\d+$/, `:${server.port}`)}/metrics` });
   }
-  const { signalReady } = await import("../../../surfacer/readiness.js");
-  let readiness: Promise<{ clear(): Promise<void> }> | undefined;
-  await new Promise<void>((resolve) => {
-    let signals = 0;
-    const onSignal = (signal: NodeJS.Signals) => {
-      signals += 1;
-      options.log({ level: "info", event: "signal", signal, action: signals === 1 ? "finishing files in flight" : "cutting sends short" });
-      if (signals === 1) {
-        void Promise.all([handle.stop(), refreshing.stop(), server?.close(), readiness?.then((r) => r.clear(), () => undefined)]).finally(() => {
-          process.off("SIGINT", onSignal);
-          process.off("SIGTERM", onSignal);
-          resolve();
-        });
-      } else handle.abort();
-    };
-    process.on("SIGINT", onSignal);
-    process.on("SIGTERM", onSignal);
-    // Ready once the watches are in place (and the signals handled: a stop right after READY=1 is a clean stop).
-    readiness = signalReady({ env: io.env, readyFile: options.readyFile, pid: process.pid, now: new Date(), warn: (event, detail) => options.log({ level: "warn", event, detail }) });
-    readiness.catch((error: Error) => options.log({ level: "warn", event: "ready_file_failed", detail: error.message }));
-  });
+  if (signals === 0) {
+    const { signalReady } = await import("../../../surfacer/readiness.js");
+    // Ready once the watches are in place and the signals handled: a stop right after READY=1 is a clean stop.
+    if (signals === 0) {
+      readiness = signalReady({ env: io.env, readyFile: options.readyFile, pid: process.pid, now: new Date(), warn: (event, detail) => options.log({ level: "warn", event, detail }) });
+      readiness.catch((error: Error) => options.log({ level: "warn", event: "ready_file_failed", detail: error.message }));
+    }
+  }
+  await done;
   return EXIT_CODES.surface.sent;
 }
