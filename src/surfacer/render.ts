@@ -5,6 +5,7 @@ import { displaySkillName, oneLine, REASON_MAX_LENGTH, truncate, type SkipSummar
 import type { RenderedMessage } from "../notifiers/types.js";
 import { escapeControl, escapeHtml, escapeMarkdown } from "../notifiers/escape.js";
 import { telegramKeepsLink } from "../notifiers/telegram-link.js";
+import { wallClockOf } from "./policy/zoned-time.js";
 
 export { escapeHtml };
 
@@ -35,10 +36,15 @@ export function escapeHtmlWithin(text: string, max: number): string {
   return `${out}…`;
 }
 
-/** `2026-11-22T18:04:05.123Z` -> `2026-11-22 18:04:05 UTC`. */
-export function formatWhen(iso: string): string {
-  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})/.exec(iso);
-  return m ? `${m[1]} ${m[2]} UTC` : iso;
+/**
+ * `2026-11-22T18:04:05.123Z` -> `2026-11-22 18:04:05 UTC`; in another zone, that zone's wall clock and its name
+ * (`2026-11-22 19:04:05 Europe/Berlin`), so a notice reads in the time the route's quiet hours are written in.
+ */
+export function formatWhen(iso: string, timeZone = "UTC"): string {
+  const at = Date.parse(iso);
+  const shown = timeZone === "UTC" || Number.isNaN(at) ? iso : new Date(wallClockOf(at, timeZone)).toISOString();
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})/.exec(shown);
+  return m ? `${m[1]} ${m[2]} ${timeZone}` : iso;
 }
 
 export interface Line {
@@ -70,7 +76,7 @@ export const headline = (icon: string, name: string, rest: string): Line => ({
  * One summary as a notice. `notes` are what the surfacer knows beyond the file (the ledger's "5th night in a row",
  * "+3 repeats since the last message"), one short line each; the summary's `links` follow the reason.
  */
-export function renderSummary(summary: SkipSummary, notes: readonly string[] = []): RenderedMessage {
+export function renderSummary(summary: SkipSummary, notes: readonly string[] = [], options: { readonly timeZone?: string } = {}): RenderedMessage {
   const name = visible(displaySkillName(summary.skill));
   const head: Line[] = [
     summary.technical_failure ? headline("🔁", name, ": technical failure — it will be retried next cycle") : headline("⏭️", name, ": policy skip — your call"),
@@ -79,7 +85,7 @@ export function renderSummary(summary: SkipSummary, notes: readonly string[] = [
     ...notes.map((n) => noteLine(n)),
     ...linkLines(summary.links ?? []),
   ];
-  const at = visible(formatWhen(summary.occurred_at));
+  const at = visible(formatWhen(summary.occurred_at, options.timeZone));
   const when: Line = { text: at, html: `<i>${escapeHtml(at)}</i>`, markdown: `_${escapeMarkdown(at)}_` };
   // Items the writer cut to keep the file within 64 KiB (items_omitted) are still skipped: they count too.
   const omitted = summary.items_omitted ?? 0;

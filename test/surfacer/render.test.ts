@@ -95,3 +95,14 @@ describe("renderQuarantineNotice", () => {
     expect(m.text.length).toBeLessThan(1000);
   });
 });
+
+describe("renderSummary's time, in the route's zone", () => {
+  const s = summary("tessl__check-cfps", { occurred_at: "2026-11-22T18:04:05.123Z" }) as unknown as SkipSummary;
+  it("is UTC by default, and that zone's wall clock, named, when given (winter and summer time)", () => {
+    expect(renderSummary(s).text).toContain("2026-11-22 18:04:05 UTC");
+    expect(renderSummary(s, [], { timeZone: "Europe/Berlin" }).text).toContain("2026-11-22 19:04:05 Europe/Berlin");
+    const summer = { ...s, occurred_at: "2026-07-01T22:30:00Z" };
+    expect(renderSummary(summer, [], { timeZone: "Europe/Berlin" }).text).toContain("2026-07-02 00:30:00 Europe/Berlin");
+    expect(renderSummary(summer, [], { timeZone: "America/New_York" }).text).toContain("2026-07-01 18:30:00 America/New_York");
+  });
+});

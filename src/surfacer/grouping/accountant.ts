@@ -170,12 +170,14 @@ export function createAccountant(o: AccountantOptions): Accountant {
     const first = prepared[0]!;
     const single = prepared.length === 1;
     const deliveryId = single ? first.c.deliveryId : deliveryIdOf("digest", prepared.map((p) => p.c.deliveryId).sort().join(","));
-    const message = single ? renderSummary(first.c.summary, [...first.notes, ...heldNote]) : renderDigest(route, prepared.map((p) => ({ summary: p.c.summary, notes: p.notes, workspace: p.c.workspace })), heldNote);
+    // Times read in the zone the route's quiet hours are written in, else the ledger's (surface.time_zone).
+    const zone = rs.quietHours?.timeZone ?? tz;
+    const message = single ? renderSummary(first.c.summary, [...first.notes, ...heldNote], { timeZone: zone }) : renderDigest(route, prepared.map((p) => ({ summary: p.c.summary, notes: p.notes, workspace: p.c.workspace })), heldNote, zone);
     const workspace = first.c.workspace;
     // Each member's own delivery id on its line (it matches its Alertmanager alert, its webhook part), the digest's beside it.
     const ids = (c: (typeof members)[number]) => (single ? { deliveryId } : { deliveryId: c.deliveryId, digestId: deliveryId });
     const result = await o.deliver(
-      { message, summary: single ? first.c.summary : undefined, skill: first.c.summary.skill, route, workspace, deliveryId, ...(single ? {} : { members: prepared.map((p) => ({ summary: p.c.summary, workspace: p.c.workspace, message: renderSummary(p.c.summary, p.notes), deliveryId: p.c.deliveryId })) }) },
+      { message, summary: single ? first.c.summary : undefined, skill: first.c.summary.skill, route, workspace, deliveryId, ...(single ? {} : { members: prepared.map((p) => ({ summary: p.c.summary, workspace: p.c.workspace, message: renderSummary(p.c.summary, p.notes, { timeZone: zone }), deliveryId: p.c.deliveryId })) }) },
       { exclude: already, signal: o.signal, stop: o.stop },
     );
     if (!result.ok) {

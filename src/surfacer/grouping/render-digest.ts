@@ -22,7 +22,7 @@ const REASON_HTML_MAX = 1_200;
 const LINKS_PER_MEMBER = 2;
 const WORKSPACE_LABEL_MAX = 80;
 
-export function renderDigest(route: "policy" | "technical", unordered: readonly DigestMember[], headNotes: readonly string[] = []): RenderedMessage {
+export function renderDigest(route: "policy" | "technical", unordered: readonly DigestMember[], headNotes: readonly string[] = [], timeZone = "UTC"): RenderedMessage {
   // Oldest first, then by skill: the order claims finished in is a race, and the owner should read the same list.
   const members = [...unordered].sort((a, b) => Date.parse(a.summary.occurred_at) - Date.parse(b.summary.occurred_at) || a.summary.skill.localeCompare(b.summary.skill));
   const n = members.length;
@@ -32,8 +32,8 @@ export function renderDigest(route: "policy" | "technical", unordered: readonly 
     ? { text: `🔁 ${n} technical failures${spread} — each will be retried next cycle`, html: `🔁 <b>${n} technical failures</b>${spread} — each will be retried next cycle`, markdown: `🔁 *${n} technical failures*${spread} — each will be retried next cycle` }
     : { text: `⏭️ ${n} policy skips${spread} — your call`, html: `⏭️ <b>${n} policy skips</b>${spread} — your call`, markdown: `⏭️ *${n} policy skips*${spread} — your call` };
   const times = members.map((m) => m.summary.occurred_at).sort();
-  const first = formatWhen(times[0]!);
-  const last = formatWhen(times.at(-1)!);
+  const first = formatWhen(times[0]!, timeZone);
+  const last = formatWhen(times.at(-1)!, timeZone);
   const span = first === last ? first : `${first} – ${last}`;
   const when: Line = { text: span, html: `<i>${escapeHtml(span)}</i>`, markdown: `_${escapeMarkdown(span)}_` };
   const fixed = [title, ...headNotes.map(noteLine), when];
