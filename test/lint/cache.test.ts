@@ -11,7 +11,7 @@ const CLEAN = "import sys\nfor url in urls:\n    fetch(url)\n    continue\n";
 const LOG_ONLY = "import sys\nfor url in urls:\n    try:\n        fetch(url)\n    except Exception as exc:\n        print(f\"skipped {url}: {exc}\", file=sys.stderr)\n        continue\n";
 
 async function lint(dir: string, ...args: string[]) {
-  const r = await runCliInProcess(["lint", ".", "--format", "json", ...args], { cwd: dir });
+  const r = await runCliInProcess(["lint", ".", "--all", "--format", "json", ...args], { cwd: dir });
   const out = JSON.parse(r.stdout) as { files: { file: string; findings: { ruleId: string; line: number; message: string }[] }[] };
   return { code: r.code, stderr: r.stderr, findings: out.files.flatMap((f) => f.findings.map((x) => `${x.ruleId} ${f.file}:${x.line}`)) };
 }

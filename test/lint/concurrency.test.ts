@@ -53,7 +53,7 @@ function lint(dir: string, args: readonly string[], env: Record<string, string> 
     const before = process.env.SKIP_SUMMARY_TEST_LINT_WORKER;
     setKnob(env.SKIP_SUMMARY_TEST_LINT_WORKER);
     try {
-      const r = await runCliInProcess(["lint", ".", ...args], { cwd: dir, env, timeoutMs: 60_000 });
+      const r = await runCliInProcess(["lint", ".", "--all", ...args], { cwd: dir, env, timeoutMs: 60_000 });
       return { code: r.code, stdout: r.stdout, stderr: r.stderr };
     } finally {
       setKnob(before);
@@ -70,7 +70,7 @@ function setKnob(value: string | undefined): void {
 
 /** The built CLI in its own process, where the process boundary is the point. */
 async function spawnedLint(dir: string, args: readonly string[], env: Record<string, string> = {}) {
-  const r = await runCli(["lint", ".", ...args], { cwd: dir, env, timeoutMs: 60_000 });
+  const r = await runCli(["lint", ".", "--all", ...args], { cwd: dir, env, timeoutMs: 60_000 });
   return { code: r.code, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -23,7 +23,7 @@ describe.concurrent("the Python helper", () => {
     const script = "import sys\nfor url in urls:\n    try:\n        fetch(url)\n    except Exception as exc:\n        print(exc, file=sys.stderr)\n        continue\n";
     const lint = async (files: Record<string, string>) => {
       const dir = await writeTile(files);
-      const summary = await lintTiles(["."], { cwd: dir });
+      const summary = await lintTiles(["."], { cwd: dir, settings: { allMechanisms: true } });
       return summary.files.flatMap((f) => f.findings).map((f) => `${f.ruleId} ${f.file}:${f.line}`);
     };
     const without = await lint({ "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": script });

@@ -183,9 +183,9 @@ it("honours an intentional skip from the config, keyed by skill id, only with a 
   const { writeTile } = await import("../rule-tester.js");
   const dir = await writeTile({ "skills/a/SKILL.md": SKILL, "skills/a/scripts/run.py": LOG_ONLY });
   const severities = new Map([["defer-without-summary", "warning" as const]]);
-  const declared = await lintTiles(["."], { cwd: dir, severities, settings: { intentionalSkips: { tessl__a: { "log-only-skip": "dead links are listed weekly" } } } });
+  const declared = await lintTiles(["."], { cwd: dir, severities, settings: { allMechanisms: true, intentionalSkips: { tessl__a: { "log-only-skip": "dead links are listed weekly" } } } });
   expect(declared.warningCount).toBe(0);
-  const noReason = await lintTiles(["."], { cwd: dir, severities, settings: { intentionalSkips: { tessl__a: { "log-only-skip": " " } } } });
+  const noReason = await lintTiles(["."], { cwd: dir, severities, settings: { allMechanisms: true, intentionalSkips: { tessl__a: { "log-only-skip": " " } } } });
   expect(noReason.warningCount).toBe(1);
 });
 
@@ -196,7 +196,7 @@ it("shows related places as SARIF relatedLocations, and the first three plus a c
   const files: Record<string, string> = { "skills/a/SKILL.md": SKILL };
   for (const n of [1, 2, 3, 4, 5]) files[`skills/a/scripts/s${n}.py`] = `${LOG_ONLY}print("script ${n}")\n`; // distinct scripts: a copy of one is reported once
   const dir = await writeTile(files);
-  const summary = await lintTiles(["."], { cwd: dir, severities: new Map([["defer-without-summary", "warning" as const]]) });
+  const summary = await lintTiles(["."], { cwd: dir, settings: { allMechanisms: true }, severities: new Map([["defer-without-summary", "warning" as const]]) });
   const options = { rules: [], version: "0", color: false };
   const sarif = JSON.parse(FORMATTERS.sarif(summary, options));
   expect(sarif.runs[0].results[0].relatedLocations.map((l: { physicalLocation: { artifactLocation: { uri: string } } }) => l.physicalLocation.artifactLocation.uri)).toEqual([
