@@ -1,10 +1,10 @@
-// A user's own ESM module as a notifier. It is checked when loaded (a wrong export is a config error, found before
-// any skip is claimed) and on every call (a wrong result is a permanent failure with words, never a crash).
+// A user's own ESM module as a notifier, run on a worker thread of its own (module-host.ts). It is checked when
+// loaded (a wrong export is a config error, found before any skip is claimed) and on every call (a wrong result is
+// a permanent failure with words, never a crash).
 import { stat } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import { permanentFailure, resultProblem, transientFailure } from "./failure.js";
-import { importFile } from "./import-file.js";
-import { describeError } from "./redact.js";
+import { startModuleHost, type WorkerError } from "./module-host.js";
 import type { Notifier, NotifyResult } from "./types.js";
 import { SkipSummaryError } from "../contract/errors.js";
 
@@ -23,25 +23,10 @@ export function moduleFailed(path: string, problem: string): SkipSummaryError<"n
 export const MODULE_LOAD_TIMEOUT_MS = 10_000;
 
 /**
- * Loads under a deadline: an import (or a createNotifier) that never settles would otherwise leave the surfacer
- * waiting on nothing, and Node ends such a process with exit 0 and no word, the summary unsent and unexplained.
+ * Loads on a worker thread of its own, under a deadline: an import (or a createNotifier) that never settles, or
+ * that runs a synchronous endless loop, would otherwise leave the surfacer waiting on nothing (module-host.ts).
  */
 export async function loadModuleNotifier(name: string, path: string, options: Record<string, unknown>, timeoutMs = MODULE_LOAD_TIMEOUT_MS): Promise<Notifier> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(moduleFailed(path, `did not finish loading within ${timeoutMs} ms (its import or createNotifier(options) never settled): make loading finish, or raise notify.timeout_ms`)),
-      timeoutMs,
-    );
-  });
-  try {
-    return await Promise.race([load(name, path, options), deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-async function load(name: string, path: string, options: Record<string, unknown>): Promise<Notifier> {
   // Checked first, because import()'s own words for a missing file name our bundle's chunk as the importer.
   const found = await stat(path).catch((error: NodeJS.ErrnoException) => error);
   if (found instanceof Error) {
@@ -49,53 +34,44 @@ async function load(name: string, path: string, options: Record<string, unknown>
     throw moduleFailed(path, `${why}: set path to your module's file; a relative path is resolved against the config file's folder`);
   }
   if (!found.isFile()) throw moduleFailed(path, "is not a file: set path to your module's .mjs or .js file");
-  let mod: NotifierModule;
-  try {
-    mod = (await importFile(pathToFileURL(path).href)) as NotifierModule;
-  } catch (error) {
-    throw moduleFailed(path, `cannot be imported: ${describeError(error)}`);
+  const loaded = await startModuleHost(pathToFileURL(path).href, options, timeoutMs);
+  if (loaded.kind === "timed-out") {
+    throw moduleFailed(path, `did not finish loading within ${timeoutMs} ms (its import or createNotifier(options) never settled, or ran without end): make loading finish, or raise notify.timeout_ms`);
   }
-  let candidate: unknown;
-  if (typeof mod.createNotifier === "function") {
-    try {
-      candidate = await mod.createNotifier(options);
-    } catch (error) {
-      throw moduleFailed(path, `createNotifier(options) threw: ${describeError(error)}`);
-    }
-    if (!hasSend(candidate)) throw moduleFailed(path, "createNotifier(options) must return an object with a send(request) function");
-  } else if (hasSend(mod.default)) {
-    candidate = mod.default;
-  } else {
-    const exported = Object.keys(mod).join(", ") || "nothing";
-    throw moduleFailed(
-      path,
-      `must export createNotifier(options) or a default object with a send(request) function; it exports ${exported}`,
-    );
+  if (loaded.kind === "ended") throw moduleFailed(path, `cannot be loaded: ${loaded.why}`);
+  if (loaded.kind === "failed") {
+    if (loaded.stage === "import") throw moduleFailed(path, `cannot be imported: ${words(loaded.error)}`);
+    if (loaded.stage === "create") throw moduleFailed(path, `createNotifier(options) threw: ${words(loaded.error)}`);
+    if (loaded.stage === "create-shape") throw moduleFailed(path, "createNotifier(options) must return an object with a send(request) function");
+    const exported = loaded.exports?.join(", ") || "nothing";
+    throw moduleFailed(path, `must export createNotifier(options) or a default object with a send(request) function; it exports ${exported}`);
   }
-  const user = candidate as { send: (request: unknown) => unknown; destination?: unknown };
+  const { host } = loaded;
   const identity = JSON.stringify(["module", path, options]);
   return {
     name,
     // A module that routes by workspace says so with its own destination(route, workspace); else it is one destination.
     destination: (route, workspace) => {
-      if (typeof user.destination !== "function") return identity;
-      const own: unknown = (user.destination as (r: string, w: string) => unknown).call(user, route, workspace);
-      return typeof own === "string" ? JSON.stringify([identity, own]) : undefined;
+      if (host.destination === undefined) return identity;
+      const own = host.destination(route, workspace);
+      return own === undefined ? undefined : JSON.stringify([identity, own]);
     },
     async send(request): Promise<NotifyResult> {
-      let result: unknown;
-      try {
-        result = await user.send(request);
-      } catch (error) {
-        return transientFailure(`module notifier ${name} threw: ${describeError(error)}`);
-      }
-      const problem = resultProblem(result);
+      const { signal, ...data } = request;
+      const answer = await host.send(data as Record<string, unknown>, signal);
+      // A thread that ended during the send (process.exit, an uncaught error, stopped at its deadline) sent nothing
+      // we can count on: a failure, retried later, and the summary stays.
+      if (answer.kind === "ended") return transientFailure(`module notifier ${name}: ${answer.why}; nothing counts as sent`);
+      if (answer.kind === "threw") return transientFailure(`module notifier ${name} threw: ${words(answer.error)}`);
+      const problem = resultProblem(answer.result);
       if (problem !== undefined) return permanentFailure(`module notifier ${name} returned an invalid result: ${problem}`);
-      return result as NotifyResult;
+      return answer.result as NotifyResult;
     },
   };
 }
 
-function hasSend(value: unknown): boolean {
-  return typeof value === "object" && value !== null && typeof (value as { send?: unknown }).send === "function";
+// What the worker reported it threw, worded as describeError words an error of this thread.
+function words(error: WorkerError | undefined): string {
+  if (error === undefined) return "an unknown error";
+  return error.cause && !error.message.includes(error.cause) ? `${error.message} (${error.cause})` : error.message;
 }

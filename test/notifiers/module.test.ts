@@ -62,7 +62,7 @@ describe.concurrent("module notifier", () => {
     const message = (error as Error).message;
     expect(message).toContain("notify.notifiers.mine.path");
     expect(message).toContain(join(dir, "bad.mjs"));
-    expect(message).toMatch(/must export createNotifier\(options\) or a default object with a send\(request\) function; it exports send, other/);
+    expect(message).toMatch(/must export createNotifier\(options\) or a default object with a send\(request\) function; it exports other, send/);
   });
 
   it("a module that cannot be imported, or whose factory throws, is a config error", async ({ expect }) => {
