@@ -15,7 +15,7 @@ export type LoadAnswer =
   | { readonly kind: "loaded"; readonly host: ModuleHost }
   | { readonly kind: "failed"; readonly stage: "import" | "create" | "create-shape" | "exports"; readonly error?: WorkerError; readonly exports?: readonly string[] }
   | { readonly kind: "timed-out" }
-  | { readonly kind: "ended"; readonly why: string };
+  | { readonly kind: "never-loaded"; readonly code: number };
 
 /** How long a send whose signal aborted may take to return before its thread is stopped. */
 const ABORT_GRACE_MS = 1_000;
@@ -50,7 +50,9 @@ export function startModuleHost(url: string, options: Record<string, unknown>, t
     worker.on("exit", (code) => {
       clearTimeout(timer);
       endAll(`its thread ended (exit code ${code}: process.exit() in the module, or an uncaught error)`);
-      resolve({ kind: "ended", why: ended! });
+      // Before it said loaded or failed: an await nothing will ever resolve leaves the thread nothing to run (it ends
+      // with 0 or 13), or the module called process.exit while loading. Either way loading never finished.
+      resolve({ kind: "never-loaded", code });
     });
     // After the listeners (adding a 'message' listener refs a port again): the thread, and the port to it, never keep
     // the surfacer alive; once its own work is done, the process ends and takes the thread along.

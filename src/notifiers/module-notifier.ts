@@ -38,7 +38,9 @@ export async function loadModuleNotifier(name: string, path: string, options: Re
   if (loaded.kind === "timed-out") {
     throw moduleFailed(path, `did not finish loading within ${timeoutMs} ms (its import or createNotifier(options) never settled, or ran without end): make loading finish, or raise notify.timeout_ms`);
   }
-  if (loaded.kind === "ended") throw moduleFailed(path, `cannot be loaded: ${loaded.why}`);
+  if (loaded.kind === "never-loaded") {
+    throw moduleFailed(path, `did not finish loading: its import or createNotifier(options) never settled, and its thread ended with nothing left to run (exit code ${loaded.code}; or the module called process.exit while loading): make loading finish`);
+  }
   if (loaded.kind === "failed") {
     if (loaded.stage === "import") throw moduleFailed(path, `cannot be imported: ${words(loaded.error)}`);
     if (loaded.stage === "create") throw moduleFailed(path, `createNotifier(options) threw: ${words(loaded.error)}`);
