@@ -14,13 +14,14 @@ it.concurrent("lints Python from a copy of the published files (dist/, rules/, p
   for (const part of ["dist", "rules", "package.json"]) await cp(join(ROOT, part), join(pkgDir, part), { recursive: true });
   const copy = join(pkgDir, "dist");
   const tile = await writeTile({
-    "skills/a/SKILL.md": "---\nname: a\n---\n# A\n\nRun `scripts/run.py`.\n",
+    // Unattended (the lint judges code only where nobody watches), and a log-only skip: a mechanism of --all today.
+    "skills/a/SKILL.md": "---\nname: a\n---\n# A\n\nRuns every night from cron: run `scripts/run.py`.\n",
     "skills/a/scripts/run.py": "import sys\nfor url in urls:\n    try:\n        fetch(url)\n    except Exception as exc:\n        print(f\"skipped {url}: {exc}\", file=sys.stderr)\n        continue\n",
   });
   // Any value of SKIP_SUMMARY_TEST_LINT_WORKER sends every file to a worker while one lives (facts-pool.ts); one that
   // names a file makes that file throw inside the worker, which shows the worker ran, from the copy.
   const run = (concurrency: string, worker?: string) =>
-    promisify(execFile)(process.execPath, [join(copy, "cli.js"), "lint", tile, "--format", "json", "--concurrency", concurrency], {
+    promisify(execFile)(process.execPath, [join(copy, "cli.js"), "lint", tile, "--all", "--format", "json", "--concurrency", concurrency], {
       cwd: tile,
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...(worker ? { SKIP_SUMMARY_TEST_LINT_WORKER: worker } : {}) },
     }).catch((e: { code: number; stdout: string; stderr: string }) => e);
