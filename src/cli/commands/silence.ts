@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import type { CommandContext, CommandDefinition, ExitCode } from "../action.js";
 import { action } from "../action.js";
 import { usageError } from "../usage-error.js";
+import { escapeControl } from "../../notifiers/escape.js";
 
 interface AddFlags {
   workspace?: string[];
@@ -78,7 +79,7 @@ function registerAdd(command: Command, context: CommandContext, done: (code: Exi
         for (const workspace of workspaces) {
           const silence = await addSilence(workspace, { skill, reasonKey, forMs: parsePeriod(opts.for), comment }, now, aside.options);
           if (opts.json) io.stdout.write(`${JSON.stringify(workspaces.length > 1 ? { workspace, ...silence } : silence)}\n`);
-          else io.stdout.write(`silence ${silence.id} added: ${skill}${silence.reason_key ? ` (reason key ${JSON.stringify(silence.reason_key)})` : ""} muted until ${silence.ends_at}${workspaces.length > 1 ? ` in ${workspace}` : ""}\n`);
+          else io.stdout.write(`silence ${silence.id} added: ${skill}${silence.reason_key ? ` (reason key ${escapeControl(JSON.stringify(silence.reason_key))})` : ""} muted until ${silence.ends_at}${workspaces.length > 1 ? ` in ${workspace}` : ""}\n`);
         }
         return aside.code(0);
       }),

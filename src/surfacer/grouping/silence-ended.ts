@@ -48,7 +48,7 @@ export async function reportEndedSilences(workspace: string, o: SilenceReportOpt
 export function silenceEndedMessage(s: Silence, tally: { count: number; last_reason: string; last_at: string } | undefined, timeZone: string) {
   const name = visible(displaySkillName(s.skill));
   const plain = (text: string): Line => ({ text, html: escapeHtml(text), markdown: escapeMarkdown(text) });
-  const scope = s.reason_key === undefined ? "" : ` (reason key "${s.reason_key}")`;
+  const scope = s.reason_key === undefined ? "" : ` (reason key "${visible(s.reason_key)}")`;
   const how = s.expired_by_hand ? "expired by hand" : "ended";
   const since = shortDate(new Date(s.created_at), timeZone);
   const head: Line = { ...plain(`🔔 ${name}: silence ${s.id} ${how} (muted since ${since})`), html: `🔔 <b>${escapeHtml(name)}</b>: silence ${escapeHtml(s.id)} ${how} (muted since ${escapeHtml(since)})` };

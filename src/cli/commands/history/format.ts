@@ -1,6 +1,7 @@
-// History in words, two lines per skill and reason key, for a terminal.
+// History in words, two lines per skill and reason key, for a terminal. Every string a skill or a person wrote (a
+// reason, a reason key, a comment) goes through `visible`: a control character is shown escaped, never sent to the terminal.
 import { displaySkillName } from "../../../contract/ids.js";
-import { formatWhen } from "../../../surfacer/render.js";
+import { formatWhen, visible } from "../../../surfacer/render.js";
 import type { HistoryReport } from "../../../surfacer/ledger/history.js";
 
 export function formatHistory(report: HistoryReport): string {
@@ -9,8 +10,8 @@ export function formatHistory(report: HistoryReport): string {
   for (const r of report.rows) {
     const parts = [`${r.sent} sent`, ...(r.folded ? [`${r.folded} folded`] : []), ...(r.muted ? [`${r.muted} muted`] : [])];
     const streak = r.streak >= 2 ? `, ${r.streak} nights in a row since ${formatWhen(r.streak_since).slice(0, 10)}` : "";
-    out.push(`${displaySkillName(r.skill)}  ${JSON.stringify(r.reason_key)}  ${r.count} skip${r.count === 1 ? "" : "s"} (${parts.join(", ")})${streak}`);
-    out.push(`    first ${formatWhen(r.first_seen)}, last ${formatWhen(r.last_seen)} (step ${r.last_step}): ${r.last_reason}`);
+    out.push(`${displaySkillName(r.skill)}  ${visible(JSON.stringify(r.reason_key))}  ${r.count} skip${r.count === 1 ? "" : "s"} (${parts.join(", ")})${streak}`);
+    out.push(`    first ${formatWhen(r.first_seen)}, last ${formatWhen(r.last_seen)} (step ${r.last_step}): ${visible(r.last_reason)}`);
     if (r.unreported > 0) out.push(`    ${r.unreported} folded since the last message; the next one reports them`);
   }
   // A skill's least recently seen reason keys, folded together to keep its ledger file within its limit.
@@ -27,7 +28,7 @@ export function formatHistory(report: HistoryReport): string {
 }
 
 export function silenceLine(s: HistoryReport["silences"][number]): string {
-  const scope = s.reason_key === undefined ? "" : ` reason key ${JSON.stringify(s.reason_key)}`;
+  const scope = s.reason_key === undefined ? "" : ` reason key ${visible(JSON.stringify(s.reason_key))}`;
   const state = s.active ? `until ${formatWhen(s.ends_at)}` : `ended ${formatWhen(s.ends_at)}${s.reported_at ? "" : " (not reported yet)"}`;
-  return `${s.id}  ${displaySkillName(s.skill)}${scope}  ${state}, ${s.muted} muted${s.comment ? `  — ${s.comment}` : ""}`;
+  return `${s.id}  ${displaySkillName(s.skill)}${scope}  ${state}, ${s.muted} muted${s.comment ? `  — ${visible(s.comment)}` : ""}`;
 }
