@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import errno
 import json
+import math
 import os
 import random
 import re
@@ -540,6 +541,42 @@ def classify_summary_text(text: str, expected_skill: Optional[str] = None) -> Tu
 
 
 # ---- building, merging, fitting (src/owner/emit.ts, src/contract/merge.ts, size-cap.ts) ----
+def _items_value(items: Any) -> Any:
+    """`items` as the contract sees it: None is no items; any other iterable a list; anything else is left for the
+    validator to name (`items must be an array of strings`), never a bare TypeError from list()."""
+    if items is None:
+        return []
+    if isinstance(items, (str, bytes, dict)):
+        return items
+    try:
+        return list(items)
+    except TypeError:
+        return items
+
+
+def _not_json(value: Any, path: str) -> Optional[Tuple[str, str]]:
+    """The first value JSON cannot carry (NaN, Infinity, a set, an object), as a Problem's (path, words), else None."""
+    if value is None or isinstance(value, (bool, str, int)):
+        return None
+    if isinstance(value, float):
+        return None if math.isfinite(value) else (path, "must be a finite number: JSON has no NaN or Infinity (got %r)" % value)
+    if isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            bad = _not_json(v, "%s[%d]" % (path, i))
+            if bad is not None:
+                return bad
+        return None
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if not isinstance(k, str):
+                return (path, "must have string keys (got %r)" % (k,))
+            bad = _not_json(v, "%s.%s" % (path, k))
+            if bad is not None:
+                return bad
+        return None
+    return (path, "must be a JSON value (null, a boolean, a number, a string, a list or a dict), got %s" % type(value).__name__)
+
+
 def build_summary(skill: str, step: Union[str, int], reason: str, items: Iterable[str] = (), technical_failure: bool = False,
                   reason_key: Optional[str] = None, occurred_at: Optional[str] = None, extra: Optional[Dict[str, Any]] = None,
                   now: Optional[datetime] = None, links: Optional[Iterable[Any]] = None) -> Dict[str, Any]:
@@ -552,12 +589,15 @@ def build_summary(skill: str, step: Union[str, int], reason: str, items: Iterabl
         "skill": skill,
         "step": step,
         "reason": reason,
-        "items": items if isinstance(items, (str, bytes, dict)) else list(items),
+        "items": _items_value(items),
         "technical_failure": technical_failure,
         "occurred_at": occurred_at if occurred_at is not None else format_utc_timestamp(now or datetime.now(timezone.utc)),
     }
     for key, value in (extra or {}).items():
         if key not in SUMMARY_FIELDS and value is not None:
+            bad = _not_json(value, key)
+            if bad is not None:
+                raise SummaryValidationError([Problem(*bad)])
             summary[key] = value
     if reason_key is not None:
         summary["reason_key"] = reason_key
@@ -944,14 +984,19 @@ def _read_waiting(path: str) -> Optional[str]:
     except OSError as error:
         raise SummaryWriteError("unwritable", path, "cannot read the waiting summary %s to merge into it: %s" % (path, _errno_name(error)))
     try:
+        # At most one byte past the limit: a file of 100 MB planted at the name is refused, never read whole (as Node).
         chunks = []
-        while True:
-            chunk = os.read(fd, 1 << 16)
+        size = 0
+        while size <= MAX_SUMMARY_BYTES:
+            chunk = os.read(fd, min(1 << 16, MAX_SUMMARY_BYTES + 1 - size))
             if not chunk:
                 break
             chunks.append(chunk)
+            size += len(chunk)
     finally:
         os.close(fd)
+    if size > MAX_SUMMARY_BYTES:
+        raise SummaryWriteError("invalid-existing", path, "refusing to overwrite %s: the waiting summary is larger than %d bytes, so it is not a summary this writer made; run the surfacer to quarantine it, or move it away" % (path, MAX_SUMMARY_BYTES))
     return b"".join(chunks).decode("utf-8", "replace")
 
 
