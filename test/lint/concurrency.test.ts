@@ -189,7 +189,11 @@ describe("lint --concurrency", () => {
     expect(workerCount("auto", 100 * AUTO_MIN_FILES, 8)).toBe(7);
     expect(workerCount("auto", 100 * AUTO_MIN_FILES, 2)).toBe(1);
     expect(workerCount("off", 100 * AUTO_MIN_FILES, 8)).toBe(0);
-    expect(workerCount(3, 10, 1)).toBe(3);
+    expect(workerCount(3, 10, 1)).toBe(2);
+    expect(workerCount(2, 10, 1)).toBe(2);
+    // A number is capped by the files and by the cores: 64 on 2 cores is 4 workers, not 64 (issue 24 L10: 700 MB).
+    expect(workerCount(64, 100 * AUTO_MIN_FILES, 2)).toBe(4);
+    expect(workerCount(8, 3, 8)).toBe(3);
     expect(workerCount(3, 0, 8)).toBe(0);
   });
 });

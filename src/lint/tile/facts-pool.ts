@@ -33,10 +33,16 @@ const FILES_BETWEEN_YIELDS = 8;
 /** The most workers a number may ask for (`--concurrency`, the config's `lint.concurrency`). */
 export const MAX_WORKERS = 64;
 
-/** How many workers to start for `files` files a parser may read, on a machine with `cores` cores. */
+/** A parser is CPU-bound: past this many workers per core, each more only adds its memory (~11 MB: a V8 isolate and
+ * the grammars); `--concurrency 64` on 2 cores took 700 MB for no gain (issue 24 L10). */
+export const WORKERS_PER_CORE = 2;
+
+/** How many workers to start for `files` files a parser may read, on a machine with `cores` cores. A number asked for
+ * is honoured up to one worker per file and WORKERS_PER_CORE per core (two at least, so a test on one core still
+ * runs workers). */
 export function workerCount(concurrency: Concurrency, files: number, cores: number = availableParallelism()): number {
   if (files === 0 || concurrency === "off") return 0;
-  if (concurrency !== "auto") return Math.min(concurrency, MAX_WORKERS);
+  if (concurrency !== "auto") return Math.min(concurrency, MAX_WORKERS, files, Math.max(2, WORKERS_PER_CORE * cores));
   if (cores < 2 || files < AUTO_MIN_FILES) return 0;
   return Math.max(1, Math.min(cores - 1, Math.floor(files / AUTO_FILES_PER_WORKER)));
 }
