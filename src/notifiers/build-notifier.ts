@@ -55,7 +55,8 @@ export async function buildNotifier(name: string, entry: NotifierEntry, ctx: Bui
           "chat_jid",
           `is not set: the nanoclaw notifier needs the chat to write to, from ${E.nanoclawChatJid} (which NanoClaw sets in its containers; ` +
             "some versions only for its MCP server: export it for the hook or sidecar too) or chat_jid in the config file; " +
-            "outside NanoClaw, choose another notifier (for example --notify stdout)",
+            "where the container has no chat id (nanoclaw-telegram), run the host-side backstop instead " +
+            "(docs/integrations/nanoclaw.md, \"The host-side backstop\"); outside NanoClaw, choose another notifier (for example --notify stdout)",
         );
       }
       // A non-main 1.x group may only send to its own chat: the host drops a file for any other chat ("Unauthorized

@@ -35,7 +35,7 @@ export async function chooseDefaultNotifier(probe: DefaultNotifierProbe): Promis
   if (probe.stdoutIsTerminal && !probe.hook) return { kind: "notifier", name: "stdout", why: "stdout is a terminal" };
   const where = probe.hook ? "a hook's stdout reaches no person" : "stdout is not a terminal, so printing the notice would reach no person";
   if (nanoclaw.found) {
-    return { kind: "none", why: `no notifier is configured; the NanoClaw messages folder ${nanoclaw.dir} exists but ${NOTIFIER_ENV.nanoclawChatJid} is not set, and ${where}: set ${NOTIFIER_ENV.nanoclawChatJid} (or chat_jid in the config), or pass --notify` };
+    return { kind: "none", why: `no notifier is configured; the NanoClaw messages folder ${nanoclaw.dir} exists but ${NOTIFIER_ENV.nanoclawChatJid} is not set, and ${where}: set ${NOTIFIER_ENV.nanoclawChatJid} (or chat_jid in the config), or pass --notify; a container with no chat id (nanoclaw-telegram) keeps its summaries for the host-side backstop (docs/integrations/nanoclaw.md, "The host-side backstop")` };
   }
   return {
     kind: "none",

@@ -90,8 +90,8 @@ describe.concurrent("the watcher as a service", () => {
     const config = join(dir, "config.json");
     await writeFile(config, JSON.stringify({ surface: { workspaces: [ws] }, notify: { notifiers: { out: { type: "stdout" } } } }));
     const w = watch(["surface", "--watch", "--config", config, "--log-format", "json", "--metrics-listen", `127.0.0.1:${await freePort()}`], {});
-    // watch_started comes before the metrics server's import and listen: the stop lands in the rest of the start-up.
-    await waitFor(() => w.stderr().includes('"event":"watch_started"'), 15_000);
+    // workspace_added comes while the watch is still being set up, before the metrics server is even imported.
+    await waitFor(() => w.stderr().includes('"event":"workspace_added"'), 15_000);
     w.child.kill("SIGTERM");
     expect(await w.exited).toBe(0);
     expect(w.stderr()).toContain('"event":"signal"');
