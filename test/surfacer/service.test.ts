@@ -10,6 +10,7 @@ import { CLI, ROOT, tempDir, waitFor } from "../helpers/cli.js";
 import { freePort, startServer } from "../notifiers/helpers.js";
 import { PYTHON, PYTHON_FLAGS, PYTHON_MISSING } from "../python/helpers.js";
 import { putSummary } from "./helpers.js";
+import { needs } from "../helpers/needs.js";
 
 const UNIT = join(ROOT, "examples", "systemd", "skip-summary.service");
 const HAS_SYSTEMD_NOTIFY = spawnSync("systemd-notify", ["--version"]).status === 0;
@@ -152,27 +153,23 @@ describe.concurrent("the watcher as a service", () => {
     await expect(access(ready)).rejects.toThrow();
   });
 
-  const readinessCase = "readiness: READY=1 on $NOTIFY_SOCKET (a real unix datagram socket), for the watcher's own PID";
-  if (PYTHON_MISSING !== undefined || !HAS_SYSTEMD_NOTIFY) {
-    const why = PYTHON_MISSING ?? "systemd-notify is not on PATH (Debian: apt-get install systemd)";
-    if (process.env.CI === "true") it(readinessCase, () => expect.fail(`needs python3 and systemd-notify under CI: ${why}`));
-    else it.skip(`${readinessCase} — skipped: ${why}`, () => undefined);
-  } else {
-    it(readinessCase, async () => {
-      const dir = await tempDir();
-      const socket = join(dir, "notify.sock");
-      const listener = datagramListener(socket);
-      try {
-        await listener.ready;
-        const w = watch(["surface", "--watch", "--workspace", dir, "--notify", "stdout"], { NOTIFY_SOCKET: socket });
-        await waitFor(() => listener.messages().length > 0, 15_000);
-        expect(listener.messages()[0]).toBe(`READY=1\nMAINPID=${w.child.pid}`);
-        w.child.kill("SIGTERM");
-        expect(await w.exited).toBe(0);
-        expect(w.stderr()).not.toContain("sd_notify_failed");
-      } finally {
-        listener.stop();
-      }
-    });
-  }
+  // The listener is a Python unix datagram socket, and the watcher signals through systemd-notify: the shared
+  // `needs` rule (skipped outside CI, a failure under CI=true) when either is missing.
+  const HAS_NOTIFY = needs("python3 and systemd-notify", PYTHON_MISSING ?? (HAS_SYSTEMD_NOTIFY ? undefined : "systemd-notify is not on PATH (Debian: apt-get install systemd)"));
+  it.skipIf(!HAS_NOTIFY)("readiness: READY=1 on $NOTIFY_SOCKET (a real unix datagram socket), for the watcher's own PID", async () => {
+    const dir = await tempDir();
+    const socket = join(dir, "notify.sock");
+    const listener = datagramListener(socket);
+    try {
+      await listener.ready;
+      const w = watch(["surface", "--watch", "--workspace", dir, "--notify", "stdout"], { NOTIFY_SOCKET: socket });
+      await waitFor(() => listener.messages().length > 0, 15_000);
+      expect(listener.messages()[0]).toBe(`READY=1\nMAINPID=${w.child.pid}`);
+      w.child.kill("SIGTERM");
+      expect(await w.exited).toBe(0);
+      expect(w.stderr()).not.toContain("sd_notify_failed");
+    } finally {
+      listener.stop();
+    }
+  });
 });
