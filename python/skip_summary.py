@@ -348,14 +348,19 @@ def _check_items(value: Any) -> List[Tuple[str, str]]:
         elif item == "":
             out.append(("items[%d]" % i, "must not be an empty string"))
     if typed:
-        seen, dups = set(), []
-        for item in value:
-            if item in seen and item not in dups:
-                dups.append(item)
-            seen.add(item)
-        if dups:
-            out.append(("items", "must not contain duplicates (%s)" % ", ".join(_js_json(d) for d in dups)))
+        out += _duplicates("items", value)
     return out
+
+
+def _duplicates(field: str, values: List[str]) -> List[Tuple[str, str]]:
+    # Named in first-repeat order, as the zod schema's message does, so both helpers print the same error.
+    seen: set = set()
+    dups: List[str] = []
+    for v in values:
+        if v in seen and v not in dups:
+            dups.append(v)
+        seen.add(v)
+    return [(field, "must not contain duplicates (%s)" % ", ".join(_js_json(d) for d in dups))] if dups else []
 
 
 def _check_occurred_at(value: Any) -> List[str]:
@@ -383,13 +388,7 @@ def _check_reason_keys(value: Any) -> List[Tuple[str, str]]:
         else:
             out += [("reason_keys[%d]" % i, m) for m in _one_line_text(key, "must not be blank; leave the field out to key by the reason", REASON_KEY_MAX_LENGTH)]
     if typed:
-        seen, dups = set(), []
-        for key in value:
-            if key in seen and key not in dups:
-                dups.append(key)
-            seen.add(key)
-        if dups:
-            out.append(("reason_keys", "must not contain duplicates (%s)" % ", ".join(_js_json(d) for d in dups)))
+        out += _duplicates("reason_keys", value)
     return out
 
 

@@ -3,20 +3,12 @@
 import { isSkipSummaryError, type SkipSummaryErrorCode } from "../contract/errors.js";
 import { EX_USAGE } from "../contract/exit-codes.js";
 import type { Logger } from "../log/logger.js";
+import type { SurfaceAfterRunOptions } from "../surfacer/after-run.js";
 import type { SurfaceReport } from "../surfacer/types.js";
 import { loadSurfacer } from "./surfacer-loader.js";
 
-export interface SurfaceRequest {
-  readonly workspace: string;
-  readonly skill: string;
-  readonly configFile?: string | undefined;
-  readonly notify?: readonly string[] | undefined;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly cwd: string;
-  readonly log: Logger;
-  /** Where the `stdout` notifier writes (the CLI passes stderr with --json, so stdout stays one JSON line). */
-  readonly stdout?: { write(text: string): unknown } | undefined;
-}
+/** What the surfacer's own entry takes, with the workspace already resolved by the run (a type-only import: nothing loads). */
+export type SurfaceRequest = SurfaceAfterRunOptions & { readonly workspace: string };
 
 export type SurfaceResult =
   | { readonly kind: "surfaced"; readonly exitCode: number; readonly report: SurfaceReport }

@@ -15,8 +15,8 @@ export interface SurfaceAfterRunOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
   readonly log: Logger;
-  /** Where the `stdout` notifier writes. @default process.stdout */
-  readonly stdout?: { write(text: string): unknown };
+  /** Where the `stdout` notifier writes (the CLI passes stderr with --json, so stdout stays one JSON line). @default process.stdout */
+  readonly stdout?: { write(text: string): unknown } | undefined;
 }
 
 /** Throws `config.invalid` for a bad config and `contract.workspace_not_found` when no workspace can be found; see {@link surfaceExitCode}. */

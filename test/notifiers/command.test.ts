@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, it } from "vitest";
 import { commandOutcome, deliver, isPermanentExitCode, loadNotifiers } from "../../src/notifiers/index.js";
 import { tempDir, waitFor } from "../helpers/cli.js";
-import { isRunning } from "../process/helpers.js";
+import { isAlive as isRunning } from "../helpers/pid.js";
 import { deliveryRequest, fakeSleep } from "./helpers.js";
 
 // Records its stdin, argv and SKIP_SUMMARY_* env to out.json, then exits with the code in EXIT_CODE.

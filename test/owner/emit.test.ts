@@ -143,29 +143,6 @@ describe("emitSkip", () => {
     expect(await readdir(ws)).toEqual([".skip-summary-tessl__a.json"]);
   });
 
-  it("a dead holder's lock dated in the future (a clock that was ahead) is stale past the 2 s skew, not held until the clock catches up", async () => {
-    const ws = await tempDir();
-    const lock = join(ws, ".skip-summary-tessl__a.json.lock");
-    const dead = { pid: 2 ** 22 + 12345, host: hostname(), at: Date.now() + 3_600_000 };
-    await writeFile(lock, JSON.stringify(dead));
-    const future = new Date(Date.now() + 3_600_000);
-    await utimes(lock, future, future);
-    const { mtimeMs } = await lstat(lock);
-    // Within the skew it is young, so held; past it, the record decides.
-    expect(await judgeLock(lock, LOCK_STALE_MS, mtimeMs - LOCK_CLOCK_SKEW_MS)).toEqual({ kind: "held" });
-    expect(await judgeLock(lock, LOCK_STALE_MS, mtimeMs - LOCK_CLOCK_SKEW_MS - 1)).toMatchObject({ kind: "stale", why: `its holder (pid ${dead.pid}) is gone` });
-    // A live holder's lock in the future is still held: the record, not the date, says so.
-    await writeFile(join(ws, "live.lock"), JSON.stringify({ pid: process.pid + 0, host: "another-host", at: 0 }));
-    await utimes(join(ws, "live.lock"), future, future);
-    expect(await judgeLock(join(ws, "live.lock"), LOCK_STALE_MS, Date.now())).toEqual({ kind: "held" });
-    // The built CLI's emit takes it over at once (it used to wait 10 s, then exit 73).
-    const started = Date.now();
-    const r = await runCli(["emit", "--skill", "tessl__a", "--step", "s", "--reason", "r", "--workspace", ws]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(Date.now() - started).toBeLessThan(5_000);
-    expect((await readdir(ws)).sort()).toEqual([".skip-summary-tessl__a.json", "live.lock"]);
-  });
-
   it("times out with a clear error when a live process holds the lock", async () => {
     const ws = await tempDir();
     await writeFile(join(ws, ".skip-summary-tessl__a.json.lock"), JSON.stringify({ pid: process.ppid, at: Date.now() }));

@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, tempDir, waitFor } from "../helpers/cli.js";
 import { fixture, startCli } from "../runner/helpers.js";
-import { emitSummary, isRunning as isAlive, lines, processFixture, writeConfig } from "./helpers.js";
+import { isAlive } from "../helpers/pid.js";
+import { emitSummary, lines, processFixture, writeConfig } from "./helpers.js";
 
 function killGroupQuietly(pgid: number): void {
   try {

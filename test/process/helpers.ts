@@ -1,5 +1,4 @@
 // Shared by the process-layer tests: fixture paths, a summary to surface, and a config with one command notifier.
-import { readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ROOT } from "../helpers/cli.js";
@@ -25,20 +24,3 @@ export async function lines(path: string): Promise<string[]> {
   return (await readFile(path, "utf8").catch(() => "")).split("\n").filter(Boolean);
 }
 
-/**
- * True while `pid` runs. A zombie does not count: a child whose parent was SIGKILLed is re-parented to PID 1, and
- * in a container PID 1 may reap late, but a zombie runs no code and can send nothing.
- */
-export function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return true;
-  }
-}

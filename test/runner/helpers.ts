@@ -1,6 +1,5 @@
 // Runner tests need the CLI as a live process: to read stdout while it runs and to send it signals.
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CLI, ROOT } from "../helpers/cli.js";
 
@@ -45,18 +44,3 @@ export function withoutLogLines(stderr: string): string {
     .join("\n");
 }
 
-/** Whether `pid` still runs: a zombie (killed, not yet reaped; this container's init reaps late) runs nothing. */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    // /proc/<pid>/stat: "pid (comm) S ...", where comm may hold spaces and parentheses; the state follows the last ")".
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false; // gone between the two looks
-  }
-}

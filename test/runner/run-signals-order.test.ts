@@ -4,7 +4,8 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir, waitFor } from "../helpers/cli.js";
-import { fixture, isAlive, startCli, withoutLogLines } from "./helpers.js";
+import { isAlive } from "../helpers/pid.js";
+import { fixture, startCli, withoutLogLines } from "./helpers.js";
 
 describe.concurrent("skip-summary run: output order", () => {
   it("streams stdout while the skill runs and writes the closing block after it ends", async () => {
