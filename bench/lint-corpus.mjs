@@ -1,23 +1,28 @@
 // How well `defer-without-summary` finds silent skips on public skill repositories it was not written for, measured
 // against blind labels (bench/corpus/: manifest.tsv and labels/, made as shared/lint-corpus/LABELLING.md says).
-// For each half (tune, test) and each silent-skip mechanism: precision per place reported (a finding's first place
+// For each half and each silent-skip mechanism: precision per place reported (a finding's first place
 // and each related one; right = matched to a TP-behavior label, borderline included), recall per clear place
 // (TP-behavior, not borderline) and per skill (has-unsurfaced-skip skills flagged). Every mechanism is run (--all);
 // the default set's figures are those of the mechanisms in the default tier.
 //
-//   node bench/lint-corpus.mjs [--half tune|test|both] [--verbose] [--write-tiers] [--write-docs]
+//   node bench/lint-corpus.mjs [--half tune|test|both|tuning|test2] [--verbose] [--write-tiers] [--write-docs]
 //
+//   --half            tune, test (the first test half, studied since: tuning data now), both (tune and test, each
+//                     apart; the default), tuning (tune + test as one), test2 (the new test half, labelled blind:
+//                     totals and per-mechanism counts only, never a place; labels from every labels/test2/*/ folder)
 //   CORPUS_DIR        where the repositories are unpacked, one folder owner__name (default /work/corpus); a missing
 //                     one is unpacked from the look-up tool's mirror (/work/.mirror/owner+name/repo) when it is there
-//   --verbose         every place of the tune half with its verdict (never the test half's: it is read by totals only)
-//   --write-tiers     writes the test half's figures into src/lint/skips/tiers.ts (rebuild afterwards)
+//   --verbose         every place with its verdict (never test2's: it is read by totals only)
+//   --write-tiers     writes the measured half's figures into src/lint/skips/tiers.ts (rebuild afterwards): test2's
+//                     when --half test2, else the test half's
 //   --write-docs      regenerates docs/lint.md's mechanism section from src/ (after --write-tiers, or on its own)
 //
-// Places no label covers are written for labelling: the tune half's to bench/corpus/unlabelled-tune.tsv (label them
-// into labels/findings.tsv), the test half's to bench/corpus/unlabelled-test.tsv for a blind reader (repo, skill and
-// place only, no rule or message; labelled rows go to labels/test/findings.tsv) and counted as unlabelled meanwhile.
+// Places no label covers are written for labelling, per the row's own half: tune's to bench/corpus/unlabelled-tune.tsv
+// (label them into labels/findings.tsv), test's to unlabelled-test.tsv (labels/test/findings.tsv), test2's to
+// unlabelled-test2.tsv for a blind reader (repo, skill and place only, no rule or message; labelled rows go to
+// labels/test2/<reader>/findings.tsv). They count as unlabelled meanwhile.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { ROOT } from "./lib.mjs";
@@ -27,7 +32,16 @@ setFlagsFromString("--liftoff-only");
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(name);
 const value = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const HALF_ROWS = { tune: ["tune"], test: ["test"], tuning: ["tune", "test"], test2: ["test2"] };
 const HALVES = value("--half", "both") === "both" ? ["tune", "test"] : [value("--half")];
+for (const half of HALVES) {
+  if (!HALF_ROWS[half]) {
+    console.log(`lint-corpus: --half ${half} is not a half: use tune, test, both, tuning (tune + test) or test2`);
+    process.exit(2);
+  }
+}
+/** test2 is the held-out half: its places and file contents are never printed, only totals. */
+const BLIND = (half) => half === "test2";
 const CORPUS = resolve(process.env.CORPUS_DIR ?? "/work/corpus");
 const MIRROR = process.env.MIRROR_DIR ?? "/work/.mirror";
 const BENCH = join(ROOT, "bench", "corpus");
@@ -89,15 +103,30 @@ function repoDir(row) {
   return dir;
 }
 
+/** The label folders of one manifest half: test2's is one folder per blind reader (each repository read by one). */
+function labelFolders(rowHalf) {
+  if (rowHalf === "tune") return [join(BENCH, "labels")];
+  if (rowHalf === "test") return [join(BENCH, "labels", "test")];
+  const base = join(BENCH, "labels", rowHalf);
+  if (!existsSync(base)) return []; // no labels yet: every place counts as unlabelled
+  return readdirSync(base).map((d) => join(base, d)).filter((d) => statSync(d).isDirectory()).sort();
+}
+
 function labelsOf(half) {
-  const base = half === "test" ? join(BENCH, "labels", "test") : join(BENCH, "labels");
-  const skills = new Map(tsv(join(base, "skills.tsv")).map((s) => [`${s.repo}\t${s.skill}`, s]));
-  if (half === "tune") for (const s of tsv(join(base, "skills-amendments.tsv"))) skills.set(`${s.repo}\t${s.skill}`, s);
   const parse = (r) => {
     const m = /^(.*):(\d+)(?:-(\d+))?$/.exec(r.file_line);
     return m ? { ...r, path: m[1], line: Number(m[2]), end: Number(m[3] ?? m[2]) } : { ...r, path: r.file_line, line: 0, end: 0 };
   };
-  return { places: tsv(join(base, "recall.tsv")).map(parse), findings: tsv(join(base, "findings.tsv")).map(parse), skills };
+  const out = { places: [], findings: [], skills: new Map() };
+  for (const rowHalf of HALF_ROWS[half]) {
+    for (const base of labelFolders(rowHalf)) {
+      for (const s of tsv(join(base, "skills.tsv"))) out.skills.set(`${s.repo}\t${s.skill}`, s);
+      if (rowHalf === "tune") for (const s of tsv(join(base, "skills-amendments.tsv"))) out.skills.set(`${s.repo}\t${s.skill}`, s);
+      out.places.push(...tsv(join(base, "recall.tsv")).map(parse));
+      out.findings.push(...tsv(join(base, "findings.tsv")).map(parse));
+    }
+  }
+  return out;
 }
 
 const near = (place, label) => {
@@ -124,10 +153,10 @@ const DEFAULT = new Set(mech.MECHANISMS.filter((id) => mech.tierOf(id).tier === 
 const results = {};
 
 for (const half of HALVES) {
-  const rows = manifest.filter((r) => r.half === half);
+  const rows = manifest.filter((r) => HALF_ROWS[half].includes(r.half));
   const labels = labelsOf(half);
   const perMechanism = Object.fromEntries(mech.MECHANISMS.map((id) => [id, { places: 0, right: 0, wrong: 0, unlabelled: 0, clear: new Set() }]));
-  const unlabelledRows = [];
+  const unlabelledRows = Object.fromEntries(HALF_ROWS[half].map((h) => [h, []]));
   const verbose = [];
   const flaggedSkills = { default: new Set(), all: new Set() };
   const wrongSkills = { default: new Set(), all: new Set() };
@@ -138,7 +167,7 @@ for (const half of HALVES) {
     const dir = repoDir(row);
     if (!dir) {
       missing++;
-      console.log(`lint-corpus: ${row.repo} is not in ${CORPUS} and there is no mirror of it: fetch github:${row.repo} with the look-up tool's fetch, or unpack commit ${row.commit} into ${join(CORPUS, row.repo.replace("/", "__"))}`);
+      console.log(`lint-corpus: skipped ${row.repo} (${row.half} half): it is not unpacked in ${CORPUS} and there is no mirror of it; fetch github:${row.repo} with the look-up tool's fetch, or unpack commit ${row.commit} into ${join(CORPUS, row.repo.replace("/", "__"))} (bench/corpus/README.md)`);
       continue;
     }
     repos++;
@@ -148,7 +177,7 @@ for (const half of HALVES) {
       summary = await lintTiles([tile], { cwd: dir, settings: { allMechanisms: true } });
     } catch (error) {
       crashed++;
-      console.log(`lint-corpus: ${row.repo}: the lint threw: ${error.message}`);
+      console.log(`lint-corpus: ${row.repo}: the lint threw${BLIND(half) ? " (run it on that repository alone to see why)" : `: ${error.message}`}`);
       continue;
     }
     const repoPlaces = labels.places.filter((l) => l.repo === row.repo);
@@ -176,10 +205,10 @@ for (const half of HALVES) {
         } else if (verdict.startsWith("wrong")) m.wrong++;
         else {
           m.unlabelled++;
-          unlabelledRows.push([row.repo, row.commit, owner?.skill ?? f.skill ?? "", `${p.file}:${p.line}`, "", "", "", ""].join("\t"));
+          unlabelledRows[row.half].push([row.repo, row.commit, owner?.skill ?? f.skill ?? "", `${p.file}:${p.line}`, "", "", "", ""].join("\t"));
         }
         for (const l of hits.filter(isClear)) m.clear.add(`${l.repo}\t${l.file_line}`);
-        if (half === "tune") verbose.push(`  ${verdict.padEnd(26)} ${id.padEnd(22)} ${row.repo} ${p.file}:${p.line}  ${(p.snippet ?? "").slice(0, 90)}`);
+        if (!BLIND(half)) verbose.push(`  ${verdict.padEnd(26)} ${id.padEnd(22)} ${row.repo} ${p.file}:${p.line}  ${(p.snippet ?? "").slice(0, 90)}`);
       }
       const skillKey = owner ? `${row.repo}\t${owner.skill}` : `${row.repo}\t?${f.skill}`;
       for (const set of DEFAULT.has(id) ? ["default", "all"] : ["all"]) {
@@ -204,14 +233,16 @@ for (const half of HALVES) {
     return t;
   };
   results[half] = { repos, missing, crashed, perMechanism, clearPlaces: clearPlaces.length, hasSkip, judgedSkills, flaggedSkills, wrongSkills, default: sum(DEFAULT), all: sum(mech.MECHANISMS), unlabelledRows, verbose };
-  writeFileSync(join(BENCH, `unlabelled-${half}.tsv`), ["repo\tcommit\tskill\tfile_line\tlabel\tborderline\tkind\treason", ...new Set(unlabelledRows)].join("\n") + "\n");
+  for (const [rowHalf, list] of Object.entries(unlabelledRows)) {
+    writeFileSync(join(BENCH, `unlabelled-${rowHalf}.tsv`), ["repo\tcommit\tskill\tfile_line\tlabel\tborderline\tkind\treason", ...new Set(list)].join("\n") + "\n");
+  }
 }
 
 const pct = (n, d) => (d === 0 ? "  n/a" : `${((100 * n) / d).toFixed(0).padStart(4)}%`);
 for (const half of HALVES) {
   const r = results[half];
   console.log(`\n== ${half} half: ${r.repos} repositories linted${r.missing ? `, ${r.missing} missing` : ""}${r.crashed ? `, ${r.crashed} crashed` : ""}; ${r.clearPlaces} clear labelled places, ${r.hasSkip.length} skills with an unsurfaced skip (of ${r.judgedSkills.length} judged) ==`);
-  if (flag("--verbose") && half === "tune") console.log(r.verbose.join("\n"));
+  if (flag("--verbose") && !BLIND(half)) console.log(r.verbose.join("\n"));
   console.log(`${"mechanism".padEnd(22)} tier     places  right  wrong  unlab  precision  recall(clear)`);
   const line = (name, tier, m) =>
     console.log(`${name.padEnd(22)} ${tier.padEnd(8)} ${String(m.places).padStart(6)} ${String(m.right).padStart(6)} ${String(m.wrong).padStart(6)} ${String(m.unlabelled).padStart(6)}  ${pct(m.right, m.right + m.wrong)}      ${String(m.clear.size).padStart(3)}/${r.clearPlaces} ${pct(m.clear.size, r.clearPlaces)}`);
@@ -222,12 +253,16 @@ for (const half of HALVES) {
     const flagged = r.hasSkip.filter((s) => r.flaggedSkills[set].has(`${s.repo}\t${s.skill}`)).length;
     console.log(`per skill (${set}): ${flagged}/${r.hasSkip.length} skills with an unsurfaced skip flagged (${pct(flagged, r.hasSkip.length).trim()}); ${r.wrongSkills[set].size} flagged skills judged clean; ${r.flaggedSkills[set].size} skills flagged`);
   }
-  console.log(`places no label covers: ${r.all.unlabelled} (written to bench/corpus/unlabelled-${half}.tsv${half === "test" ? " for a blind reader" : ""})`);
+  console.log(`places no label covers: ${r.all.unlabelled} (written to ${HALF_ROWS[half].map((h) => `bench/corpus/unlabelled-${h}.tsv`).join(" and ")}${BLIND(half) ? " for a blind reader" : ""})`);
 }
 
 if (flag("--write-tiers")) {
-  const r = results.test;
-  if (!r) throw new Error("--write-tiers needs the test half (--half test or both)");
+  const measuredHalf = results.test2 ? "test2" : "test";
+  const r = results[measuredHalf];
+  if (!r) {
+    console.log("lint-corpus: --write-tiers needs a held-out half: --half test2 (or test, or both)");
+    process.exit(2);
+  }
   const figures = Object.fromEntries(mech.MECHANISMS.map((id) => {
     const m = r.perMechanism[id];
     return [id, { places: m.places, right: m.right, wrong: m.wrong, unlabelled: m.unlabelled, clearFound: m.clear.size }];
@@ -237,7 +272,7 @@ if (flag("--write-tiers")) {
   const when = new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC";
   // The tiers from before any measurement stay: a mechanism with too few labelled places keeps its own (mechanisms.ts).
   const provisional = JSON.parse(/provisional: (\[[^\]]*\])/.exec(text.slice(text.indexOf("export const MEASURED")))?.[1] ?? "[]");
-  const measured = `export const MEASURED: Measurement = ${JSON.stringify({ half: "test", repos: r.repos, when, clearPlaces: r.clearPlaces, figures, provisional }, null, 2).replace(/"(\w+)":/g, (m, k) => (/^[a-z]\w*$/i.test(k) && !k.includes("-") ? `${k}:` : m))};\n`;
+  const measured = `export const MEASURED: Measurement = ${JSON.stringify({ half: measuredHalf, repos: r.repos, when, clearPlaces: r.clearPlaces, figures, provisional }, null, 2).replace(/"(\w+)":/g, (m, k) => (/^[a-z]\w*$/i.test(k) && !k.includes("-") ? `${k}:` : m))};\n`;
   writeFileSync(file, text.slice(0, text.indexOf("export const MEASURED")) + measured);
   console.log(`\nwrote ${file}: run npm run build, then node bench/lint-corpus.mjs --write-docs`);
 }
