@@ -1,5 +1,6 @@
 // `skip-summary notify --test`: one notice marked as a test, through the route it names, to a real HTTP receiver on
 // 127.0.0.1; nothing is written in the workspace (no summary, no claim, no ledger), so history never sees it.
+import { existsSync } from "node:fs";
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -72,5 +73,23 @@ describe.concurrent("skip-summary notify --test", () => {
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('names "hoook", which is not a notifier');
     expect(server.requests).toEqual([]);
+  });
+
+  it("without --workspace, the notice names the workspace every command would use ($CLAUDE_PROJECT_DIR here), else the cwd", async () => {
+    const server = await startServer(() => ({ status: 200 }));
+    const { ws, configFile } = await setUp({ notify: { notifiers: { hook: { type: "webhook", url: server.url } } } });
+    const cwd = await tempDir("skip-summary-notify-cwd-");
+    const fromProject = await runCliInProcess(["notify", "--test", "--config", configFile], { env: { CLAUDE_PROJECT_DIR: ws }, cwd });
+    expect(fromProject.code, fromProject.stderr).toBe(0);
+    const underClaude = await runCliInProcess(["notify", "--test", "--config", configFile], { env: { CLAUDECODE: "1" }, cwd: ws });
+    expect(underClaude.code, underClaude.stderr).toBe(0);
+    const workspaces = server.requests.map((request) => (JSON.parse(request.body) as { workspace: string }).workspace);
+    expect(workspaces).toEqual([ws, ws]);
+    // Neither named nor found (no /workspace/agent or /workspace/group on a test machine): the current folder.
+    if (!existsSync("/workspace/agent") && !existsSync("/workspace/group")) {
+      const bare = await runCliInProcess(["notify", "--test", "--config", configFile], { cwd });
+      expect(bare.code, bare.stderr).toBe(0);
+      expect((JSON.parse(server.requests[2]!.body) as { workspace: string }).workspace).toBe(cwd);
+    }
   });
 });

@@ -20,7 +20,7 @@ export const checkCommand: CommandDefinition = {
   register(command, context, done) {
     command
       .option("--config <file>", "the config file (default: ./skip-summary.config.json when it exists)")
-      .option("--workspace <dir>", "a workspace folder or glob (repeatable; default: config surface.workspaces, $SKIP_SUMMARY_WORKSPACE, /workspace/group)", collect)
+      .option("--workspace <dir>", "a workspace folder or glob (repeatable; default: config surface.workspaces, $SKIP_SUMMARY_WORKSPACE, $CLAUDE_PROJECT_DIR, the cwd under Claude Code, /workspace/agent, /workspace/group)", collect)
       .option("--notify <name>", "check these notifiers instead of the configured routes, as surface --notify would take them (repeatable)", collect)
       .option("--settings <file>", "the Claude Code settings file with the hook (repeatable; default: each workspace's .claude/settings.json)", collect)
       .option("--offline", "do not probe the notifiers over the network (config, secrets, files and hooks only)")

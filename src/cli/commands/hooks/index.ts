@@ -15,7 +15,7 @@ export interface HooksFlags {
 function declare(sub: Command, context: CommandContext, done: (code: ExitCode) => void, mode: "install" | "uninstall"): void {
   sub
     .option("--settings <file>", "the Claude Code settings file (default: <workspace>/.claude/settings.json)")
-    .option("--workspace <dir>", "the workspace whose .claude/settings.json to edit (default: $SKIP_SUMMARY_WORKSPACE, $CLAUDE_PROJECT_DIR, /workspace/agent, /workspace/group)")
+    .option("--workspace <dir>", "the workspace whose .claude/settings.json to edit (default: $SKIP_SUMMARY_WORKSPACE, $CLAUDE_PROJECT_DIR, the cwd under Claude Code, /workspace/agent, /workspace/group)")
     .option("--event <list>", "comma-separated hook events: Stop, SubagentStop, StopFailure, SessionStart, PostToolUse (default: all but PostToolUse)")
     .option("--command <cmd>", 'the hook command (default: "skip-summary surface --hook-input"); uninstall removes entries with exactly this command')
     .option("--config <file>", "the config the hook reads, for its time budget (default: skip-summary.config.json in the project folder, beside .claude/)")

@@ -23,7 +23,7 @@ export const notifyCommand: CommandDefinition = {
       .option("--route <route>", "the route to send it through: policy or technical", "policy")
       .option("--notify <name>", "send through this notifier instead of the route (repeatable)", collect)
       .option("--config <file>", "the config file (default: ./skip-summary.config.json when it exists)")
-      .option("--workspace <dir>", "the workspace the notice says it comes from (default: $SKIP_SUMMARY_WORKSPACE, /workspace/group, else the current folder)")
+      .option("--workspace <dir>", "the workspace the notice says it comes from (default: $SKIP_SUMMARY_WORKSPACE, $CLAUDE_PROJECT_DIR, the cwd under Claude Code, /workspace/agent, /workspace/group, else the current folder)")
       .option("--json", "print the result as JSON")
       .addHelpText(
         "after",

@@ -1,8 +1,6 @@
 // The work of `skip-summary notify --test`: the surfacer's set-up (config, routes, notifiers), one test notice, the
 // outcome per notifier, the exit code.
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
-import { DEFAULT_WORKSPACE, WORKSPACE_ENV } from "../../../contract/workspace.js";
+import { findWorkspace } from "../../../contract/workspace.js";
 import { createLogger } from "../../../log/logger.js";
 import { escapeControl } from "../../../notifiers/escape.js";
 import { setUpSurfacer } from "../../../surfacer/setup.js";
@@ -45,9 +43,13 @@ export async function runNotify(flags: NotifyFlags, context: CommandContext): Pr
   }
 }
 
+// The workspace rule every command follows (a nanoclaw-host notifier routes by it), else the current folder: a test
+// notice only needs a name for where it comes from, so no workspace is no reason to refuse it.
 function workspaceOf(flags: NotifyFlags, io: CommandContext["io"]): string {
-  if (flags.workspace !== undefined) return resolve(io.cwd, flags.workspace);
-  const fromEnv = io.env[WORKSPACE_ENV];
-  if (fromEnv) return resolve(io.cwd, fromEnv);
-  return existsSync(DEFAULT_WORKSPACE) ? DEFAULT_WORKSPACE : io.cwd;
+  try {
+    return findWorkspace({ flag: flags.workspace, env: io.env, cwd: io.cwd }).path;
+  } catch (error) {
+    if (isSkipSummaryError(error, "contract.workspace_not_found")) return io.cwd;
+    throw error;
+  }
 }

@@ -100,7 +100,7 @@ function declareRunFlags(command: Command): Command {
   return command
     .usage("--skill ID [options] -- COMMAND [ARGS...]")
     .argument("[command...]", "the skill's command and its arguments, after -- (run without a shell)")
-    .option("--skill <id>", "the full skill id, e.g. tessl__check-cfps (required)")
+    .option("--skill <id>", "the skill id, e.g. tessl__check-cfps (a bare check-cfps means the same; required without --plan)")
     .option("--step <step>", "the summary's step when the runner writes one (default: exit)")
     .option("--retry <n>", "retry up to N times on a retriable exit (default: 0)")
     .option("--retry-on <codes>", "exit codes to retry on, comma-separated, plus 'timeout' (default: 1,75,timeout); never 2 nor 64-78 other than 75")
@@ -118,7 +118,7 @@ function declareRunFlags(command: Command): Command {
     .option("--notify <name>", "with --surface: a notifier to use (repeatable)", collect)
     .option("--config <file>", "with --surface: the config file (default: ./skip-summary.config.json)")
     .option("--workspace <dir>", "the group workspace (default: $SKIP_SUMMARY_WORKSPACE, $CLAUDE_PROJECT_DIR, the cwd under Claude Code, /workspace/agent, /workspace/group)")
-    .option("--log-format <format>", "json | pretty: the one log line per run on stderr (default: pretty)")
+    .option("--log-format <format>", "json | pretty: write the one log line per run to stderr in this format (default: not written, unless $SKIP_SUMMARY_LOG is pretty, json or 1)")
     .option("--log-file <file>", "append the log line to FILE instead of stderr (JSON unless --log-format)")
     .addHelpText(
       "after",

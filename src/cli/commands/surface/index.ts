@@ -3,7 +3,7 @@ import { action, fastCommand, type CommandContext, type CommandDefinition, type 
 import { declareFlags, type FlagSpec, type FlagValues } from "../../flag-spec.js";
 
 const SURFACE_FLAGS = [
-  { flags: "--workspace <dir>", description: "a workspace folder or glob, e.g. '/srv/groups/*/' (repeatable; default: config surface.workspaces, $SKIP_SUMMARY_WORKSPACE, /workspace/group)", repeatable: true },
+  { flags: "--workspace <dir>", description: "a workspace folder or glob, e.g. '/srv/groups/*/' (repeatable; default: config surface.workspaces, $SKIP_SUMMARY_WORKSPACE, $CLAUDE_PROJECT_DIR, the cwd under Claude Code, /workspace/agent, /workspace/group)", repeatable: true },
   { flags: "--skill <id>", description: "only this skill's summary (with or without the tessl__ prefix)" },
   { flags: "--notify <name>", description: "send through this notifier instead of the configured routes (repeatable)", repeatable: true },
   { flags: "--config <file>", description: "the config file (default: ./skip-summary.config.json when it exists)" },
