@@ -12,7 +12,8 @@
 //                     totals and per-mechanism counts only, never a place; labels from every labels/test2/*/ folder)
 //   CORPUS_DIR        where the repositories are unpacked, one folder owner__name (default /work/corpus); a missing
 //                     one is unpacked from the look-up tool's mirror (/work/.mirror/owner+name/repo) when it is there
-//   --verbose         every place with its verdict (never test2's: it is read by totals only)
+//   --verbose         every place with its verdict, and the clear places no mechanism meets (never test2's: it is
+//                     read by totals only)
 //   --write-tiers     writes the measured half's figures into src/lint/skips/tiers.ts (rebuild afterwards): test2's
 //                     when --half test2, else the test half's
 //   --write-docs      regenerates docs/lint.md's mechanism section from src/ (after --write-tiers, or on its own)
@@ -232,7 +233,7 @@ for (const half of HALVES) {
     }
     return t;
   };
-  results[half] = { repos, missing, crashed, perMechanism, clearPlaces: clearPlaces.length, hasSkip, judgedSkills, flaggedSkills, wrongSkills, default: sum(DEFAULT), all: sum(mech.MECHANISMS), unlabelledRows, verbose };
+  results[half] = { repos, missing, crashed, perMechanism, clearPlaces: clearPlaces.length, clearList: clearPlaces, hasSkip, judgedSkills, flaggedSkills, wrongSkills, default: sum(DEFAULT), all: sum(mech.MECHANISMS), unlabelledRows, verbose };
   for (const [rowHalf, list] of Object.entries(unlabelledRows)) {
     writeFileSync(join(BENCH, `unlabelled-${rowHalf}.tsv`), ["repo\tcommit\tskill\tfile_line\tlabel\tborderline\tkind\treason", ...new Set(list)].join("\n") + "\n");
   }
@@ -242,7 +243,12 @@ const pct = (n, d) => (d === 0 ? "  n/a" : `${((100 * n) / d).toFixed(0).padStar
 for (const half of HALVES) {
   const r = results[half];
   console.log(`\n== ${half} half: ${r.repos} repositories linted${r.missing ? `, ${r.missing} missing` : ""}${r.crashed ? `, ${r.crashed} crashed` : ""}; ${r.clearPlaces} clear labelled places, ${r.hasSkip.length} skills with an unsurfaced skip (of ${r.judgedSkills.length} judged) ==`);
-  if (flag("--verbose") && !BLIND(half)) console.log(r.verbose.join("\n"));
+  if (flag("--verbose") && !BLIND(half)) {
+    console.log(r.verbose.join("\n"));
+    const missed = r.clearList.filter((l) => !r.all.clear.has(`${l.repo}\t${l.file_line}`));
+    console.log(`clear places no mechanism meets (${missed.length}):`);
+    for (const l of missed) console.log(`  missed ${l.repo} ${l.file_line}  [${l.kind}] ${(l.reason ?? "").slice(0, 110)}`);
+  }
   console.log(`${"mechanism".padEnd(22)} tier     places  right  wrong  unlab  precision  recall(clear)`);
   const line = (name, tier, m) =>
     console.log(`${name.padEnd(22)} ${tier.padEnd(8)} ${String(m.places).padStart(6)} ${String(m.right).padStart(6)} ${String(m.wrong).padStart(6)} ${String(m.unlabelled).padStart(6)}  ${pct(m.right, m.right + m.wrong)}      ${String(m.clear.size).padStart(3)}/${r.clearPlaces} ${pct(m.clear.size, r.clearPlaces)}`);

@@ -134,12 +134,17 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
     id: "error-as-empty",
     words: "turns a failure into an empty result, so the caller sees \"nothing to do\"",
     looksFor:
-      "A failure branch that returns an empty value in place of the result: Python `except ...: return []` (or `{}`, `\"\"`, `0`, `None` when the callers treat it as nothing to do), JS/TS `catch { return [] }` or `.catch(() => [])`, shell `out=$(cmd || echo '[]')`; around work that can fail (a request, a subprocess, a read of state). An expired token then reads as \"no new mail\". Missing input (`FileNotFoundError`) is absence, not failure; a branch that also tells someone is not silent.",
+      "A failure branch that returns an empty value in place of the result: Python `except ...: return []` (or `{}`, `\"\"`, `0`, `None` when the callers treat it as nothing to do), JS/TS `catch { return [] }` or `.catch(() => [])`, shell `out=$(cmd || echo '[]')`; around work that can fail (a request, a subprocess, a read of state). An expired token then reads as \"no new mail\". Followed across functions of a file: a helper that answers None (or nothing) when its request fails (an except or a failed-status branch that only prints), reached directly or through helpers that return its answer, is reported where a caller reads that answer as nothing (`_get(...) or []`, or `data = fetch(x)` then `if not data: continue` in an item loop). Missing input (`FileNotFoundError`) is absence, not failure; a branch that also tells someone is not silent.",
     examples: [
       {
         file: PY,
         fails: "def new_messages(token):\n    try:\n        return api.list_messages(token)\n    except Exception:\n        return []\n",
         passes: "def new_messages(token):\n    try:\n        return api.list_messages(token)\n    except Exception as exc:\n        raise SystemExit(f\"cannot list messages: {exc}\")\n",
+      },
+      {
+        file: PY,
+        fails: "import sys\nimport requests\n\ndef api_get(url):\n    try:\n        return requests.get(url, timeout=10).json()\n    except requests.RequestException as exc:\n        print(f\"API error: {exc}\", file=sys.stderr)\n        return None\n\nfor account in accounts:\n    posts = api_get(f\"{API}/{account}/posts\")\n    if not posts:\n        continue\n    handle(posts)\n",
+        passes: "import sys\nimport requests\n\ndef api_get(url):\n    try:\n        return requests.get(url, timeout=10).json()\n    except requests.RequestException as exc:\n        print(f\"API error: {exc}\", file=sys.stderr)\n        return None\n\nfor account in accounts:\n    posts = api_get(f\"{API}/{account}/posts\")\n    if posts is None:\n        raise SystemExit(f\"cannot read the posts of {account}\")\n    handle(posts)\n",
       },
       {
         file: JS,

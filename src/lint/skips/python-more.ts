@@ -5,6 +5,7 @@
 import type { SkipEvidence, SkipMechanism } from "../source/facts.js";
 import { callArgs, dotted } from "../source/python.js";
 import { at, nodesOf, type SyntaxNode } from "../source/tree-sitter.js";
+import { failureAsNothing, OPERATIONAL_EXC } from "./python-failing-calls.js";
 import { caughtNames, enclosingLoop, exitsNonZero, fieldOf, isLog, LOG_CALL, parseOnly, SCOPES, snippetOf, statements, surfaces } from "./python-skips.js";
 
 const PY_TYPES = ["except_clause", "if_statement", "for_statement", "try_statement", "assignment"];
@@ -13,8 +14,6 @@ const py = (root: SyntaxNode, type: string) => nodesOf(root, type, PY_TYPES);
 const CAP_NAME = /max|limit|cap\b|_cap|quota|batch|per_run|per_day|top_?n|chunk|^n$|^k$|count$/i;
 /** A failure as a condition: a bad exit status, a response that is not ok, an error value. */
 const FAILURE_COND = /returncode\s*!=\s*0|returncode\s*(>|!=)|status_code\s*(!=|>=\s*[45]|>\s*[23])|\bnot\s+[\w.]*\b(ok|success|succeeded)\b|\.ok\s*(is|==)\s*False|\b(err|error|errors|exc|failed|failure)\b(?!\s*(is None|==\s*None|=))/;
-/** Exceptions that say a remote or system operation failed, as opposed to a value that does not parse. */
-const OPERATIONAL_EXC = /^(Exception|BaseException|OSError|IOError|EnvironmentError|PermissionError|TimeoutError|ConnectionError|\w*(HTTP|Http|URL|Url|Connection|Timeout|Request|CalledProcess|API|Api|Auth|Socket|SSL|Client|Service|Transport|Network|Remote|Response|Gaxios|Boto|Botocore)\w*)$/;
 /** Empty answers a caller reads as "nothing there". `None` and `False` are left out: callers check them as failures. */
 const EMPTY_VALUE = /^(\[\]|\{\}|""|''|0|set\(\)|\(\)|list\(\)|dict\(\))$/;
 const PROGRESS_NAME = /^_?(last_?(id|ids|seen|run|run_at|sync|synced|synced_at|processed|processed_at|checked|fetch|fetched|fetched_at|update|updated|updated_at|timestamp|ts|time|date|modified|message_id|uid|cursor|offset|page|token|index|position|pos)|watermark|high_?water(_?mark)?|cursor|since|checkpoint|processed(_ids|_urls|_keys)?|seen(_ids|_urls|_keys)?|done(_ids)?|handled(_ids)?|synced(_ids)?|completed(_ids)?)$/i;
@@ -100,31 +99,6 @@ function errorAsEmpty(root: SyntaxNode, add: Add, taken: Set<number>): void {
     if (!fn) continue;
     taken.add(clause.startIndex);
     add("error-as-empty", clause, undefined, `${snippetOf(clause)} … ${last.text}`);
-  }
-}
-
-/**
- * `positions = fetch(...) or []` where `fetch` answers None or False when its work fails (an except branch that only
- * logs): the caller turns the failure into an empty result itself. Followed within the file, by the function's name.
- */
-function emptiedAtCall(root: SyntaxNode, add: Add): void {
-  const failing = new Set<string>();
-  for (const clause of py(root, "except_clause")) {
-    const body = statements(clause.namedChildren.find((c) => c.type === "block"));
-    const last = body.at(-1);
-    if (last?.type !== "return_statement" || !/^(None|False)?$/.test(last.namedChildren[0]?.text ?? "") || !body.slice(0, -1).every((s) => isLog(s) || s.type === "pass_statement")) continue;
-    const names = caughtNames(clause).map((n) => (/\.error$/.test(n) ? "OSError" : n.replace(/^[\w.]+\./, "")));
-    if (names.length > 0 && !names.some((n) => OPERATIONAL_EXC.test(n))) continue;
-    const tryBlock = clause.parent?.namedChildren.find((c) => c.type === "block");
-    if (!tryBlock || parseOnly(tryBlock)) continue;
-    const name = enclosingFunction(clause)?.childForFieldName("name")?.text;
-    if (name) failing.add(name);
-  }
-  if (failing.size === 0) return;
-  for (const op of root.descendantsOfType("boolean_operator")) {
-    const [left, right] = [op.childForFieldName("left"), op.childForFieldName("right")];
-    if (op.children.find((c) => !c.isNamed)?.text !== "or" || left?.type !== "call" || !right || !EMPTY_VALUE.test(right.text)) continue;
-    if (failing.has(lastName(left))) add("error-as-empty", op, undefined, `${op.text.split("\n")[0]!.slice(0, 120)}  (${lastName(left)} answers None when it fails)`);
   }
 }
 
@@ -324,7 +298,7 @@ export function pythonMoreSkips(root: SyntaxNode, add: Add): Set<number> {
   const text = root.text;
   const excepts = /\bexcept\b/.test(text);
   if (excepts && /\breturn\b/.test(text)) errorAsEmpty(root, add, taken);
-  if (excepts && /\bor\s+(\[\]|\{\}|""|''|0)/.test(text)) emptiedAtCall(root, add);
+  if (/\bexcept\b|returncode|status_code|\.ok\b/.test(text) && (/\bor\s+(\[\]|\{\}|""|''|0)/.test(text) || /\bcontinue\b|return\s+(\[\]|\{\})/.test(text))) failureAsNothing(root, add);
   if (/\b(exit|_exit|quit)\(\s*(0|None|False)?\s*\)/.test(text)) exitZeroOnFailure(root, add);
   if (/\[0?:\s*[\w.]+\s*\]/.test(text) || (/\bbreak\b/.test(text) && CAP_TEXT.test(text))) capDeferral(root, add);
   if (/which\(|find_spec\(|ImportError|ModuleNotFoundError|FileNotFoundError/.test(text)) toolMissing(root, add);

@@ -1,0 +1,146 @@
+// Errors turned into "nothing" across functions: a helper that answers None (or an empty value) when its request
+// fails, and a caller that reads that answer as "no items" (`_get(...) or []`) or passes over the item without a word
+// (`data = fetch(x)` then `if not data: continue` in an item loop). Each half alone is ordinary code; the silent skip
+// is the data path from the failure to the caller's "nothing", so it is followed by function name within the file
+// (through helpers that return another helper's answer), never by words.
+import type { SkipMechanism } from "../source/facts.js";
+import { dotted } from "../source/python.js";
+import type { SyntaxNode } from "../source/tree-sitter.js";
+import { caughtNames, enclosingLoop, isLog, parseOnly, snippetOf, statements, surfaces } from "./python-skips.js";
+
+type Add = (mechanism: SkipMechanism, node: SyntaxNode, fields?: readonly string[], snippet?: string) => void;
+
+/** Exceptions that say a remote or system operation failed, as opposed to a value that does not parse. */
+export const OPERATIONAL_EXC = /^(Exception|BaseException|OSError|IOError|EnvironmentError|PermissionError|TimeoutError|ConnectionError|\w*(HTTP|Http|URL|Url|Connection|Timeout|Request|CalledProcess|API|Api|Auth|Socket|SSL|Client|Service|Transport|Network|Remote|Response|Gaxios|Boto|Botocore)\w*)$/;
+/** A failure as a condition: a bad exit status or HTTP status, a response that is not ok. */
+const FAILURE_COND = /returncode\s*!=\s*0|returncode\s*(>|!=)|status_code\s*(!=|>=\s*[45]|>\s*[23])|\bnot\s+[\w.]*\.(ok|success|succeeded)\b|\.ok\s*(is|==)\s*False/;
+/** What a failed helper answers: nothing at all, or an empty value. */
+const NOTHING = /^(None|False|\[\]|\{\}|""|''|0|set\(\)|\(\)|list\(\)|dict\(\))$/;
+const EMPTY = /^(\[\]|\{\}|""|''|0|set\(\)|\(\)|list\(\)|dict\(\))$/;
+
+function lastName(call: SyntaxNode): string {
+  const fn = call.childForFieldName("function");
+  const name = dotted(fn) || fn?.text || "";
+  return name.slice(name.lastIndexOf(".") + 1);
+}
+
+/** A print to any stream, a log call: in a run nobody watches, a line nobody reads. */
+function isLine(s: SyntaxNode): boolean {
+  if (isLog(s)) return true;
+  const e = s.type === "expression_statement" ? s.namedChildren[0] : undefined;
+  return e?.type === "call" && dotted(e.childForFieldName("function")) === "print";
+}
+
+function returnsNothing(s: SyntaxNode): boolean {
+  return s.type === "return_statement" && (s.namedChildren.length === 0 || NOTHING.test(s.namedChildren[0]!.text));
+}
+
+/** The branch only prints or logs (and keeps a local), then returns nothing, or ends so the function does. */
+function quietBranch(body: readonly SyntaxNode[], endsFunction: () => boolean): boolean {
+  if (body.length === 0 || body.some(surfaces)) return false;
+  const last = body.at(-1)!;
+  const before = returnsNothing(last) ? body.slice(0, -1) : body;
+  if (!before.every((s) => isLine(s) || s.type === "pass_statement" || (s.type === "expression_statement" && s.namedChildren[0]?.type === "assignment" && !/\.(append|extend|add)\(/.test(s.text)))) return false;
+  return returnsNothing(last) || endsFunction();
+}
+
+/** After `stmt`, the function only returns nothing (or simply ends). */
+function restReturnsNothing(stmt: SyntaxNode, fn: SyntaxNode): boolean {
+  if (stmt.parent?.parent?.startIndex !== fn.startIndex) return false;
+  const rest = statements(stmt.parent).filter((s) => s.startIndex > stmt.startIndex);
+  return rest.length === 0 || (rest.length === 1 && returnsNothing(rest[0]!));
+}
+
+function enclosingFunction(node: SyntaxNode): SyntaxNode | undefined {
+  for (let p = node.parent; p; p = p.parent) if (p.type === "function_definition") return p;
+  return undefined;
+}
+
+/**
+ * Functions of the file that answer nothing when their work fails, each with the branch that does it: an except on an
+ * operational error around real work, or an `if` on a failed status, that only logs. A function that returns such a
+ * function's answer (`return api_get(url)`) answers nothing on failure too.
+ */
+export function failingFunctions(root: SyntaxNode, branches: SyntaxNode[] = []): Map<string, SyntaxNode> {
+  const failing = new Map<string, SyntaxNode>();
+  const mark = (branch: SyntaxNode) => {
+    branches.push(branch);
+    const name = enclosingFunction(branch)?.childForFieldName("name")?.text;
+    if (name && !failing.has(name)) failing.set(name, branch);
+  };
+  for (const clause of root.descendantsOfType("except_clause")) {
+    const names = caughtNames(clause).map((n) => (/\.error$/.test(n) ? "OSError" : n.replace(/^[\w.]+\./, "")));
+    if (names.length > 0 && !names.some((n) => OPERATIONAL_EXC.test(n))) continue;
+    const tryStmt = clause.parent;
+    const tryBlock = tryStmt?.namedChildren.find((c) => c.type === "block");
+    const fn = enclosingFunction(clause);
+    if (!tryStmt || !tryBlock || !fn || parseOnly(tryBlock) || tryBlock.descendantsOfType("call").length === 0) continue;
+    if (quietBranch(statements(clause.namedChildren.find((c) => c.type === "block")), () => restReturnsNothing(tryStmt, fn))) mark(clause);
+  }
+  for (const ifs of root.descendantsOfType("if_statement")) {
+    const fn = enclosingFunction(ifs);
+    if (!fn || !FAILURE_COND.test(ifs.childForFieldName("condition")?.text ?? "")) continue;
+    const body = statements(ifs.childForFieldName("consequence"));
+    if (body.length > 0 && returnsNothing(body.at(-1)!) && quietBranch(body, () => false)) mark(ifs);
+  }
+  for (let round = 0; round < 3 && failing.size > 0; round++) {
+    for (const ret of root.descendantsOfType("return_statement")) {
+      const value = ret.namedChildren[0];
+      const call = value?.type === "await" ? value.namedChildren[0] : value;
+      if (call?.type !== "call" || !failing.has(lastName(call))) continue;
+      const fn = enclosingFunction(ret);
+      const name = fn?.childForFieldName("name")?.text;
+      if (name && !failing.has(name)) failing.set(name, failing.get(lastName(call))!);
+    }
+  }
+  return failing;
+}
+
+/** `if not x: continue` (or `x is None`, `not x or ...`): the item whose answer was nothing is passed over without a word. */
+function silentlyPassedOver(ifs: SyntaxNode, name: string): boolean {
+  const cond = ifs.childForFieldName("condition")?.text ?? "";
+  const n = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  if (!new RegExp(`^(not\\s+${n}\\b|${n}\\s+is\\s+None\\b|${n}\\s*==\\s*None\\b)`).test(cond)) return false;
+  const body = statements(ifs.childForFieldName("consequence"));
+  return body.some((s) => s.type === "continue_statement") && body.every((s) => s.type === "continue_statement" || s.type === "pass_statement" || isLine(s));
+}
+
+/**
+ * Call sites of a failing function that turn its failure into "nothing": `f(...) or []`, and in an item loop
+ * `x = f(...)` followed by a silent `if not x: continue`. Each is reported with the failing branch.
+ */
+export function failureAsNothing(root: SyntaxNode, add: Add): void {
+  if (!/\bexcept\b|returncode|status_code|\.ok\b/.test(root.text)) return;
+  const branches: SyntaxNode[] = [];
+  const failing = failingFunctions(root, branches);
+  if (failing.size === 0) return;
+  const reported = new Set<number>();
+  // `if proc.returncode != 0: print(...); return []` answers "no items" itself, as `except: return []` does.
+  for (const branch of branches) {
+    const last = branch.type === "if_statement" ? statements(branch.childForFieldName("consequence")).at(-1) : undefined;
+    if (last?.type === "return_statement" && EMPTY.test(last.namedChildren[0]?.text ?? "")) add("error-as-empty", branch, undefined, `${snippetOf(branch)} … ${last.text}`);
+  }
+  const report = (site: SyntaxNode, call: SyntaxNode) => {
+    const branch = failing.get(lastName(call))!;
+    add("error-as-empty", site, undefined, `${snippetOf(site).slice(0, 120)}  (${lastName(call)} answers nothing when it fails, line ${branch.startPosition.row + 1})`);
+    if (!reported.has(branch.startIndex)) {
+      reported.add(branch.startIndex);
+      add("error-as-empty", branch, undefined, `${snippetOf(branch)}  (its caller reads the failure as nothing, line ${site.startPosition.row + 1})`);
+    }
+  };
+  for (const op of root.descendantsOfType("boolean_operator")) {
+    const [left, right] = [op.childForFieldName("left"), op.childForFieldName("right")];
+    const call = left?.type === "await" ? left.namedChildren[0] : left;
+    if (op.children.find((c) => !c.isNamed)?.text !== "or" || call?.type !== "call" || !right || !EMPTY.test(right.text)) continue;
+    if (failing.has(lastName(call))) report(op, call);
+  }
+  for (const assign of root.descendantsOfType("assignment")) {
+    const left = assign.childForFieldName("left");
+    const right = assign.childForFieldName("right");
+    const call = right?.type === "await" ? right.namedChildren[0] : right;
+    if (left?.type !== "identifier" || call?.type !== "call" || !failing.has(lastName(call)) || !enclosingLoop(assign)) continue;
+    const stmt = assign.parent?.type === "expression_statement" ? assign.parent : assign;
+    const next = statements(stmt.parent).filter((s) => s.startIndex > stmt.startIndex).slice(0, 3);
+    if (next.some((s) => s.type === "if_statement" && silentlyPassedOver(s, left.text))) report(assign, call);
+  }
+}
