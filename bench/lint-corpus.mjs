@@ -123,7 +123,11 @@ function labelsOf(half) {
     for (const base of labelFolders(rowHalf)) {
       for (const s of tsv(join(base, "skills.tsv"))) out.skills.set(`${s.repo}\t${s.skill}`, s);
       if (rowHalf === "tune") for (const s of tsv(join(base, "skills-amendments.tsv"))) out.skills.set(`${s.repo}\t${s.skill}`, s);
-      out.places.push(...tsv(join(base, "recall.tsv")).map(parse));
+      // A reader fixes a place with a row in recall-amendments.tsv (recall.tsv stays append-only): it replaces the
+      // row of the same repo whose file_line is its supersedes_file_line.
+      const amendments = tsv(join(base, "recall-amendments.tsv"));
+      const superseded = new Set(amendments.map((a) => `${a.repo}\t${a.supersedes_file_line ?? ""}`));
+      out.places.push(...tsv(join(base, "recall.tsv")).filter((r) => !superseded.has(`${r.repo}\t${r.file_line}`)).map(parse), ...amendments.map(parse));
       out.findings.push(...tsv(join(base, "findings.tsv")).map(parse));
     }
   }
