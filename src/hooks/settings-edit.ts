@@ -3,6 +3,9 @@
 // byte (its `modify` re-formats the enclosing array, which would not). Install is idempotent (an entry with the
 // same command is left alone) and uninstall removes exactly what install inserted, so install then uninstall gives
 // back the original bytes. Pure: text in, text out.
+// The entries' shape is Claude Code's settings (`Settings.hooks` in sdk.d.ts of @anthropic-ai/claude-agent-sdk
+// 0.3.332, Claude Code 2.1.332): per event, `[{ matcher?, hooks: [{ type: "command", command, timeout }] }]`, the
+// timeout in seconds.
 // The ESM build: the package main is a UMD file whose dynamic requires a bundler cannot follow.
 import { findNodeAtLocation, parseTree, type Node } from "jsonc-parser/lib/esm/main.js";
 import { assertNoDuplicateHookKeys, assertSettingsDepth, settingsInvalid } from "./settings-limits.js";

@@ -2,6 +2,8 @@
 // for a whole fleet. Alertmanager replicas do not forward posted alerts to each other (only silences and the
 // notification log are gossiped), so every replica is posted to, and a notice counts as delivered only when every
 // one of them answered 2xx. A 200 means "accepted", not "sent": watch mode keeps re-posting (alertmanager-repost.ts).
+// Upstream read: prometheus/alertmanager v0.25.0, 258fab7cdd551f2cf251ed0348f0ad7289aee789 (api/v2/openapi.yaml
+// postableAlerts, api/v2/api.go postAlertsHandler; docs/notifiers.md, "Upstream behaviour this relies on").
 import { alertFor, type AlertMapping, type PostableAlert } from "./alertmanager-alert.js";
 import { withDeadline } from "./deadline.js";
 import { isRetryableStatus, permanentFailure, retryAfterHeaderMs, transientFailure } from "./failure.js";

@@ -1,6 +1,7 @@
 // Inside a NanoClaw container the host delivers what the agent's own `send_message` tool leaves in the IPC
 // messages folder; writing the same file the same way makes a skip notice indistinguishable from the agent's.
-// Host side (jbaruch/nanoclaw-public and jbaruch/nanoclaw-telegram src/ipc.ts): it lists `*.json` only, needs type
+// Host side (src/ipc.ts of jbaruch/nanoclaw-public 6f53dd6962b419900a0a0f983967545e7fdd2222 and jbaruch/nanoclaw-telegram
+// 7454673ef596dc0d2fe89af06022df417a0085c1, docs/integrations/nanoclaw.md): it lists `*.json` only, needs type
 // "message", chatJid and text, then unlinks the file whether or not the chat accepted it, so "sent" here means
 // "handed to the host". The temp name must not end in `.json`, and the final name must appear complete.
 import { nodeCrypto } from "../lazy/node-crypto.js";

@@ -2,6 +2,8 @@
 // `messages_out` in /workspace/outbound.db and the host polls that file and delivers the row to the chat. This
 // notifier writes the same row (nanoclaw2-outbound.ts), so the owner's skip notice arrives in the conversation
 // the session is bound to, through the host's own delivery loop, permissions and formatter.
+// Upstream read: qwibitai/nanoclaw 0683c6ec589ec0df74c2a3d99f9544127317b490 (docs/integrations/nanoclaw.md, "NanoClaw
+// 2.x"); writeMessageOut re-read at 1ed48c2ccfdf7ad5903b42802c64b5bfdb6f4f45, unchanged in what we follow.
 import { stat } from "node:fs/promises";
 import { sleep } from "../retry/sleep.js";
 import { abortWords } from "./deadline.js";

@@ -1,5 +1,6 @@
 // One `messages_out` row in a NanoClaw 2.x session's outbound.db, written the way the agent-runner's `send_message`
-// writes it (qwibitai/nanoclaw container/agent-runner/src/db/messages-out.ts `writeMessageOut`, mcp-tools/core.ts),
+// writes it (qwibitai/nanoclaw 0683c6ec589ec0df74c2a3d99f9544127317b490, and 1ed48c2ccfdf7ad5903b42802c64b5bfdb6f4f45
+// alike: container/agent-runner/src/db/messages-out.ts `writeMessageOut`, mcp-tools/core.ts),
 // so the host's delivery loop (src/delivery.ts) cannot tell a skip notice from the agent's own message.
 // What differs is only what a second writer needs: `cli/ncl.ts` takes BEGIN IMMEDIATE before it reads MAX(seq), and
 // so do we; the row id comes from the delivery id, so a re-run after a crash finds its row instead of adding one.

@@ -1,5 +1,9 @@
 // Telegram Bot API `sendMessage` with parse_mode HTML. The reply is `{ok: true, result}` or
 // `{ok: false, error_code, description, parameters?: {retry_after, migrate_to_chat_id}}`.
+// Upstream read: tdlib/telegram-bot-api 01a3679c0bbf9bbba03d1d3e20f621fa4becddcc (Bot API 10.0): Client.cpp
+// process_send_message_query, get_link_preview_options (`link_preview_options.is_disabled`), do_send_message
+// (`message_thread_id`, `disable_notification`), check_chat_access (`migrate_to_chat_id`); Query.h JsonQueryOk and
+// JsonQueryError (the reply shapes); Query.cpp set_retry_after_error (429, `parameters.retry_after`).
 import { permanentFailure, transientFailure, isRetryableStatus } from "./failure.js";
 import { withDeadline } from "./deadline.js";
 import { bodySnippet, postJson } from "./http-post.js";

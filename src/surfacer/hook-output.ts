@@ -1,4 +1,5 @@
-// What `surface --hook-input` prints on stdout: the hook's JSON output (the Agent SDK's SyncHookJSONOutput, sdk.d.ts).
+// What `surface --hook-input` prints on stdout: the hook's JSON output (the Agent SDK's SyncHookJSONOutput, sdk.d.ts of
+// @anthropic-ai/claude-agent-sdk 0.3.332, Claude Code 2.1.332, the binary test/field runs).
 // The hook never blocks or steers the agent: no `decision`, no `continue: false`, and on Stop/SubagentStop no
 // `additionalContext`, which the SDK documents as "the conversation continues so the model can act on it" and so
 // would keep the agent from stopping. After a PostToolUse delivery, `additionalContext` tells the agent the skip

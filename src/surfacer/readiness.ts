@@ -2,6 +2,10 @@
 // systemd's Type=notify listens on a unix datagram socket ($NOTIFY_SOCKET); Node's dgram speaks only UDP, so the
 // message goes through systemd's own `systemd-notify --ready --pid=<ours>` (the unit needs NotifyAccess=all). Any
 // other supervisor, or a health check, can watch a readiness file instead (--ready-file), removed at exit.
+// Upstream read: systemd/systemd src/notify/notify.c at 0270dc4127d4c6377d4bf043415bb75f8e3a746e: `--ready` sends
+// READY=1, `--pid=N` adds MAINPID=N and sends as N (sd_pid_notify; without the privilege to fake N the message comes
+// from systemd-notify itself, hence NotifyAccess=all), and it waits for the manager's barrier before it exits. Tested
+// against Debian 12's systemd 252 (test/surfacer/service.test.ts).
 import { spawn } from "node:child_process";
 import { rm, writeFile, rename } from "node:fs/promises";
 
