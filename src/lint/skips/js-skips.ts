@@ -4,6 +4,7 @@
 // so comments never count.
 import type { SkipEvidence, SkipMechanism } from "../source/facts.js";
 import { at, type SyntaxNode } from "../source/tree-sitter.js";
+import { jsUnconfirmedSends } from "./js-failing-calls.js";
 
 const LOOPS = new Set(["for_statement", "for_in_statement", "while_statement", "do_statement"]);
 const FUNCTIONS = new Set(["function_declaration", "function_expression", "arrow_function", "method_definition", "function", "generator_function_declaration"]);
@@ -36,6 +37,15 @@ function body(block: SyntaxNode | null | undefined): SyntaxNode[] {
 }
 
 const isLog = (s: SyntaxNode) => s.type === "expression_statement" && LOG.test(s.text.replace(/^await\s+/, ""));
+/** A log line, or an `if` whose every branch only logs (`if (err.code === 401) console.error(...) else console.error(...)`). */
+const logsOnlyDeep = (s: SyntaxNode): boolean => {
+  if (isLog(s)) return true;
+  if (s.type === "statement_block") return s.namedChildren.filter((c) => c.type !== "comment").every(logsOnlyDeep);
+  if (s.type === "else_clause") return s.namedChildren.filter((c) => c.type !== "comment").every(logsOnlyDeep);
+  if (s.type !== "if_statement") return false;
+  const parts = [s.childForFieldName("consequence"), s.childForFieldName("alternative")].filter((x): x is SyntaxNode => x !== null);
+  return parts.every(logsOnlyDeep);
+};
 const exitsZero = (text: string) => /process\.exit\(\s*(0)?\s*\)/.test(text);
 
 /** The catch is at the top: around the script's main call, not inside a function that does one piece of work. */
@@ -129,7 +139,7 @@ export function jsSkips(root: SyntaxNode): SkipEvidence[] {
       continue;
     }
     const last = stmts.at(-1);
-    const returnsEmpty = last?.type === "return_statement" && EMPTY.test(last.namedChildren[0]?.text ?? "") && stmts.slice(0, -1).every(isLog);
+    const returnsEmpty = last?.type === "return_statement" && EMPTY.test(last.namedChildren[0]?.text ?? "") && stmts.slice(0, -1).every(logsOnlyDeep);
     const tryBody = tryStmt?.childForFieldName("body");
     if (returnsEmpty && last.namedChildren.length > 0 && tryBody && doesWork(tryBody) && !(loop && LOOPS.has(loop.type))) {
       add("error-as-empty", clause, `${clause.text.split("\n")[0]!.trim()} … ${last.text}`);
@@ -185,5 +195,6 @@ export function jsSkips(root: SyntaxNode): SkipEvidence[] {
     const coll = capSlice(fn.childForFieldName("object"));
     if (coll && doesWork(call.childForFieldName("arguments")) && !remainderTold(scopeOf(call), coll, fn.childForFieldName("object")!)) add("cap-deferral", call);
   }
+  jsUnconfirmedSends(root, add);
   return out;
 }

@@ -232,6 +232,24 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
     ],
   },
   {
+    id: "unconfirmed-send",
+    words: "hands a message or work to someone through a call that swallows its failure, then goes on as if it was delivered",
+    looksFor:
+      "A function of the same file that delivers (its name says send, notify, post, publish, wake, upload, ...) and answers its own failure with a value instead of raising: Python, an except or a failed-status branch that only prints and returns nothing; JS/TS, `return { success: false }`, `return false`/`null` or `resolve(false)` in a failure branch. It is reported where a caller calls it as a bare statement (`await sendToDiscord(summary);`, `wake_agent(items)`), dropping that answer: the run reports success while nothing was delivered. A delivery that raises or throws, or whose answer the caller reads, is not this.",
+    examples: [
+      {
+        file: PY,
+        fails: "import sys\nimport requests\n\ndef notify_owner(text):\n    try:\n        requests.post(WEBHOOK, json={\"text\": text}, timeout=10).raise_for_status()\n    except requests.RequestException as exc:\n        print(f\"notify failed: {exc}\", file=sys.stderr)\n\nnotify_owner(build_digest())\nsave_state(state)\n",
+        passes: "import requests\n\ndef notify_owner(text):\n    requests.post(WEBHOOK, json={\"text\": text}, timeout=10).raise_for_status()\n\nnotify_owner(build_digest())\nsave_state(state)\n",
+      },
+      {
+        file: JS,
+        fails: "async function sendToChat(text) {\n  const res = await fetch(WEBHOOK, { method: \"POST\", body: JSON.stringify({ text }) });\n  if (!res.ok) {\n    console.error(`chat error: ${res.status}`);\n    return { success: false };\n  }\n  return { success: true };\n}\n\nawait sendToChat(summary);\nprocess.exitCode = 0;\n",
+        passes: "async function sendToChat(text) {\n  const res = await fetch(WEBHOOK, { method: \"POST\", body: JSON.stringify({ text }) });\n  if (!res.ok) {\n    console.error(`chat error: ${res.status}`);\n    return { success: false };\n  }\n  return { success: true };\n}\n\nconst sent = await sendToChat(summary);\nif (!sent.success) process.exitCode = 1;\n",
+      },
+    ],
+  },
+  {
     id: "unrelayed-collection",
     words: "collects skipped or failed items that only reach stderr, a count, or a field nothing relays",
     looksFor:

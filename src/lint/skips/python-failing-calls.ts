@@ -144,3 +144,29 @@ export function failureAsNothing(root: SyntaxNode, add: Add): void {
     if (next.some((s) => s.type === "if_statement" && silentlyPassedOver(s, left.text))) report(assign, call);
   }
 }
+
+/** A call that hands work or a message to someone else: its failure is a delivery that did not happen. */
+export const DELIVER = /send|notify|notif|deliver|publish|alert|wake|webhook|^post$|^post_|_post$|upload|announce|dispatch|tweet|reply|forward/i;
+
+/**
+ * A delivery helper that swallows its own failure (an except or a failed-status branch that only prints, answering
+ * nothing) called as a bare statement: the caller goes on as if it was delivered, and nobody hears that it was not.
+ */
+export function unconfirmedSends(root: SyntaxNode, add: Add): void {
+  if (!DELIVER.test(root.text)) return;
+  const failing = failingFunctions(root);
+  const reported = new Set<number>();
+  for (const stmt of root.descendantsOfType("expression_statement")) {
+    const e = stmt.namedChildren[0];
+    const call = e?.type === "await" ? e.namedChildren[0] : e;
+    if (call?.type !== "call") continue;
+    const name = lastName(call);
+    const branch = failing.get(name);
+    if (!branch || !DELIVER.test(name)) continue;
+    add("unconfirmed-send", stmt, undefined, `${snippetOf(stmt).slice(0, 120)}  (${name} only prints when it fails, line ${branch.startPosition.row + 1})`);
+    if (!reported.has(branch.startIndex)) {
+      reported.add(branch.startIndex);
+      add("unconfirmed-send", branch, undefined, `${snippetOf(branch)}  (the caller goes on as if it was delivered, line ${stmt.startPosition.row + 1})`);
+    }
+  }
+}

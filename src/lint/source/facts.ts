@@ -39,7 +39,8 @@ export type SkipMechanism =
   | "error-as-empty"
   | "exit-0-on-failure"
   | "tool-missing"
-  | "progress-past-failure";
+  | "progress-past-failure"
+  | "unconfirmed-send";
 
 export interface SkipEvidence {
   readonly mechanism: SkipMechanism;

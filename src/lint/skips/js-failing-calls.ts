@@ -1,0 +1,75 @@
+// A delivery whose failure is answered, not thrown, and dropped by its caller (JavaScript/TypeScript): a function of
+// the file that hands a message or work to someone (its name says send, notify, post, publish, ...) and answers a
+// failure with a value (`return { success: false }`, `resolve(false)`, `return null` in a failure branch), called as a
+// bare statement (`await sendToDiscord(summary);`). The run then reports success and nobody hears that nothing was
+// delivered. Followed by function name within the file; a delivery that throws, or whose answer is read, is not this.
+import type { SkipMechanism } from "../source/facts.js";
+import type { SyntaxNode } from "../source/tree-sitter.js";
+import { DELIVER } from "./python-failing-calls.js";
+
+type Add = (mechanism: SkipMechanism, node: SyntaxNode, snippet?: string) => void;
+
+const FUNCTION_TYPES = ["function_declaration", "method_definition", "variable_declarator"];
+/** An answer that says "not delivered": false, null, or an object whose success/ok/sent/delivered is false. */
+const FAILED_ANSWER = /^(false|null|undefined|\{[\s\S]*\b(success|ok|sent|delivered|posted)\s*:\s*false\b[\s\S]*\})$/;
+
+function nameOf(def: SyntaxNode): string | undefined {
+  if (def.type === "variable_declarator") {
+    const value = def.childForFieldName("value");
+    if (!value || !/^(arrow_function|function_expression|function)$/.test(value.type)) return undefined;
+  }
+  return def.childForFieldName("name")?.text;
+}
+
+/** The function answers a failure with a value: a return or a `resolve(...)` of a failed answer, in a branch. */
+function answersFailure(def: SyntaxNode): SyntaxNode | undefined {
+  for (const ret of def.descendantsOfType("return_statement")) {
+    const v = ret.namedChildren[0];
+    if (v && FAILED_ANSWER.test(v.text) && inBranch(ret, def)) return ret;
+  }
+  for (const call of def.descendantsOfType("call_expression")) {
+    if (call.childForFieldName("function")?.text !== "resolve") continue;
+    const arg = call.childForFieldName("arguments")?.namedChildren[0];
+    if (arg && FAILED_ANSWER.test(arg.text) && inBranch(call, def)) return call;
+  }
+  return undefined;
+}
+
+function inBranch(node: SyntaxNode, def: SyntaxNode): boolean {
+  for (let p = node.parent; p && p.startIndex >= def.startIndex && p !== def; p = p.parent) {
+    if (p.type === "catch_clause" || p.type === "if_statement" || p.type === "else_clause") return true;
+    if (p.startIndex === def.startIndex && p.type === def.type) return false;
+  }
+  return false;
+}
+
+function calleeName(call: SyntaxNode): string {
+  const fn = call.childForFieldName("function");
+  if (fn?.type === "member_expression") return fn.childForFieldName("property")?.text ?? "";
+  return fn?.text ?? "";
+}
+
+export function jsUnconfirmedSends(root: SyntaxNode, add: Add): void {
+  if (!DELIVER.test(root.text)) return;
+  const failing = new Map<string, SyntaxNode>();
+  for (const def of root.descendantsOfType(FUNCTION_TYPES)) {
+    const name = nameOf(def);
+    if (!name || !DELIVER.test(name) || failing.has(name)) continue;
+    const answer = answersFailure(def);
+    if (answer) failing.set(name, answer);
+  }
+  if (failing.size === 0) return;
+  const reported = new Set<number>();
+  for (const stmt of root.descendantsOfType("expression_statement")) {
+    const e = stmt.namedChildren[0];
+    const call = e?.type === "await_expression" ? e.namedChildren[0] : e;
+    if (call?.type !== "call_expression") continue;
+    const answer = failing.get(calleeName(call));
+    if (!answer) continue;
+    add("unconfirmed-send", stmt, `${stmt.text.split("\n")[0]!.trim().slice(0, 120)}  (${calleeName(call)} answers a failure with ${answer.text.split("\n")[0]!.trim().slice(0, 60)}, line ${answer.startPosition.row + 1})`);
+    if (!reported.has(answer.startIndex)) {
+      reported.add(answer.startIndex);
+      add("unconfirmed-send", answer, `${answer.text.split("\n")[0]!.trim().slice(0, 100)}  (a caller drops this answer, line ${stmt.startPosition.row + 1})`);
+    }
+  }
+}

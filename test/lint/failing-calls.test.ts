@@ -1,0 +1,81 @@
+// A failure followed from the function that swallows it to the caller that reads it as "nothing" or "delivered"
+// (error-as-empty across functions, unconfirmed-send): each reported only when the data reaches a silent caller.
+import { describe, expect, it } from "vitest";
+import { lintTiles } from "../../src/lint/run-lint.js";
+import { writeTile } from "./rule-tester.js";
+
+const SKILL = "---\nname: a\n---\n# A\n\nRuns nightly from cron: run the script in `scripts/` and say what it printed.\n";
+
+/** Each place reported, as `mechanism:line`. */
+async function places(file: string, code: string): Promise<string[]> {
+  const dir = await writeTile({ "skills/a/SKILL.md": SKILL, [`skills/a/${file}`]: code });
+  const summary = await lintTiles(["."], { cwd: dir, severities: new Map([["defer-without-summary", "warning"]]), settings: { allMechanisms: true } });
+  return summary.files
+    .flatMap((f) => f.findings)
+    .flatMap((f) => [f, ...(f.related ?? [])].map((p) => `${/\(([a-z0-9-]+), \d+ place/.exec(f.message)?.[1]}:${p.line}`))
+    .sort();
+}
+
+const API_GET = `import sys
+import urllib.request
+
+def api_get(url):
+    try:
+        with urllib.request.urlopen(url) as resp:
+            return resp.read()
+    except urllib.error.HTTPError as e:
+        print(f"API error {e.code}", file=sys.stderr)
+        return None
+
+def recent_posts(account):
+    return api_get(f"https://api.example/{account}/posts")
+`;
+
+describe("error-as-empty across functions (Python)", () => {
+  it("follows a helper's None through a helper that returns it, to a caller that passes over the item", async () => {
+    const code = `${API_GET}\nfor account in accounts:\n    posts = recent_posts(account)\n    if not posts:\n        continue\n    handle(posts)\n`;
+    expect(await places("scripts/run.py", code)).toEqual(["error-as-empty:16", "error-as-empty:8"].sort());
+  });
+
+  it("reports `helper() or []` when the helper only prints on failure and then falls off its end", async () => {
+    const code = `import httpx\n\ndef _get(path):\n    try:\n        resp = httpx.get(path)\n        if resp.status_code == 200:\n            return resp.json()\n        print(f"{path} -> {resp.status_code}")\n    except httpx.HTTPError as e:\n        print(f"{path} failed: {e}")\n    return None\n\npositions = _get("/positions") or []\nfor p in positions:\n    record(p)\n`;
+    expect(await places("scripts/run.py", code)).toEqual(["error-as-empty:13", "error-as-empty:9"].sort());
+  });
+
+  it("says nothing when the caller treats the None as a failure, or when the helper raises", async () => {
+    expect(await places("scripts/run.py", `${API_GET}\nfor account in accounts:\n    posts = recent_posts(account)\n    if posts is None:\n        sys.exit(f"cannot read {account}")\n    handle(posts)\n`)).toEqual([]);
+    expect(await places("scripts/run.py", `${API_GET}\nfor account in accounts:\n    posts = recent_posts(account)\n    if not posts:\n        failed.append(account)\n        continue\n`)).toEqual([]);
+    expect(await places("scripts/run.py", `import requests\n\ndef fetch(url):\n    return requests.get(url).json()\n\nfor url in urls:\n    data = fetch(url)\n    if not data:\n        continue\n    handle(data)\n`)).toEqual([]);
+  });
+
+  it("reports a failed-status branch that answers an empty list itself", async () => {
+    const code = `import subprocess, sys\n\ndef list_videos(channel):\n    result = subprocess.run(["yt-dlp", channel], capture_output=True, text=True)\n    if result.returncode != 0:\n        print(result.stderr, file=sys.stderr)\n        return []\n    return result.stdout.split()\n`;
+    expect(await places("scripts/run.py", code)).toEqual(["error-as-empty:5"]);
+  });
+});
+
+describe("error-as-empty (JS/TS): a catch whose branches only log", () => {
+  it("reports `catch { if (...) console.error(...) else console.error(...); return []; }` around work", async () => {
+    const code = `export async function check(gmail) {\n  try {\n    const res = await gmail.list({ q: "is:unread" });\n    return res.messages;\n  } catch (error) {\n    if (error.code === 401) {\n      console.error("auth expired");\n    } else {\n      console.error("check failed", error.message);\n    }\n    return [];\n  }\n}\n`;
+    expect(await places("scripts/run.mjs", code)).toEqual(["error-as-empty:5"]);
+  });
+});
+
+describe("unconfirmed-send", () => {
+  it("reports a bare call of a JS delivery that answers its failure, and its failing answer", async () => {
+    const code = `class Bot {\n  async notifyOwner(text) {\n    try {\n      await fetch(HOOK, { method: "POST", body: text });\n      return true;\n    } catch (e) {\n      console.error(e);\n      return false;\n    }\n  }\n  async run() {\n    await this.notifyOwner("done");\n    return { success: true };\n  }\n}\n`;
+    expect(await places("scripts/run.mjs", code)).toEqual(["unconfirmed-send:12", "unconfirmed-send:8"].sort());
+  });
+
+  it("says nothing when the answer is read, when the delivery throws, or when the function is not a delivery", async () => {
+    const send = `async function sendDigest(text) {\n  const res = await fetch(HOOK, { method: "POST", body: text });\n  if (!res.ok) return { success: false };\n  return { success: true };\n}\n`;
+    expect(await places("scripts/run.mjs", `${send}const r = await sendDigest("x");\nif (!r.success) process.exit(1);\n`)).toEqual([]);
+    expect(await places("scripts/run.mjs", `async function sendDigest(text) {\n  const res = await fetch(HOOK, { method: "POST", body: text });\n  if (!res.ok) throw new Error(String(res.status));\n}\nawait sendDigest("x");\n`)).toEqual([]);
+    expect(await places("scripts/run.mjs", `function loadCache() {\n  try {\n    return JSON.parse(readFileSync("c.json", "utf8"));\n  } catch {\n    return null;\n  }\n}\nloadCache();\n`)).toEqual([]);
+  });
+
+  it("reports a Python delivery helper that only prints its failure, called as a bare statement", async () => {
+    const code = `import subprocess, sys\n\ndef wake_agent(items):\n    try:\n        subprocess.run(["curl", "-fsS", URL, "-d", items], check=True, timeout=60)\n    except Exception as e:\n        print(f"failed to wake the agent: {e}", file=sys.stderr)\n\nwake_agent(found)\nsave_state(state)\nprint("Done.")\n`;
+    expect(await places("scripts/run.py", code)).toEqual(["unconfirmed-send:6", "unconfirmed-send:9"].sort());
+  });
+});
