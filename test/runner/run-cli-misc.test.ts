@@ -90,6 +90,9 @@ describe.concurrent("skip-summary run: usage errors exit 64 and name the flag", 
     [["run", "--skill", "tessl__a", "--backoff", "quadratic", "--", "true"], "--backoff"],
     [["run", "--skill", "tessl__a", "--timeout", "30", "--", "true"], '--timeout "30" is not a duration: add a unit: "30s"'],
     [["run", "--skill", "tessl__a", "--retry", "-1", "--", "true"], "--retry"],
+    // docs/runner.md: "--retry N: retry up to N times (0–100)".
+    [["run", "--skill", "tessl__a", "--retry", "101", "--", "true"], '--retry must be a whole number from 0 to 100, got "101"'],
+    [["run", "--skill", "tessl__a", "--retry", "1.5", "--", "true"], '--retry must be a whole number from 0 to 100, got "1.5"'],
     [["run", "--skill", "tessl__a", "--log-format", "xml", "--", "true"], "--log-format"],
     [["run", "--skill", "tessl__a", "--notify", "stdout", "--", "true"], "--notify only applies with --surface"],
     [["run", "--skill", "tessl__a", "--retry", "1", "--heal-arg", "", "--", "true"], "--heal-arg: the first --heal-arg is the program to run, and it is empty"],
@@ -111,6 +114,11 @@ describe.concurrent("skip-summary run: the command after --", () => {
     const r = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", ws, "--", "echo", "--json", "--retry", "3"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("--json --retry 3\n");
+  });
+
+  it("takes --retry 100, the most docs/runner.md allows (101 is a usage error above)", async () => {
+    const r = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", await tempDir(), "--retry", "100", "--", "true"]);
+    expect(r.code, r.stderr).toBe(0);
   });
 });
 

@@ -93,6 +93,34 @@ describe.concurrent("watch mode (a folder watch on a real folder)", () => {
     await waitFor(async () => (await readWorkspace(ws)).length === 0, 10_000);
   });
 
+  it("a send that keeps failing is tried again after 1 s, doubling, and never more than 5 min apart (docs/surfacer.md)", async ({ task }) => {
+    const ws = await memoryTempDir();
+    const down = flakyNotifier(1_000_000);
+    let scans = 0;
+    let failed = 0;
+    // The watcher's clock is ours, moved only once the last failure is recorded (its delay counts from then).
+    let clock = Date.parse("2026-11-22T18:00:00.000Z");
+    await putSummary(ws, "tessl__down");
+    const log = (e: { event: string }) => void (e.event === "scan" && scans++);
+    keep(task, await startWatch({ patterns: [ws], cwd: "/", deliver: deliverTo([down]), leaseMs: 86_400_000, rescanMs: 20, now: () => new Date(clock), log, onOutcome: (o) => void (o.kind === "failed" && failed++) }));
+    await waitFor(() => failed === 1, 10_000);
+    const threeScans = async () => {
+      const from = scans;
+      await waitFor(() => scans >= from + 3, 10_000);
+    };
+    // 1 s, 2 s, ... 256 s, then 300 s (not 512 s) and 300 s again: each delay to the millisecond.
+    const delays = [1, 2, 4, 8, 16, 32, 64, 128, 256, 300, 300].map((s) => s * 1_000);
+    for (const [i, delay] of delays.entries()) {
+      clock += delay - 1;
+      await threeScans();
+      expect(down.calls, `1 ms before the delay of ${delay} ms ran out`).toBe(i + 1);
+      clock += 1;
+      await waitFor(() => failed === i + 2, 10_000);
+    }
+    expect(down.calls).toBe(delays.length + 1);
+    expect((await readWorkspace(ws)).filter((n) => n.endsWith(".json"))).toHaveLength(1);
+  });
+
   it("does not spin on a backlog whose notifier is down: nothing is tried again before its time, then the delay doubles", async ({ task }) => {
     // 450 claims and returns and a rescan of 150 files every 50 ms: in memory (tmpfs where there is one), as the
     // backlog is the point here, not the disk.
