@@ -80,6 +80,24 @@ describe.concurrent("history and silence over a fleet", () => {
     expect(missing.stderr).toContain("in 3 workspaces");
   });
 
+  it("on a terminal, the strip spans 14 days without --since, the --since period, and at most 60 days (docs/surfacer.md)", async () => {
+    const { config } = await fleet();
+    const env = { SKIP_SUMMARY_NOW: "2026-11-24T12:00:00Z" };
+    const span = async (...since: string[]) => {
+      const r = await runCliInProcess(["history", "--config", config, ...since], { env, stdoutIsTTY: true });
+      expect(r.code, r.stderr).toBe(0);
+      const header = /^ +(\d{4}-\d\d-\d\d) … (\d{4}-\d\d-\d\d) \(one character a day/m.exec(r.stdout);
+      expect(header, r.stdout).not.toBeNull();
+      const strip = new RegExp(`^shared +(\\S+)$`, "m").exec(r.stdout)![1]!;
+      const days = (Date.parse(header![2]!) - Date.parse(header![1]!)) / 86_400_000 + 1;
+      expect([...strip]).toHaveLength(days);
+      return [header![1], header![2], days];
+    };
+    expect(await span()).toEqual(["2026-11-11", "2026-11-24", 14]);
+    expect(await span("--since", "7d")).toEqual(["2026-11-18", "2026-11-24", 7]);
+    expect(await span("--since", "52w")).toEqual(["2026-09-26", "2026-11-24", 60]);
+  });
+
   it("on a terminal: a day strip per skill, one character a day", async () => {
     const { workspaces } = await fleet();
     // The summaries (test/surfacer/helpers.ts) occurred on 2026-11-22: the strip of 21-24 Nov shows them second.

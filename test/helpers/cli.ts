@@ -22,6 +22,8 @@ export interface RunCliOptions {
   readonly env?: Record<string, string | undefined>;
   readonly input?: string;
   readonly timeoutMs?: number;
+  /** In process only: the CLI's stdout says it is a terminal (a spawned CLI's stdout is always a pipe). */
+  readonly stdoutIsTTY?: boolean;
 }
 
 /** Runs `node dist/cli.js ...args`; the environment is minimal and free of the caller's SKIP_SUMMARY_* settings. */

@@ -55,7 +55,7 @@ export function cliEnv(extra: RunCliOptions["env"] = {}): Record<string, string>
  * (`signal` is always null: nothing here can kill it). Options mean what they mean for `runCli`.
  */
 export async function runCliInProcess(args: readonly string[], options: RunCliOptions = {}): Promise<CliResult> {
-  const stdout = recordingStream();
+  const stdout = recordingStream(options.stdoutIsTTY === true);
   const stderr = recordingStream();
   const io: CliIo = { stdout, stderr, stdin: inputStream(options.input ?? ""), env: cliEnv(options.env), cwd: options.cwd ?? ROOT };
   const debug = debugRequested(args, io.env);
