@@ -87,4 +87,29 @@ describe.concurrent("module notifier", () => {
     expect(report.results[0]).toMatchObject({ ok: false, permanent: false, attempts: 1 });
     expect(report.results[0]!.error).toMatch(/timed out after 200 ms/);
   });
+  it("destination(route, workspace) routes by the module's answer; one that takes over 1 s counts as 'depends on the workspace' and its late answer is never taken for the next (docs/notifiers.md)", async ({ expect }) => {
+    const dir = await tempDir();
+    // A workspace ending /slow keeps the module's thread busy for 3 s (a synchronous wait), then answers "late".
+    const source = `
+      export default {
+        destination(route, workspace) {
+          if (workspace.endsWith("/slow")) { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 3000); return "late"; }
+          return route + "@" + workspace.split("/").pop();
+        },
+        async send() { return { ok: true }; },
+      };`;
+    const loaded = await load(dir, "router.mjs", source);
+    const mine = loaded.notifiers[0]!;
+    const a = mine.destination!("policy", "/srv/groups/a");
+    expect(a).toContain("policy@a");
+    expect(mine.destination!("policy", "/srv/groups/a")).toBe(a);
+    expect(mine.destination!("technical", "/srv/groups/a")).not.toBe(a);
+    expect(mine.destination!("policy", "/srv/groups/slow")).toBeUndefined();
+    // The thread is still busy with /slow: this question also gets no answer in time, not /slow's "late".
+    expect(mine.destination!("policy", "/srv/groups/b")).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 3_000));
+    const b = mine.destination!("policy", "/srv/groups/b");
+    expect(b).toContain("policy@b");
+    expect(b).not.toContain("late");
+  });
 });
