@@ -54,6 +54,16 @@ describe("error-as-empty across functions (Python)", () => {
   });
 });
 
+describe("error-as-empty: a precheck that answers wake_agent: False on a failure", () => {
+  it("reports an except on an operational error that answers no wake, and not a missing file or a non-zero exit", async () => {
+    const precheck = (except: string, answer: string) =>
+      `import json, sys\n\ndef decide(path):\n    try:\n        text = path.read_text()\n    ${except}\n        ${answer}\n    return {"wake_agent": bool(json.loads(text)), "data": {}}\n`;
+    expect(await places("scripts/precheck.py", precheck("except OSError as exc:", 'return {"wake_agent": False, "data": {"error": str(exc)}}'))).toEqual(["error-as-empty:6"]);
+    expect(await places("scripts/precheck.py", precheck("except FileNotFoundError:", 'return {"wake_agent": False, "data": {"reason": "file_missing"}}'))).toEqual([]);
+    expect(await places("scripts/precheck.py", precheck("except OSError as exc:", 'sys.exit(f"cannot read the state: {exc}")'))).toEqual([]);
+  });
+});
+
 describe("error-as-empty (JS/TS): a catch whose branches only log", () => {
   it("reports `catch { if (...) console.error(...) else console.error(...); return []; }` around work", async () => {
     const code = `export async function check(gmail) {\n  try {\n    const res = await gmail.list({ q: "is:unread" });\n    return res.messages;\n  } catch (error) {\n    if (error.code === 401) {\n      console.error("auth expired");\n    } else {\n      console.error("check failed", error.message);\n    }\n    return [];\n  }\n}\n`;

@@ -6,7 +6,7 @@
 import type { SkipMechanism } from "../source/facts.js";
 import { dotted } from "../source/python.js";
 import type { SyntaxNode } from "../source/tree-sitter.js";
-import { caughtNames, enclosingLoop, isLog, parseOnly, snippetOf, statements, surfaces } from "./python-skips.js";
+import { caughtNames, enclosingLoop, exitsNonZero, isLog, parseOnly, snippetOf, statements, surfaces } from "./python-skips.js";
 
 type Add = (mechanism: SkipMechanism, node: SyntaxNode, fields?: readonly string[], snippet?: string) => void;
 
@@ -168,5 +168,28 @@ export function unconfirmedSends(root: SyntaxNode, add: Add): void {
       reported.add(branch.startIndex);
       add("unconfirmed-send", branch, undefined, `${snippetOf(branch)}  (the caller goes on as if it was delivered, line ${stmt.startPosition.row + 1})`);
     }
+  }
+}
+
+/** `{"wake_agent": False, ...}`: a precheck's answer that nobody needs to wake (the scheduler then runs nothing). */
+const WAKE_OFF = /^["'](wake_?agent|wakeAgent)["']$/;
+
+function wakeOff(node: SyntaxNode): boolean {
+  return node.descendantsOfType("pair").some((p) => WAKE_OFF.test(p.childForFieldName("key")?.text ?? "") && p.childForFieldName("value")?.text === "False");
+}
+
+/**
+ * A failure answered "nothing to do": an except on an operational error whose answer is `wake_agent: False` (returned,
+ * printed or emitted). The scheduler then wakes nobody, so the error in its `data` reaches no one, and a nightly job
+ * that cannot read its state never runs again. Absence (`FileNotFoundError`) and values that do not parse are not this.
+ */
+export function wakeOffOnFailure(root: SyntaxNode, add: Add): void {
+  for (const clause of root.descendantsOfType("except_clause")) {
+    const names = caughtNames(clause).map((n) => (/\.error$/.test(n) ? "OSError" : n.replace(/^[\w.]+\./, "")));
+    if (names.length > 0 && !names.some((n) => OPERATIONAL_EXC.test(n))) continue;
+    const body = statements(clause.namedChildren.find((c) => c.type === "block"));
+    const answer = body.find(wakeOff);
+    if (!answer || body.some((s) => (s === answer || s.startIndex === answer.startIndex ? exitsNonZero(s) : surfaces(s)))) continue;
+    add("error-as-empty", clause, undefined, `${snippetOf(clause)} … ${snippetOf(answer).slice(0, 100)}  (answers wake_agent: False, so nobody hears of the failure)`);
   }
 }
