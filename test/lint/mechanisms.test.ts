@@ -55,6 +55,41 @@ describe("which scripts a skill runs, and who watches", () => {
   });
 });
 
+describe("who watches, read from the tile's structure", () => {
+  const FAILS = mechanismMetaFails("log-only-skip");
+  const WATCHED = "---\nname: fetcher\n---\n# Fetcher\n\nRun `scripts/fetch_feeds.py` and show what it printed.\n";
+  async function flagged(files: Record<string, string>): Promise<boolean> {
+    const dir = await writeTile({ "skills/fetcher/SKILL.md": WATCHED, "skills/fetcher/scripts/fetch_feeds.py": FAILS, ...files });
+    const summary = await lintTiles(["."], { cwd: dir, severities: new Map([["defer-without-summary", "warning"]]), settings: { allMechanisms: true } });
+    return summary.files.some((f) => f.findings.some((x) => x.ruleId === "defer-without-summary"));
+  }
+
+  it("a scheduler's file in the tile that names the skill's script or the skill makes it unattended", async () => {
+    expect(await flagged({})).toBe(false);
+    expect(await flagged({ "deploy/crontab": "*/30 * * * * cd /srv/tile && python3 skills/fetcher/scripts/fetch_feeds.py\n" })).toBe(true);
+    expect(await flagged({ "config/cron.jobs.json": '{"jobs": [{"schedule": {"kind": "cron", "expr": "0 8 * * *"}, "message": "Use the fetcher skill"}]}\n' })).toBe(true);
+    expect(await flagged({ "systemd/feeds.timer": "[Timer]\nOnCalendar=hourly\nUnit=feeds.service\n", "systemd/feeds.service": "[Service]\nExecStart=python3 /srv/tile/skills/fetcher/scripts/fetch_feeds.py\n" })).toBe(true);
+  });
+
+  it("a schedule that names another skill, or a CI workflow that runs on push, does not", async () => {
+    expect(await flagged({ "deploy/crontab": "0 6 * * * python3 skills/other/run_other.py\n" })).toBe(false);
+    expect(await flagged({ ".github/workflows/tests.yml": "on: [push]\njobs:\n  test:\n    steps:\n      - run: python3 skills/fetcher/scripts/fetch_feeds.py --selftest\n" })).toBe(false);
+    expect(await flagged({ ".github/workflows/nightly.yml": "on:\n  schedule:\n    - cron: '0 3 * * *'\njobs:\n  run:\n    steps:\n      - run: python3 skills/fetcher/scripts/fetch_feeds.py\n" })).toBe(true);
+  });
+
+  it("a script that installs a schedule for the skill's script makes it unattended", async () => {
+    expect(await flagged({ "install.sh": '(crontab -l; echo "0 * * * * python3 $PWD/skills/fetcher/scripts/fetch_feeds.py") | crontab -\n' })).toBe(true);
+  });
+
+  it("SKILL.md saying a scheduler runs it, not words that only name a kind of program", async () => {
+    const said = (line: string) => ({ "skills/fetcher/SKILL.md": WATCHED.replace("Run `scripts", `${line}\n\nRun \`scripts`) });
+    expect(await flagged(said("Designed to be invoked daily via `/loop 1d`."))).toBe(true);
+    expect(await flagged(said("Cron runs it at `0 7 * * *`."))).toBe(true);
+    expect(await flagged(said("Talks to the feed daemon and its watcher, which keep a heartbeat."))).toBe(false);
+    expect(await flagged(said("Token lifetime is 24 * 60 * 60 seconds."))).toBe(false);
+  });
+});
+
 function mechanismMetaFails(id: string): string {
   return MECHANISM_META.find((m) => m.id === id)!.examples[0]!.fails;
 }

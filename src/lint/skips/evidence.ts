@@ -7,7 +7,8 @@ import type { TileFile } from "../tile/files.js";
 import { baseName } from "../tile/classify-path.js";
 import { emitsSummary, SKILL_MD_EMITS } from "../rules/skill-facts.js";
 import { runsUnattended, scriptsToJudge } from "./skill-scripts.js";
-import { instructionSkips, linkedReferences, proseUnits, relayedFields, relayedFieldsIn, type RelayedField } from "./instructions.js";
+import { linkedReferences, proseUnits, relayedFields, relayedFieldsIn, type RelayedField } from "./instructions.js";
+import { instructionSkips } from "./prose-skips.js";
 
 export interface Place {
   readonly file: string;
@@ -38,7 +39,7 @@ export function skipEvidence(tile: Tile, skill: Skill): Map<SkipMechanism, Place
   const docsOf = (s: Skill) => skillDocs(s.dir, s.skillMd, texts!);
   const scripts = scriptsToJudge(tile, skill, docsOf);
   // In a skill a person runs and watches, what it prints or says is seen; with nobody watching, only what is sent is.
-  const watched = !runsUnattended(skill, docs, scripts);
+  const watched = !runsUnattended(tile, skill, docs, scripts);
   for (const file of scripts) {
     if (watched) continue;
     const facts = tile.facts(file);

@@ -74,7 +74,7 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
     id: "instructed-skip",
     words: "tells the agent to skip, drop, defer or stay silent about work on a failure or limit without telling anyone",
     looksFor:
-      "A sentence in SKILL.md or a linked references/*.md that applies on a failure or a limit (fails, error, times out, expired, unreachable, budget, quota, cap) and tells the agent to skip, drop, defer, move on, leave the rest for later, fall back, or keep it quiet (silently, without reporting, needs no action, do not mention it), in a paragraph or list item that names no surfacing action. A negated prohibition (\"do not skip ahead\"), a description of what something else does (\"the lookup fails silently\") and a passive on a limit alone (how a platform behaves) are not instructions.",
+      "An instruction in SKILL.md or a linked references/*.md, read by its structure: a condition (a leading \"if/when/on X\", a trailing \"... if X\", \"X → do Y\", \"X: do Y\", a relative clause such as \"pages that 404\", the sentence or lead-in that introduces a list) that is a failure (fails, error, times out, expired, unauthorized, blocked, unreachable, a 4xx/5xx) or a limit (budget, quota, cap); a consequence given as an instruction (imperative, or passive such as \"are dropped\") that skips, drops, defers, moves on, continues with the rest, leaves the rest for later, treats the rest as done, or keeps it quiet (silently, without reporting, needs no action); and nothing in the same instruction (its paragraph, or its list with the list's lead-in) that reaches the owner: a surfacing action (send_message, tell, report, flag it) or a note that is not only a local log or file. Falling back counts only after an expired login or a refused permission (a worse path the owner does not know about) or when it is to be silent. Absence (\"if the file doesn't exist\") is not a failure, a third-person verb (\"the client falls back\") describes, and a passive on a limit alone says how a platform behaves.",
     examples: [
       {
         file: MD,
@@ -82,6 +82,21 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
         passes: "If the login has expired, skip posting today and tell the owner with send_message which account needs a new login.\n",
       },
       { file: MD, fails: "When a source times out, continue without reporting it.\n", passes: "When a source times out, continue, and list it under `failed_sources` in the summary you send the owner.\n" },
+      {
+        file: MD,
+        fails: "If one source fails:\n\n- continue with the remaining sources\n- note the failure in the local log\n",
+        passes: "If one source fails:\n\n- continue with the remaining sources\n- list it under Failed sources in the digest you send\n",
+      },
+      {
+        file: MD,
+        fails: "If the session token is rejected, fall back to the public search.\n",
+        passes: "If the session token is rejected, fall back to the public search and say in the digest that it was used.\n",
+      },
+      {
+        file: MD,
+        fails: "Run `scripts/publish.py`. Items counted by `deferred` need no action here; the next run takes them.\n",
+        passes: "Run `scripts/publish.py`. Report the count in `deferred` to the owner; the next run takes those items.\n",
+      },
     ],
   },
   {
@@ -198,7 +213,7 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
     id: "tool-missing",
     words: "skips a step when a tool is missing, without telling anyone",
     looksFor:
-      "A step that is skipped or replaced when a tool is not there: shell `if ! command -v X; then ... exit 0 / continue / return; fi` or `command -v X || exit 0`, Python `if shutil.which(\"x\") is None: return`, and in SKILL.md \"if WebSearch is not available, skip this step\" or \"treat every unknown as not released\". Stopping with an error, or saying what was skipped, is not silent.",
+      "A step that is left undone when a tool is not there: shell `if ! command -v X; then ... exit 0 / continue / return; fi` or `command -v X || exit 0`, Python `if shutil.which(\"x\") is None: return` or `except FileNotFoundError: return` around running it, and in SKILL.md an instruction whose condition is a missing tool (\"if WebSearch is not available, skip this step and treat every unknown as not released\") with nothing in it that reaches the owner. A branch that only logs or passes falls through to the next way of doing it (a fallback chain) or to the rest of the work without an optional extra, so only a branch that stops counts. Stopping with an error, or saying what was skipped, is not silent.",
     examples: [
       {
         file: SH,

@@ -217,7 +217,10 @@ function capDeferral(root: SyntaxNode, add: Add): void {
 function toolMissing(root: SyntaxNode, add: Add): void {
   // `return 2` from main() is an exit code, and any other value is an answer the caller sees: only a bare or empty return is quiet.
   const quietReturn = (s: SyntaxNode) => s.type === "return_statement" && (s.namedChildren.length === 0 || /^(None|False|0|\[\]|\{\}|""|'')$/.test(s.namedChildren[0]!.text));
-  const quietStop = (body: SyntaxNode[]) => body.length > 0 && !body.some(surfaces) && body.every((s) => isLog(s) || quietReturn(s) || /^(continue_statement|pass_statement|break_statement)$/.test(s.type) || (s.type === "expression_statement" && s.namedChildren[0]?.type === "call" && exitZeroCall(s.namedChildren[0])));
+  const stop = (s: SyntaxNode) => quietReturn(s) || /^(continue_statement|break_statement)$/.test(s.type) || (s.type === "expression_statement" && s.namedChildren[0]?.type === "call" && exitZeroCall(s.namedChildren[0]));
+  // A branch that only logs or passes falls through to what follows: the next way of doing it (a fallback chain) or the
+  // rest of the work without an optional extra. Only a branch that stops leaves the step undone.
+  const quietStop = (body: SyntaxNode[]) => body.some(stop) && !body.some(surfaces) && body.every((s) => isLog(s) || stop(s) || s.type === "pass_statement");
   for (const ifs of py(root, "if_statement")) {
     const cond = ifs.childForFieldName("condition")?.text ?? "";
     if (!/\bwhich\(|find_spec\(/.test(cond) || !/\bnot\b|is None|== None/.test(cond)) continue;
@@ -231,7 +234,7 @@ function toolMissing(root: SyntaxNode, add: Add): void {
     if (!missing) continue;
     const body = statements(clause.namedChildren.find((c) => c.type === "block"));
     // `except ImportError: x = None` is an optional dependency; a stop or a return in its place skips the step.
-    if (quietStop(body) && body.some((s) => s.type !== "pass_statement" || runsTool)) add("tool-missing", clause);
+    if (quietStop(body)) add("tool-missing", clause);
   }
 }
 

@@ -117,7 +117,8 @@ export function shellSkips(root: SyntaxNode): SkipEvidence[] {
     const negated = /^!/.test(cond.text.trim());
     const statusCheck = /\$\?\s*-(ne|gt)\s*0|\$\?\s*!=\s*0/.test(cond.text);
     if (loop && BUDGET.test(cond.text) && stops) add("budget-stop", ifs);
-    else if (negated && TOOL_CHECK.test(name(firstCommand(cond))) && body.length > 0 && body.every((b) => isLog(b) || exitZero(b) || /^(continue|return)$/.test(name(b)))) add("tool-missing", ifs);
+    // A branch that only logs falls through to the work (or its fallback); only one that stops leaves the step undone.
+    else if (negated && TOOL_CHECK.test(name(firstCommand(cond))) && body.some((b) => exitZero(b) || /^(continue|return)$/.test(name(b))) && body.every((b) => isLog(b) || exitZero(b) || /^(continue|return)$/.test(name(b)))) add("tool-missing", ifs);
     else if ((negated && isWork(cond)) || statusCheck) {
       if (body.some(exitZero) && body.every((b) => exitZero(b) || isLog(b))) add("exit-0-on-failure", ifs);
       else if (loop && logThenNext(body)) add("log-only-skip", ifs);

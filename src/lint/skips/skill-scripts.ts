@@ -4,6 +4,7 @@
 // the first skill that runs it, a copy under the first skill that has it.
 import { createHash } from "node:crypto";
 import { posix } from "node:path";
+import { isCode, isScheduleConfig } from "../tile/classify-path.js";
 import type { TileFile } from "../tile/files.js";
 import type { Skill, Tile } from "../tile/tile.js";
 
@@ -73,12 +74,62 @@ export function scriptsToJudge(tile: Tile, skill: Skill, docsOf: (skill: Skill) 
 }
 
 /**
- * The skill runs with nobody watching: scheduled (cron, nightly, every N minutes), in the background, as a watcher or
- * a daemon. Then a line on stderr reaches no one; in a skill a person runs and watches, the same line is seen.
+ * The skill runs with nobody watching: a scheduler starts it, or it loops on a timer. Then a line on stderr reaches no
+ * one; in a skill a person runs and watches, the same line is seen. Read by structure where the tile shows one:
+ * - a schedule in the tile that names the skill or one of its scripts: a scheduler's own file (a crontab, a systemd
+ *   timer, a launchd plist, a CI workflow, a jobs or schedule file) or a script that installs one (`crontab`,
+ *   `launchctl load`, `systemctl enable`, a plist's `StartInterval`, `OnCalendar=`);
+ * - its SKILL.md or a linked reference says a scheduler runs it: a cron expression, `/loop 1d`, "run by cron",
+ *   "invoked daily via ...", "a scheduled task", "runs nightly", "every 10 minutes", a precheck or wake cycle;
+ * - one of its scripts loops on a timer (`setInterval`, `while True:` with `time.sleep`, a cron library) or answers a
+ *   scheduler (`wake_agent`).
+ * Words that only name a kind of program ("daemon", "watcher", "heartbeat", "in the background") are not enough: an
+ * interactive CLI's docs use them for what it talks to.
  */
-const UNATTENDED_PROSE = /\b(cron(?:tab|job)?|scheduled (?:task|job|run|trigger|agent|workflow)s?|on a schedule|runs? (?:nightly|daily|hourly|weekly|every|each|periodically|automatically|unattended|in the background)|nightly|hourly|every \d+ (?:minutes?|hours?|mins?)|every (?:morning|night|evening|hour)|each (?:morning|night)|in the background|background (?:job|task|process|service|worker|run)|daemon|watchdog|watcher|unattended|periodic(?:ally)?|heartbeat|launchd|launchctl|systemd timer|every (?:wake|cycle|tick)(?: cycle)?|wake cycle|pre-?check)\b/i;
-const UNATTENDED_CODE = /\bwake_?agent\b|wakeAgent|\bsetInterval\(|\bcron\b|node-cron|\bschedule\.every\b|APScheduler|BlockingScheduler|\bwhile True:[\s\S]{0,2000}?\btime\.sleep\(|\bwhile (?:true|:)\b[\s\S]{0,2000}?\bsleep \d|crontab|launchctl|systemctl/;
+const SCHEDULED_PROSE = new RegExp(
+  [
+    String.raw`\bcron(?:tab|job)?\b`,
+    // A cron expression: five fields, one of them a star ("0 8 * * *"); not arithmetic ("24 * 60 * 60").
+    String.raw`(?:^|[\s\`"'])(?=[\d*/,\t -]*\*)(?!\d+ \* \d+ \* \d)(?:[\d*][\d*/,-]*[ \t]+){4}[\d*][\d*/,-]*(?=[\s\`"']|$)`,
+    String.raw`/loop\s+\d+\s*[smhd]\b`,
+    String.raw`\bscheduled (?:task|job|run|trigger|agent|workflow)s?\b`,
+    String.raw`\bon a schedule\b`,
+    String.raw`\b(?:run|runs|ran|invoked|triggered|fired|started|called|executed) (?:\w+ ){0,4}(?:by|from|via|through|under) (?:a |the |an )?(?:cron|crontab|launchd|systemd|scheduler|timer|/loop|heartbeat|scheduled task)`,
+    String.raw`\b(?:runs?|invoked|triggered|fires?|executed) (?:\w+ )?(?:nightly|hourly|daily|weekly|every \d+ (?:minutes?|hours?|mins?)|every (?:morning|night|evening|hour|day)|each (?:morning|night|day)|unattended|periodically|automatically|in the background)\b`,
+    String.raw`\bnightly\b`,
+    String.raw`\bevery \d+ (?:minutes?|hours?|mins?)\b`,
+    String.raw`\bunattended\b`,
+    String.raw`\blaunchd\b|\blaunchctl\b|\bsystemd timer\b`,
+    String.raw`\b(?:every |each )?wake(?: cycle|_agent)\b|\bpre-?check\b|\bbackground (?:job|task)s?\b`,
+  ].join("|"),
+  "i",
+);
+const TIMER_CODE = /\bwake_?agent\b|wakeAgent|\bsetInterval\(|node-cron|\bcron\.schedule\(|\bschedule\.every\b|APScheduler|BlockingScheduler|\bwhile True:[\s\S]{0,2000}?\btime\.sleep\(|\bwhile (?:true|:)\b[\s\S]{0,2000}?\bsleep \d/;
+/** A script that puts something on a schedule. */
+const INSTALLS_SCHEDULE = /\bcrontab\b|\blaunchctl\s+(?:load|bootstrap|kickstart)|\bsystemctl\s+(?:--user\s+)?(?:enable|start)\b|StartCalendarInterval|StartInterval|OnCalendar=|OnUnitActiveSec=|\bschtasks\b/;
 
-export function runsUnattended(skill: Skill, docs: readonly TileFile[], scripts: readonly TileFile[]): boolean {
-  return docs.some((d) => UNATTENDED_PROSE.test(d.text ?? "")) || scripts.some((s) => UNATTENDED_CODE.test(s.text ?? ""));
+/** What a scheduler's file holds: a cron expression or field, a timer, an interval, a service that runs unattended. */
+const SCHEDULE_FORM = /\bcron\b|\bschedule\b|StartCalendarInterval|StartInterval|KeepAlive|OnCalendar|OnUnitActiveSec|ExecStart=|\binterval\b|(?:^|[\s"'])(?:[\d*][\d*\/,-]*[ \t]+){4}[\d*][\d*\/,-]*(?=[\s"']|$)/i;
+
+function schedules(tile: Tile): TileFile[] {
+  let found = scheduleCache.get(tile);
+  if (!found) {
+    // A workflow that runs on push runs tests, not the skill: only one with a `schedule:` trigger counts.
+    const config = (f: TileFile) => isScheduleConfig(f.path) && (/\.ya?ml$/.test(f.path) && f.path.includes(".github/") ? /^\s*schedule:/m.test(f.text!) : SCHEDULE_FORM.test(f.text!));
+    found = tile.files.filter((f) => f.text !== undefined && (config(f) || (isCode(f.language) && INSTALLS_SCHEDULE.test(f.text))));
+    scheduleCache.set(tile, found);
+  }
+  return found;
+}
+const scheduleCache = new WeakMap<Tile, TileFile[]>();
+
+/** Whether a schedule's text names the skill (its name or folder) or one of the scripts it runs (a name that is not generic). */
+function namesSkill(text: string, skill: Skill, scripts: readonly TileFile[]): boolean {
+  const words = [skill.name, posix.basename(skill.dir), ...scripts.map((f) => posix.basename(f.path)).filter((b) => !GENERIC.test(b))].filter((w) => w.length > 2);
+  return words.some((w) => new RegExp(`(^|[^\\w-])${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w-])`).test(text));
+}
+
+export function runsUnattended(tile: Tile, skill: Skill, docs: readonly TileFile[], scripts: readonly TileFile[]): boolean {
+  if (docs.some((d) => SCHEDULED_PROSE.test(d.text ?? "")) || scripts.some((s) => TIMER_CODE.test(s.text ?? ""))) return true;
+  return schedules(tile).some((f) => !docs.includes(f) && namesSkill(f.text!, skill, scripts));
 }

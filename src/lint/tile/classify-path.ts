@@ -48,6 +48,16 @@ export function isSummaryLikeName(path: string): boolean {
   return name.startsWith(SUMMARY_FILE_PREFIX) && name.endsWith(SUMMARY_FILE_SUFFIX);
 }
 
+/**
+ * A scheduler's own configuration: a crontab, a systemd timer or service, a launchd plist, a CI workflow, a jobs or
+ * schedule file.
+ * Read so the lint can tell which skills run with nobody watching (a schedule that names them).
+ */
+export function isScheduleConfig(path: string): boolean {
+  const name = baseName(path);
+  return /\.(timer|service|plist|cron)$|^crontab$/i.test(name) || /(^|[._-])(cron|crontab|crontabs|schedules?|scheduler|jobs|launchd|timers?)([._-]|$)/i.test(name.replace(/\.(json|ya?ml|toml|txt|conf)$/i, "")) || /(^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(path);
+}
+
 const TEST_DIR = /(^|\/)(tests?|__tests__)\//;
 const FIXTURE_DIR = /(^|\/)(tests?|__tests__|fixtures|__fixtures__|testdata|test-data)\//;
 const TEST_NAME = /^(test_.*\.py|.*_test\.py|.*\.test\.[^.]+|.*\.spec\.[^.]+|test-.*\.sh|.*\.bats)$/;

@@ -3,7 +3,7 @@ import { closeSync, fstatSync, openSync, readdirSync, readSync, realpathSync, co
 import { relative, sep } from "node:path";
 import { isSystemError } from "../../fs/errors.js";
 import fg from "fast-glob";
-import { baseName, isSummaryLikeName, languageOf, type Language } from "./classify-path.js";
+import { baseName, isScheduleConfig, isSummaryLikeName, languageOf, type Language } from "./classify-path.js";
 
 /** Files larger than this are reported and not read. */
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -186,14 +186,14 @@ class LinkFollower {
 function isRead(path: string, language: Language): boolean {
   switch (language) {
     case "other":
-      return isSummaryLikeName(path);
+      return isSummaryLikeName(path) || isScheduleConfig(path);
     case "markdown": {
       const name = baseName(path);
       // references/*.md: a SKILL.md's linked instructions, read for instructed skips.
       return name === "SKILL.md" || name === "no-silent-defer.md" || /(^|\/)(rules|references)\//.test(path);
     }
     case "json":
-      return isSummaryLikeName(path) || path === "tile.json" || path === ".tessl-plugin/plugin.json" || path === ".claude-plugin/plugin.json" || path === "tessl.json";
+      return isSummaryLikeName(path) || isScheduleConfig(path) || path === "tile.json" || path === ".tessl-plugin/plugin.json" || path === ".claude-plugin/plugin.json" || path === "tessl.json";
     default:
       return true;
   }
