@@ -350,7 +350,7 @@ describe.concurrent("skip-summary lint: robustness (nothing crashes, everything 
     await writeFile(join(dir, "tile.json"), "{ not json");
     await mkdir(join(dir, "skills", "a"), { recursive: true });
     // A skill that skips on purpose: the rule file is relevant to it, and the skip itself is declared.
-    await writeFile(join(dir, "skills", "a", "SKILL.md"), "---\nname: a\nintentional-skips:\n  instructed-skip: retried hourly by design\n---\nIf the mirror times out, skip it.\n");
+    await writeFile(join(dir, "skills", "a", "SKILL.md"), "---\nname: a\nintentional-skips:\n  instructed-skip: retried hourly by design\n---\nRuns hourly from cron. If the mirror times out, skip it.\n");
     const { code, flat } = await lintJson(["."], dir);
     expect(code).toBe(1);
     expect(flat.map((f) => [f.ruleId, f.file])).toEqual([
