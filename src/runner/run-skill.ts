@@ -83,7 +83,8 @@ export async function runSkill(options: RunSkillOptions): Promise<RunResult> {
   const base = { outcome: result.outcome, exitCode: result.exitCode, signal: child.signal, attempts: attempt, timedOut: child.timedOut };
   const runResult: RunResult = {
     skill: o.skill,
-    command: o.command,
+    // Echoed in --json: a token passed as an argument (curl -H "Authorization: Bearer …") is masked like stderr.
+    command: o.command.map(redact),
     failed: result.exitCode !== 0,
     ...base,
     isCanceled: child.canceled || Boolean(o.signal?.aborted),

@@ -97,4 +97,42 @@ describe("redaction", () => {
     expect(summary).toContain("upstream said: [redacted]");
     expectNoSecret([...printed, summary].join("\n"));
   });
+  it("masks every variable suffix and every secret shape docs/processes.md lists, in --json (its command too) and the summary it writes", async () => {
+    const dir = await tempDir();
+    // One variable per documented suffix (any case), each with a value that has no secret shape of its own.
+    const named: Record<string, string> = {
+      DEPLOY_TOKEN: "plain-value-for-token-01",
+      app_secret: "plain-value-for-secret-02",
+      DB_PASSWORD: "plain-value-for-password-03",
+      FTP_PASSWD: "plain-value-for-passwd-04",
+      MAPS_API_KEY: "plain-value-for-api-key-05",
+      MAPS_APIKEY: "plain-value-for-apikey-06",
+      SIGNING_PRIVATE_KEY: "plain-value-for-private-key-07",
+      GCP_CREDENTIALS: "plain-value-for-credentials-08",
+    };
+    // One string per documented shape, in text no variable names.
+    const shaped = [
+      "7318842210:AAHfshapedshapedshapedshapedshaped12",
+      "Bearer shapedbearervalue0123456789",
+      "Basic c2hhcGVkOmJhc2ljdmFsdWUwMTIzNDU2",
+      "ghp_shapedshapedshapedshapedshaped012345",
+      "github_pat_shapedshapedshapedshapedshaped01",
+      "sk-ant-shapedshapedshaped0123456789",
+      "rk_live_is_not_a_shape but rk-shapedshapedshaped0123456789 is",
+      "xoxb-shaped-0123456789-abc",
+      "AKIASHAPEDSHAPED0123",
+      "NIGHTLY_TOKEN=shapedpairvalue42",
+      '"api_key": "shapedjsonvalue43"',
+    ];
+    const secrets = [...Object.values(named), "shapedbearervalue0123456789", "c2hhcGVkOmJhc2ljdmFsdWUwMTIzNDU2", "ghp_shapedshapedshapedshapedshaped012345", "github_pat_shapedshapedshapedshapedshaped01", "sk-ant-shapedshapedshaped0123456789", "rk-shapedshapedshaped0123456789", "xoxb-shaped-0123456789-abc", "AKIASHAPEDSHAPED0123", "shapedpairvalue42", "shapedjsonvalue43", "7318842210:AAHfshapedshapedshapedshapedshaped12"];
+    const lines = [...Object.keys(named).map((name) => `"$${name}"`), ...shaped.map((text) => `'${text.replace(/'/g, "'\\''")}'`)];
+    const script = `printf '%s\\n' ${lines.join(" ")} >&2; exit 2`;
+    const r = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", dir, "--json", "--", "sh", "-c", script], { env: named });
+    expect(r.code, r.stderr).toBe(2);
+    const summary = await readFile(join(dir, ".skip-summary-tessl__a.json"), "utf8");
+    for (const text of [r.stdout, summary]) {
+      expect(text).toContain("[redacted]");
+      for (const secret of secrets) expect(text, `leaked ${secret}`).not.toContain(secret);
+    }
+  });
 });
