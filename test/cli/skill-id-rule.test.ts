@@ -112,14 +112,21 @@ describe("one skill-id rule: check-cfps is tessl__check-cfps everywhere", () => 
     ["tessl__", "it is only the prefix tessl__; add the skill's name"],
     ["../etc", "path separator"],
     ["a".repeat(125), "characters long with the tessl__ prefix; the limit is 128"],
-  ])("%s is refused with the same words by emit (65), silence (2, usage), the library and the Python helper", async (bad, words) => {
+  ])("%s is refused with the same words by emit (65), silence, history and surface (2), run (64), the library and the Python helper", async (bad, words) => {
     const ws = await tempDir();
-    const emitted = await runCli(["emit", "--skill", bad, "--step", "1", "--reason", "r", "--workspace", ws]);
-    expect(emitted.code).toBe(65);
-    expect(emitted.stderr).toContain(words);
-    const silenced = await runCli(["silence", "add", "--workspace", ws, "--skill", bad, "--for", "1d", "--comment", "x"]);
-    expect(silenced.code).toBe(2);
-    expect(silenced.stderr).toContain(words);
+    // docs/skip-summary-schema.md, "Where": each command's exit code for a refused id.
+    const commands: [string[], number][] = [
+      [["emit", "--skill", bad, "--step", "1", "--reason", "r", "--workspace", ws], 65],
+      [["silence", "add", "--workspace", ws, "--skill", bad, "--for", "1d", "--comment", "x"], 2],
+      [["history", "--workspace", ws, "--skill", bad], 2],
+      [["surface", "--workspace", ws, "--skill", bad], 2],
+      [["run", "--workspace", ws, "--skill", bad, "--", "true"], 64],
+    ];
+    for (const [args, code] of commands) {
+      const r = await runCli(args);
+      expect(r.code, `${args[0]}: ${r.stderr}`).toBe(code);
+      expect(r.stderr, args[0]).toContain(words);
+    }
     const refused = await emitSkip({ skill: bad, step: 1, reason: "r" }, { workspace: ws }).catch((e: unknown) => e);
     expect(isSkipSummaryError(refused, "contract.skill_id_invalid")).toBe(true);
     expect((refused as Error).message).toContain(words);
