@@ -77,12 +77,23 @@ describe("each command's error codes", () => {
     expect(event.stderr).toMatch(/--hook-input: stdin is not valid JSON/);
   });
 
-  it("history and silence: contract.workspace_not_found 2", async () => {
-    for (const args of [["history"], ["silence", "list"]]) {
+  it("history, silence, surface and hooks: contract.workspace_not_found 2", async () => {
+    for (const args of [["history"], ["silence", "list"], ["surface"], ["hooks", "install", "--dry-run"]]) {
       const r = await runCliInProcess(args);
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.stderr).toMatch(/^skip-summary: no workspace: pass --workspace DIR or set SKIP_SUMMARY_WORKSPACE=DIR/);
     }
+  });
+
+  // docs/owner.md, "Which workspace": what the commands that do not stop on it do with no workspace at all.
+  it("no workspace: check fails its workspace check (1), run keeps the skill's code and says why", async () => {
+    const check = await runCliInProcess(["check", "--offline", "--notify", "stdout"]);
+    expect(check.code).toBe(1);
+    expect(check.stdout).toMatch(/^fail +workspace +\(none\): no workspace: pass --workspace DIR/m);
+    const run = await runCliInProcess(["run", "--skill", "tessl__a", "--", "sh", "-c", "exit 2"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("└─ ⚠️ could not write the skip summary: no workspace: pass --workspace DIR");
+    // notify --test falling back to the cwd: test/cli/notify-test.test.ts.
   });
 
   it("hooks: hooks.settings_invalid 2, hooks.settings_unwritable 73", async () => {
