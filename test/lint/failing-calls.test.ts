@@ -89,3 +89,18 @@ describe("unconfirmed-send", () => {
     expect(await places("scripts/run.py", code)).toEqual(["unconfirmed-send:6", "unconfirmed-send:9"].sort());
   });
 });
+
+describe("Python run from a shell heredoc", () => {
+  const script = (body: string, open = "python3 - \"$@\" <<'PY'") => `#!/usr/bin/env bash\nset -euo pipefail\necho "syncing" >&2\n${open}\n${body}PY\necho done\n`;
+  const loop = "import sys\nfor url in sys.argv[1:]:\n    try:\n        fetch(url)\n    except Exception as exc:\n        print(f\"skipped {url}: {exc}\", file=sys.stderr)\n        continue\n";
+
+  it("reads the body as Python, at the shell file's lines", async () => {
+    expect(await places("scripts/sync.sh", script(loop))).toEqual(["log-only-skip:9"]);
+    expect(await places("scripts/sync.sh", script(loop.replace(/\n/g, "\n\t").replace(/^/, "\t").replace(/\t$/, ""), "python3 - <<-PY").replace("\nPY\n", "\n\tPY\n"))).toEqual(["log-only-skip:9"]);
+  });
+
+  it("says nothing of a body whose failures stop the run, or of a heredoc fed to another program", async () => {
+    expect(await places("scripts/sync.sh", script(loop.replace("        continue\n", "        sys.exit(2)\n")))).toEqual([]);
+    expect(await places("scripts/sync.sh", script(loop, "cat > notes.txt <<'PY'"))).toEqual([]);
+  });
+});

@@ -4,6 +4,7 @@
 import { analyseCode, grammarOf, needsParse, RELEVANT, type CodeLanguage } from "../source/analyse.js";
 import { EMPTY_FACTS } from "../source/facts.js";
 import { analyseMarkdown } from "../source/markdown.js";
+import { pythonHeredocs } from "../source/heredoc-python.js";
 import type { Grammar, Parsers } from "../source/tree-sitter.js";
 import type { CachedFacts } from "./facts-cache.js";
 import { baseName, isCode } from "./classify-path.js";
@@ -17,7 +18,14 @@ export function analyseFile(file: TileFile, test: boolean, parsers: Parsers): Ca
   try {
     switch (file.language) {
       case "shell": {
-        const f = analyseCode(parsers, "shell", file.path, file.text, { script: !test });
+        let f = analyseCode(parsers, "shell", file.path, file.text, { script: !test });
+        // The Python a script runs from a heredoc is read as Python, at its own lines.
+        if (!test && parsers.has("python")) {
+          for (const doc of pythonHeredocs(file.text)) {
+            const skips = analyseCode(parsers, "python", file.path, doc.text, { script: true }).skips;
+            if (skips.length > 0) f = { ...f, skips: [...f.skips, ...skips] };
+          }
+        }
         // In a shell test every quoted string is the test's own output, so each may name a pattern.
         return { facts: test ? { ...f, testNames: f.strings } : f };
       }
@@ -46,7 +54,8 @@ export function grammarsFor(f: TileFile, test: boolean): Grammar[] {
   }
   if (f.language !== "python" && f.language !== "js" && f.language !== "shell" && f.language !== "bats") return [];
   const language = f.language as CodeLanguage;
-  return needsParse(language, f.text, !test) ? [grammarOf(language, f.path)] : [];
+  const own: Grammar[] = needsParse(language, f.text, !test) ? [grammarOf(language, f.path)] : [];
+  return language === "shell" && !test && pythonHeredocs(f.text).some((d) => needsParse("python", d.text, true)) ? [...own, "python"] : own;
 }
 
 /**
