@@ -25,7 +25,7 @@ const number = (cell: string) => Number(/`?(\d+)`?/.exec(cell)![1]);
 
 async function delivery(notify: Record<string, unknown>) {
   const config = { path: "/nonexistent/skip-summary.config.json", data: { notify: { notifiers: { s: { type: "stdout" } }, ...notify } } };
-  return (await loadNotifiers({ config, env: {}, cwd: "/", names: undefined, stdout: { write: () => undefined, isTTY: true } })).delivery;
+  return (await loadNotifiers({ config, env: {}, cwd: "/", names: undefined, stdout: { write: () => undefined } })).delivery;
 }
 
 describe("docs/notifiers.md: the notify section's defaults and ranges", () => {
