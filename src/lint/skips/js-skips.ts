@@ -3,10 +3,13 @@
 // result or into exit 0, a progress mark moved past a failed item, and a catch-all that exits 0. Read from the tree,
 // so comments never count.
 import type { SkipEvidence, SkipMechanism } from "../source/facts.js";
-import { at, type SyntaxNode } from "../source/tree-sitter.js";
+import { at, nodesOf, type SyntaxNode } from "../source/tree-sitter.js";
 import { jsUnconfirmedSends } from "./js-failing-calls.js";
 
 const LOOPS = new Set(["for_statement", "for_in_statement", "while_statement", "do_statement"]);
+/** The node types jsSkips looks for in the whole tree: found in one search (nodesOf), not one search each. */
+const JS_SKIP_TYPES = ["catch_clause", "call_expression", "if_statement", "for_in_statement"];
+const js = (root: SyntaxNode, type: string) => nodesOf(root, type, JS_SKIP_TYPES);
 const FUNCTIONS = new Set(["function_declaration", "function_expression", "arrow_function", "method_definition", "function", "generator_function_declaration"]);
 const BUDGET = /budget|deadline|elapsed|timeLeft|remainingMs|overBudget|performance\.now\(\)|Date\.now\(\)/;
 const SURFACE = /send|notify|alert|emitSkip|skipAndExit|skip-summary|throw\b|exit\(\s*[1-9]|exitCode\s*=\s*[1-9]|\.push\(|reject\(/;
@@ -121,7 +124,7 @@ function doesWork(node: SyntaxNode | null | undefined): boolean {
 export function jsSkips(root: SyntaxNode): SkipEvidence[] {
   const out: SkipEvidence[] = [];
   const add = (mechanism: SkipMechanism, node: SyntaxNode, snippet?: string) => out.push({ mechanism, line: at(node)[0], column: at(node)[1], snippet: (snippet ?? node.text.split("\n")[0]!.trim()).slice(0, 160) });
-  for (const clause of root.descendantsOfType("catch_clause")) {
+  for (const clause of js(root, "catch_clause")) {
     const stmts = body(clause.childForFieldName("body"));
     const text = stmts.map((s) => s.text).join("\n");
     const tryStmt = clause.parent;
@@ -151,7 +154,7 @@ export function jsSkips(root: SyntaxNode): SkipEvidence[] {
     if (stmts.some((s) => s.type === "continue_statement") || (stmts.length > 0 && fallsThrough(tryStmt, loop)) || (FUNCTIONS.has(loop.type) && stmts.some((s) => s.type === "return_statement"))) add("log-only-skip", clause);
   }
   // `.catch(() => [])`, `.catch((e) => { console.error(e); return null; })`.
-  for (const call of root.descendantsOfType("call_expression")) {
+  for (const call of js(root, "call_expression")) {
     const fn = call.childForFieldName("function");
     if (fn?.type !== "member_expression" || fn.childForFieldName("property")?.text !== "catch") continue;
     const handler = call.childForFieldName("arguments")?.namedChildren[0];
@@ -165,7 +168,7 @@ export function jsSkips(root: SyntaxNode): SkipEvidence[] {
       return last?.type === "return_statement" && EMPTY.test(last.namedChildren[0]?.text ?? "") && s.slice(0, -1).every(isLog);
     })()) add("error-as-empty", call, `.catch(${handler.text.split("\n")[0]!.slice(0, 80)})`);
   }
-  for (const ifs of root.descendantsOfType("if_statement")) {
+  for (const ifs of js(root, "if_statement")) {
     const cond = ifs.childForFieldName("condition");
     if (!cond) continue;
     const stmts = body(ifs.childForFieldName("consequence"));
@@ -185,11 +188,11 @@ export function jsSkips(root: SyntaxNode): SkipEvidence[] {
       if (doesWork(loop.childForFieldName("body"))) add("cap-deferral", ifs);
     }
   }
-  for (const loop of root.descendantsOfType("for_in_statement")) {
+  for (const loop of js(root, "for_in_statement")) {
     const coll = capSlice(loop.childForFieldName("right"));
     if (coll && doesWork(loop.childForFieldName("body")) && !remainderTold(scopeOf(loop), coll, loop.childForFieldName("right")!)) add("cap-deferral", loop);
   }
-  for (const call of root.descendantsOfType("call_expression")) {
+  for (const call of js(root, "call_expression")) {
     const fn = call.childForFieldName("function");
     if (fn?.type !== "member_expression" || !/^(forEach|map)$/.test(fn.childForFieldName("property")?.text ?? "")) continue;
     const coll = capSlice(fn.childForFieldName("object"));

@@ -3,9 +3,12 @@
 // exit 0, a step skipped when a tool is missing, and a trap that turns every error into exit 0. Read from the tree, so
 // comments never count; a failure of a command that only reads or tests (`grep`, `jq`, `[ -f ]`) is not work left undone.
 import type { SkipEvidence, SkipMechanism } from "../source/facts.js";
-import { at, type SyntaxNode } from "../source/tree-sitter.js";
+import { at, nodesOf, type SyntaxNode } from "../source/tree-sitter.js";
 
 const LOOPS = new Set(["for_statement", "c_style_for_statement", "while_statement"]);
+/** The node types shellSkips looks for in the whole tree: found in one search (nodesOf), not one search each. */
+const SH_SKIP_TYPES = ["list", "command_substitution", "if_statement", "pipeline", "command"];
+const sh = (root: SyntaxNode, type: string) => nodesOf(root, type, SH_SKIP_TYPES);
 const BUDGET = /budget|deadline|\bSECONDS\b|date \+%s|elapsed|time_left|remaining/i;
 const SURFACE = /skip-summary|send|notify|alert|\bexit [1-9]|\bexit "?\$|\breturn [1-9]|\+=\(|\bfalse\b/;
 /** Commands whose failure is a test or a parse, not work left undone. */
@@ -80,7 +83,7 @@ export function shellSkips(root: SyntaxNode): SkipEvidence[] {
   const out: SkipEvidence[] = [];
   const add = (mechanism: SkipMechanism, node: SyntaxNode) => out.push({ mechanism, line: at(node)[0], column: at(node)[1], snippet: node.text.split("\n")[0]!.trim().slice(0, 160) });
   const fileTells = SURFACE.test(root.text);
-  for (const list of root.descendantsOfType("list")) {
+  for (const list of sh(root, "list")) {
     const op = list.children.find((c) => c.text === "||" || c.text === "&&");
     if (op?.text !== "||") continue;
     const left = list.namedChildren[0]!;
@@ -99,14 +102,14 @@ export function shellSkips(root: SyntaxNode): SkipEvidence[] {
     else if (inLoop(list) && logThenNext(body)) add("log-only-skip", list);
   }
   // `x=$(curl ... || echo '[]')`: the failure reads as an empty answer.
-  for (const sub of root.descendantsOfType("command_substitution")) {
+  for (const sub of sh(root, "command_substitution")) {
     for (const list of sub.descendantsOfType("list")) {
       const right = list.namedChildren.at(-1)!;
       if (!list.children.some((c) => c.text === "||") || !isWork(list.namedChildren[0]!)) continue;
       if (/^(echo|printf)$/.test(name(right)) && /^(echo|printf)\s+(-n\s+)?(['"]?(\[\]|\{\}|null|0|)['"]?)\s*$/.test(right.text)) add("error-as-empty", list);
     }
   }
-  for (const ifs of root.descendantsOfType("if_statement")) {
+  for (const ifs of sh(root, "if_statement")) {
     const cond = ifs.childForFieldName("condition") ?? ifs.namedChildren[0];
     // Node objects are made anew on each access: compare positions, not identity.
     const condEnd = Math.max(...ifs.childrenForFieldName("condition").map((c) => c.endIndex), cond?.endIndex ?? 0);
@@ -126,7 +129,7 @@ export function shellSkips(root: SyntaxNode): SkipEvidence[] {
   }
   // `... | head -n 20 | while read ...; do work; done`: the rest of the list is never reached.
   if (!fileTells) {
-    for (const pipe of root.descendantsOfType("pipeline")) {
+    for (const pipe of sh(root, "pipeline")) {
       const parts = pipe.namedChildren;
       const headAt = parts.findIndex((p) => name(p) === "head" && /\s-(n\s*\S+|\d+)/.test(p.text) && !/-c\b/.test(p.text));
       if (headAt === -1) continue;
@@ -135,7 +138,7 @@ export function shellSkips(root: SyntaxNode): SkipEvidence[] {
     }
   }
   // A failure branch that writes an empty answer (`echo '{"findings":[]}' > out.json`): the reader sees "nothing found".
-  for (const ifs of root.descendantsOfType("if_statement")) {
+  for (const ifs of sh(root, "if_statement")) {
     const cond = ifs.childForFieldName("condition") ?? ifs.namedChildren[0];
     if (!cond) continue;
     const negated = /^!/.test(cond.text.trim());
@@ -144,7 +147,7 @@ export function shellSkips(root: SyntaxNode): SkipEvidence[] {
     const empty = branches.find((b) => /^(echo|printf)$/.test(name(b)) && EMPTY_JSON.test(b.text));
     if (empty) add("error-as-empty", empty);
   }
-  for (const cmd of root.descendantsOfType("command")) {
+  for (const cmd of sh(root, "command")) {
     if (cmd.childForFieldName("name")?.text !== "trap") continue;
     const args = cmd.childrenForFieldName("argument").map((a) => a.text);
     if (args.some((a) => /^ERR$/.test(a)) && /\bexit( 0)?\b['"]?$/.test(args[0]?.replace(/['"]$/, "") ?? "") && !/exit [1-9]/.test(args[0] ?? "")) add("catch-all-exit-0", cmd);

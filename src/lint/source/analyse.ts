@@ -22,7 +22,7 @@ const SKIP_SHAPES: Readonly<Record<CodeLanguage, RegExp>> = {
   python: /\bexcept\b|\bcontinue\b|\bbreak\b|=\s*\[\]|verified|checked|validated|confirmed_at|status|\[0?:\s*\w|\bexit\(|which\(|returncode\s*!=/,
   shell: /\bcontinue\b|\bbreak\b|\btrap\b|\bexit\b|\|\||\bhead\b/,
   bats: /(?!)/,
-  js: /\bcatch\b|\bcontinue\b|\bbreak\b|\.slice\(|process\.exit/,
+  js: /\bcatch\b|\bcontinue\b|\bbreak\b|\.slice\(\s*0\s*,|process\.exit/,
 };
 
 /** The grammar a file of this language is read with (anything not Python or JS/TS: bash, as SKILL.md's inline commands). */

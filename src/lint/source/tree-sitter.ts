@@ -158,13 +158,14 @@ const bucketCache = new WeakMap<SyntaxNode, Map<string, SyntaxNode[]>>();
 
 /**
  * The nodes of each type under `root`, found in one search for all of `types` and kept for the root: several checks
- * of a file ask for the same few node types, and each search walks the whole tree inside WebAssembly.
+ * of a file ask for the same few node types, and each search walks the whole tree inside WebAssembly. A type no earlier
+ * search covered means one more search, for it and every type asked for so far (readers with lists of their own share
+ * a tree without searching it again for each other's types).
  */
 export function nodesOf(root: SyntaxNode, type: string, types: readonly string[]): readonly SyntaxNode[] {
   let buckets = bucketCache.get(root);
   if (!buckets || !buckets.has(type)) {
-    buckets = new Map(types.map((t) => [t, [] as SyntaxNode[]]));
-    if (!buckets.has(type)) buckets.set(type, []);
+    buckets = new Map([...(buckets?.keys() ?? []), ...types, type].map((t) => [t, [] as SyntaxNode[]]));
     for (const node of root.descendantsOfType([...buckets.keys()])) buckets.get(node.type)!.push(node);
     bucketCache.set(root, buckets);
   }
