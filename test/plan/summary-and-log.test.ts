@@ -107,6 +107,17 @@ describe.concurrent("the failures log", () => {
     expect(Date.parse(entries[3].time)).not.toBeNaN();
   });
 
+  it("keeps the last 2,000 characters of a long stderr in an entry's stderr_tail (docs/plans.md)", async () => {
+    const s = await sandbox();
+    const long = `${"a".repeat(3_000)}${"b".repeat(1_996)}END`;
+    await s.write(`${head}  - ${stepYaml("noisy", "step.sh", ["1", long], "on_error: continue")}\n`);
+    const r = await s.run(["--plan", "plan.yaml", "--failures-log", "failures.jsonl"]);
+    expect(r.code, r.stderr).toBe(0);
+    const [entry] = (await readFile(join(s.dir, "failures.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l) as { stderr_tail: string });
+    expect(entry!.stderr_tail).toHaveLength(2_000);
+    expect(entry!.stderr_tail).toBe(`${"b".repeat(1_996)}END\n`);
+  });
+
   it("a --failures-log folder that cannot be created is reported, never waited on (Node's recursive mkdir spins on /proc)", async () => {
     const s = await sandbox();
     await s.write(`${head}  - ${stepYaml("soft", "step.sh", ["1"], "on_error: continue")}\n`);
