@@ -104,3 +104,21 @@ describe("Python run from a shell heredoc", () => {
     expect(await places("scripts/sync.sh", script(loop, "cat > notes.txt <<'PY'"))).toEqual([]);
   });
 });
+
+describe("log-only-skip: failures that leave no work undone", () => {
+  it("says nothing of a loop over alternatives that stops at the first that works", async () => {
+    const chain = `price = None\nfor sel in selectors:\n    try:\n        price = float(page.locator(sel).inner_text())\n    except Exception:\n        continue\n    if price:\n        break\n`;
+    expect(await places("scripts/run.py", chain)).toEqual([]);
+    expect(await places("scripts/run.py", `for mirror in mirrors:\n    try:\n        download(mirror, dest)\n        break\n    except OSError as exc:\n        print(f"{mirror}: {exc}", file=sys.stderr)\n`)).toEqual([]);
+  });
+
+  it("says nothing of failed deletes of old files, or of a peer that went away", async () => {
+    expect(await places("scripts/run.py", `import os\nfor old in backups[KEEP:]:\n    try:\n        os.remove(old)\n    except OSError:\n        pass\n`)).toEqual([]);
+    expect(await places("scripts/run.py", `for client in clients:\n    try:\n        client.sendall(event)\n    except (BrokenPipeError, ConnectionResetError, OSError):\n        continue\n`)).toEqual([]);
+  });
+
+  it("still reports an item loop whose failure only logs, even with a cap that breaks it", async () => {
+    const items = `import sys\ndone = 0\nfor item in queue:\n    try:\n        publish(item)\n        done += 1\n        if done >= MAX_PER_RUN:\n            break\n    except Exception as exc:\n        print(f"failed {item}: {exc}", file=sys.stderr)\n        continue\n`;
+    expect(await places("scripts/run.py", items)).toContain("log-only-skip:9");
+  });
+});

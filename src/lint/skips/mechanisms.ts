@@ -103,7 +103,7 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
     id: "log-only-skip",
     words: "drops an item when it fails with only a log line, then carries on",
     looksFor:
-      "An item loop whose failure branch (Python `except`, JS/TS `catch`, shell `cmd || ...` or `if ! cmd`) only logs (stderr, logging, console.error) or does nothing, and then continues, passes, returns or falls through to the next item; the failing item is lost. A branch that sends, writes a skip summary, exits non-zero, raises, or records the item in a list that reaches one of those (or a field SKILL.md relays) is not silent. A loop that only parses values and passes over the ones that do not parse is filtering its input.",
+      "An item loop whose failure branch (Python `except`, JS/TS `catch`, shell `cmd || ...` or `if ! cmd`) only logs (stderr, logging, console.error) or does nothing, and then continues, passes, returns or falls through to the next item; the failing item is lost. A branch that sends, writes a skip summary, exits non-zero, raises, or records the item in a list that reaches one of those (or a field SKILL.md relays) is not silent. A loop that only parses values and passes over the ones that do not parse is filtering its input; a loop over alternatives that stops at the first that works (a `break` on success) tries the next one; a failed delete of an old file and a peer that went away (a broken pipe or reset connection) leave no work undone.",
     examples: [
       {
         file: PY,

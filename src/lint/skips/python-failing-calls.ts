@@ -162,7 +162,8 @@ export function unconfirmedSends(root: SyntaxNode, add: Add): void {
     if (call?.type !== "call") continue;
     const name = lastName(call);
     const branch = failing.get(name);
-    if (!branch || !DELIVER.test(name)) continue;
+    // A bare `except: pass` around a fire-and-forget message (a protocol notification) is a choice, not a lost delivery.
+    if (!branch || !DELIVER.test(name) || !statements(branch.type === "except_clause" ? branch.namedChildren.find((c) => c.type === "block") : branch.childForFieldName("consequence")).some(isLine)) continue;
     add("unconfirmed-send", stmt, undefined, `${snippetOf(stmt).slice(0, 120)}  (${name} only prints when it fails, line ${branch.startPosition.row + 1})`);
     if (!reported.has(branch.startIndex)) {
       reported.add(branch.startIndex);

@@ -116,6 +116,14 @@ export function pythonSkips(root: SyntaxNode): SkipEvidence[] {
     if (!body.some(isLog) && names.length > 0 && names.every((n) => NARROW_EXC.test(n))) continue;
     // A record that does not decode (JSON, XML, text) is a malformed input passed over, not work that failed.
     if (names.length > 0 && names.every((n) => /^(JSONDecodeError|XMLSyntaxError|UnicodeDecodeError|ParseError|DecodeError|BrokenPipeError|ConnectionResetError|PermissionError)$/.test(n.replace(/^[\w.]+\./, "")))) continue;
+    // A peer that went away (a closed pipe or socket, with the OSError family it belongs to) is not work that failed.
+    const short = names.map((n) => n.replace(/^[\w.]+\./, ""));
+    if (short.some((n) => /^(BrokenPipeError|ConnectionResetError|ConnectionAbortedError)$/.test(n)) && short.every((n) => /^(BrokenPipeError|ConnectionResetError|ConnectionAbortedError|OSError|IOError|error)$/.test(n))) continue;
+    // Failing to delete an old file or backup is cleanup left for next time, not work left undone.
+    if (tryBlock && !body.some(isLog) && deletesOnly(tryBlock)) continue;
+    // A loop that stops at the first alternative that works (a selector, a strategy, a mirror) tries the next one on a failure.
+    const loop = enclosingLoop(clause);
+    if (tryBlock && loop && firstSuccessLoop(loop, tryBlock, clause)) continue;
     if (onlyLogs(body) && (body.some((s) => s.type === "continue_statement" || s.type === "pass_statement" || s.type === "return_statement") || fallsThroughToNextItem(clause))) add("log-only-skip", clause);
   }
   for (const ifs of py(root, "if_statement")) {
@@ -140,6 +148,30 @@ function fallsThroughToNextItem(clause: SyntaxNode): boolean {
   if (tryStmt?.type !== "try_statement" || block?.type !== "block" || !LOOPS.has(block.parent?.type ?? "")) return false;
   // A wait before the next round (`time.sleep(...)`) does nothing with the item either.
   return statements(block).filter((s) => s.startIndex > tryStmt.startIndex).every((s) => isLog(s) || (s.type === "expression_statement" && s.namedChildren[0]?.type === "augmented_assignment") || /^(time\.|asyncio\.)?sleep$/.test(calleeOf(s)?.name ?? "") || /^await\s+asyncio\.sleep\(/.test(s.text));
+}
+
+/** Every call in the block deletes a file or folder (`os.remove`, `shutil.rmtree`, `path.unlink()`). */
+function deletesOnly(block: SyntaxNode): boolean {
+  const calls = block.descendantsOfType("call");
+  return calls.length > 0 && calls.every((c) => /(^|\.)(remove|unlink|rmtree|rmdir|removedirs)$/.test(dotted(c.childForFieldName("function")) || c.childForFieldName("function")?.text || ""));
+}
+
+/**
+ * The loop ends at its first success: an unconditional `break` of this loop in the try block, or one in an `if` on a
+ * value the try block sets (`if price: break`). Such a loop walks alternatives, and a failure moves on to the next alternative.
+ */
+function firstSuccessLoop(loop: SyntaxNode, tryBlock: SyntaxNode, clause: SyntaxNode): boolean {
+  const set = new Set(tryBlock.descendantsOfType("assignment").map((a) => a.childForFieldName("left")).filter((l) => l?.type === "identifier").map((l) => l!.text));
+  const body = loop.childForFieldName("body");
+  for (const brk of body?.descendantsOfType("break_statement") ?? []) {
+    if (enclosingLoop(brk)?.startIndex !== loop.startIndex || (brk.startIndex >= clause.startIndex && brk.endIndex <= clause.endIndex)) continue;
+    if (brk.parent?.startIndex === tryBlock.startIndex) return true;
+    for (let p = brk.parent; p && p.startIndex !== loop.startIndex; p = p.parent) {
+      const cond = p.type === "if_statement" ? p.childForFieldName("condition") : undefined;
+      if (cond && cond.descendantsOfType("identifier").some((id) => set.has(id.text)) || (cond?.type === "identifier" && set.has(cond.text))) return true;
+    }
+  }
+  return false;
 }
 
 /** Every call in the block only parses or converts a value (no write, no fetch, no append). */
