@@ -35,7 +35,7 @@ export const emitCommand: CommandDefinition = {
       .addHelpText(
         "after",
         `
-Exit codes: 0 written, 64 bad usage (a --link without TITLE=URL, an --items-from that is not a regular file), 65 bad data (the message names the field or the --link value; --items-from over 64 KiB), 73 the workspace cannot be written.
+Exit codes: 0 written, 64 bad usage (a --link without TITLE=URL, an --items-from that is not a regular file, no workspace found), 65 bad data (the message names the field or the --link value; --items-from over 64 KiB), 73 the workspace cannot be written.
 
 A waiting summary is merged into, never overwritten: items, steps and reasons of both are kept, links of both
 (one per URL, the waiting file's first, at most 5), and the waiting summary's --reason-key when it has one.
