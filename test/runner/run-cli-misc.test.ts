@@ -153,6 +153,20 @@ describe.concurrent("skip-summary run --surface", () => {
     expect((await readWorkspace(ws)).sort()).toEqual([".skip-summary-tessl__a.json", "skip-summary.config.json"]);
   });
 
+  // docs/exit-codes.md, "Codes of the runner itself": the surfacer's 69 and 64 after a success.
+  it("a success with nothing that would reach a person exits 69 and keeps the summary; with no workspace at all, 64", async () => {
+    const ws = await tempDir();
+    await runCliInProcess(["emit", "--skill", "tessl__a", "--step", "s", "--reason", "left from before", "--workspace", ws]);
+    const none = await runCliInProcess(["run", "--skill", "tessl__a", "--workspace", ws, "--surface", "--", fixture("exit-with.sh"), "0"], { cwd: ws });
+    expect(none.code, none.stderr).toBe(69);
+    expect(none.stderr).toContain("no notifier is configured");
+    expect(await readWorkspace(ws)).toEqual([".skip-summary-tessl__a.json"]);
+    // No --workspace, no env, no container folders: the skill still runs, and surfacing says why it could not.
+    const nowhere = await runCliInProcess(["run", "--skill", "tessl__a", "--surface", "--notify", "stdout", "--", fixture("exit-with.sh"), "0"]);
+    expect(nowhere.code, nowhere.stderr).toBe(64);
+    expect(nowhere.stderr).toContain("cannot surface: no workspace");
+  });
+
   it("a success whose summary could not be sent exits with the surfacer's 1, says so, and keeps the summary", async () => {
     const ws = await tempDir();
     // A real webhook that refuses with 400: a permanent failure, so one attempt and no waiting.
