@@ -55,6 +55,19 @@ describe("which scripts a skill runs, and who watches", () => {
   });
 });
 
+describe("tool-missing in code: only a branch that stops leaves the step undone", () => {
+  it("a branch that logs or passes falls through to the next way of doing it, or to the rest of the work", async () => {
+    const chain = 'import subprocess, sys\ndef to_png(doc):\n    try:\n        subprocess.run(["libreoffice", "--convert-to", "png", doc], check=True)\n        return True\n    except FileNotFoundError:\n        pass\n    try:\n        subprocess.run(["convert", doc, "out.png"], check=True)\n        return True\n    except FileNotFoundError:\n        print("no converter found", file=sys.stderr)\n    raise SystemExit(f"cannot convert {doc}")\n';
+    expect(await mechanismsIn("scripts/run.py", chain)).not.toContain("tool-missing");
+    expect(await mechanismsIn("scripts/run.sh", 'if ! command -v jq >/dev/null; then\n  echo "jq not found, parsing with python" >&2\nfi\nparse_feed "$1"\n')).not.toContain("tool-missing");
+  });
+
+  it("the same branches report when they stop the step", async () => {
+    expect(await mechanismsIn("scripts/run.py", 'import subprocess\ndef to_png(doc):\n    try:\n        subprocess.run(["libreoffice", "--convert-to", "png", doc], check=True)\n    except FileNotFoundError:\n        return\n    publish(doc)\n')).toContain("tool-missing");
+    expect(await mechanismsIn("scripts/run.sh", 'if ! command -v jq >/dev/null; then\n  echo "jq not found" >&2\n  exit 0\nfi\nparse_feed "$1"\n')).toContain("tool-missing");
+  });
+});
+
 describe("who watches, read from the tile's structure", () => {
   const FAILS = mechanismMetaFails("log-only-skip");
   const WATCHED = "---\nname: fetcher\n---\n# Fetcher\n\nRun `scripts/fetch_feeds.py` and show what it printed.\n";
