@@ -131,17 +131,19 @@ describe("surface --hook-input: the events that follow a skill's work", () => {
     expect(await readWorkspace(ws)).toEqual([]);
   });
 
-  it("the workspace is the env's before the event's cwd, and --json or --dry-run with --hook-input is refused with exit 1", async () => {
+  it("the workspace is the env's before the event's cwd, and --json, --dry-run, --skill or --watch with --hook-input is refused with exit 1", async () => {
     const { ws, out, config } = await setup();
     const elsewhere = await tempDir();
     await putSummary(ws, "tessl__a");
     const r = await hook(stopEvent(elsewhere), ["--config", config], { SKIP_SUMMARY_WORKSPACE: ws });
     expect(r.code).toBe(0);
     expect(await readDelivered(out)).toHaveLength(1);
-    for (const flag of ["--json", "--dry-run"]) {
-      const refused = await hook(stopEvent(ws), [flag]);
-      expect(refused.code).toBe(1);
-      expect(refused.stderr).toContain(`--hook-input and ${flag} cannot be combined`);
+    // docs/surfacer.md: "--json, --dry-run, --skill and --watch cannot be combined with --hook-input (exit 1)".
+    for (const args of [["--json"], ["--dry-run"], ["--skill", "a"], ["--watch"]]) {
+      const refused = await hook(stopEvent(ws), args);
+      expect(refused.code, args[0]).toBe(1);
+      expect(refused.stderr).toContain(`--hook-input and ${args[0]} cannot be combined`);
     }
+    expect(await readDelivered(out)).toHaveLength(1);
   });
 });
