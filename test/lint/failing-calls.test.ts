@@ -122,3 +122,17 @@ describe("log-only-skip: failures that leave no work undone", () => {
     expect(await places("scripts/run.py", items)).toContain("log-only-skip:9");
   });
 });
+
+describe("error-as-empty (shell): a failure's stand-in where the answer goes", () => {
+  it("reports `work || echo ...` on the command's own output, and a branch that logs and writes an empty answer", async () => {
+    expect(await places("scripts/digest.sh", `#!/bin/bash\necho "UNREAD"\ngog gmail messages search "is:unread" --plain 2>&1 || echo "No unread messages found"\n`)).toEqual(["error-as-empty:3"]);
+    const retry = `#!/bin/bash\nlog() { echo "$1" >&2; }\nfor attempt in 1 2; do\n  if claude -p "$prompt" > "$out"; then\n    break\n  fi\n  if [ "$attempt" -eq 1 ]; then\n    log "attempt 1 failed, retrying"\n  else\n    log "discovery failed after 2 attempts"\n    echo '{"findings":[]}' > "$out"\n  fi\ndone\n`;
+    expect(await places("scripts/discover.sh", retry)).toEqual(["error-as-empty:11"]);
+  });
+
+  it("says nothing when the failure stops the run, goes to stderr, or the output is discarded", async () => {
+    expect(await places("scripts/digest.sh", `#!/bin/bash\ngog gmail messages search "is:unread" --plain || { echo "search failed" >&2; exit 1; }\n`)).toEqual([]);
+    expect(await places("scripts/digest.sh", `#!/bin/bash\ngit pull --ff-only > /dev/null 2>&1 || echo "pull failed"\nmkdir -p out || echo "no out"\n`)).toEqual([]);
+    expect(await places("scripts/discover.sh", `#!/bin/bash\nif [ ! -f "$out" ]; then\n  echo '{"findings":[]}' > "$out"\nfi\n`)).toEqual([]);
+  });
+});

@@ -32,6 +32,18 @@ function firstCommand(node: SyntaxNode): SyntaxNode | undefined {
   return cmds[0];
 }
 
+/** The command's standard output is not sent to a file or discarded (`> f`, `>/dev/null`, `&>`): it is the answer. */
+function writesStdout(node: SyntaxNode): boolean {
+  if (node.type === "command") return true;
+  if (node.type !== "redirected_statement") return false;
+  return !node.descendantsOfType("file_redirect").some((r) => /^(1?>|>>|&>|&>>|>\|)/.test(r.text.trim()) && !/^\d?>&2/.test(r.text.trim()));
+}
+
+function inSubstitution(node: SyntaxNode): boolean {
+  for (let p = node.parent; p; p = p.parent) if (p.type === "command_substitution" || p.type === "process_substitution") return true;
+  return false;
+}
+
 function isWork(node: SyntaxNode): boolean {
   const cmd = firstCommand(node);
   const n = cmd?.childForFieldName("name")?.text ?? "";
@@ -100,6 +112,9 @@ export function shellSkips(root: SyntaxNode): SkipEvidence[] {
     if (!isWork(left)) continue;
     if (body.some(exitZero) && body.every((b) => exitZero(b) || isLog(b))) add("exit-0-on-failure", list);
     else if (inLoop(list) && logThenNext(body)) add("log-only-skip", list);
+    // `gog gmail search ... || echo "No unread messages found"`: the failure's stand-in goes to the stream the command's
+    // own answer goes to, so whoever reads the output reads an answer, not a failure.
+    else if (!loggedList && body.length === 1 && /^(echo|printf)$/.test(name(body[0])) && body[0]!.type === "command" && writesStdout(left) && !inSubstitution(list) && list.parent?.type !== "pipeline") add("error-as-empty", list);
   }
   // `x=$(curl ... || echo '[]')`: the failure reads as an empty answer.
   for (const sub of sh(root, "command_substitution")) {
@@ -146,6 +161,16 @@ export function shellSkips(root: SyntaxNode): SkipEvidence[] {
     if (SURFACE.test(branches.map((b) => b.text).join("\n"))) continue;
     const empty = branches.find((b) => /^(echo|printf)$/.test(name(b)) && EMPTY_JSON.test(b.text));
     if (empty) add("error-as-empty", empty);
+  }
+  // A branch that logs a failure and writes an empty answer (`log "discovery failed"; echo '{"findings":[]}' > out`):
+  // the log line goes to stderr, and the reader of the file sees "nothing found".
+  if (/(echo|printf)\s+(-n\s+)?'[[{]/.test(root.text)) {
+    for (const branch of root.descendantsOfType(["if_statement", "elif_clause", "else_clause"])) {
+      const stmts = statementsOf(branch).filter((c) => !/^(elif_clause|else_clause)$/.test(c.type));
+      if (!stmts.some(isLog) || SURFACE.test(stmts.map((b) => b.text).join("\n"))) continue;
+      const empty = stmts.find((b) => b.type === "redirected_statement" && /^(echo|printf)$/.test(name(b)) && EMPTY_JSON.test(b.childForFieldName("body")?.text ?? "") && !/>&2/.test(b.text));
+      if (empty && !out.some((o) => o.line === at(empty)[0])) add("error-as-empty", empty);
+    }
   }
   for (const cmd of sh(root, "command")) {
     if (cmd.childForFieldName("name")?.text !== "trap") continue;
