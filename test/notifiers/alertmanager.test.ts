@@ -125,6 +125,10 @@ describe("alertmanager config", () => {
     expect(await problemsOf({ urls: ["http://am:9093"], generator_url: "not a url" })).toEqual([expect.stringContaining("generator_url")]);
     expect(await problemsOf({ urls: ["http://am:9093", "http://am:9093/"] })).toEqual([expect.stringContaining("the same Alertmanager twice")]);
     expect(await problemsOf({ urls: ["http://am:9093"], window_ms: 10 })).toEqual([expect.stringContaining("window_ms")]);
+    // docs/notifiers.md: "Basic auth and a bearer token cannot be combined."
+    expect(await problemsOf({ urls: ["http://am:9093"], bearer_token_env: "AM_TOKEN", basic_auth: { username: "skips", password_env: "AM_PASSWORD" } })).toEqual([
+      "notify.notifiers.am.bearer_token_env: cannot be combined with basic_auth: Alertmanager (or its proxy) takes one Authorization header",
+    ]);
   });
 
   it("takes the replicas from SKIP_SUMMARY_ALERTMANAGER_URLS, so `--notify alertmanager` works with env alone", async () => {
