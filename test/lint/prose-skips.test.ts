@@ -67,6 +67,7 @@ describe("instructed silence: does the owner hear of it", () => {
   it.each([
     ["a note in a local file only", "If one source fails:\n\n- continue with the remaining sources\n- note the limitation in the local JSON\n"],
     ["a log line", "- Fetch fails for one source → log and continue with others\n"],
+    ["put in a queue, which tells no one", "If the upload fails, skip it and add it to the retry queue.\n"],
     ["told to keep the output clean", "If one source fails:\n\n- continue with the remaining sources\n- note it in the briefing\n- keep the chat output clean\n"],
     ["the consequence says silently", "When verification fails:\n\n- New candidates: drop silently.\n- The report carries a count so the caller can surface it.\n"],
   ])("%s: silent", (_name, md) => {

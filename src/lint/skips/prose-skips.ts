@@ -45,7 +45,7 @@ const LEFT_WORK = /skip|defer|fail|over_?cap|remain|left ?over|unprocessed|pendi
 
 /** Saying so somewhere: "note it", "note in the digest", "mention it". Not when the place is a local log or file. */
 // Given as an instruction (at its clause's start): "the reply says X" is what something else does.
-const NOTE = /(?:^|[.!?,;:(—–→]|\band\b|\bthen\b)\s*(?:\w+ly\s+)?(?:note|mention|record|list|include|add|say|state|explain|show)\b([^.;]*)/gi;
+const NOTE = /(?:^|[.!?,;:(—–→]|\band\b|\bthen\b)\s*(?:\w+ly\s+)?(?:note|mention|say|state|explain)\b([^.;]*)/gi;
 const SINK = /\b(?:local(?:ly)?|log(?:s|file|ged)?|stderr|debug|state|cache|database|DB|tracking|\w+\.(?:json|log|txt|md))\b|\bJSON\b/i;
 /** "keep the chat output clean", "stay silent": whatever the same instruction notes, the owner is not to hear it. */
 const KEEP_QUIET = /\b(?:keep|leave) (?:the )?(?:\w+ )?(?:output|message|reply|chat|digest|summary|briefing|report) (?:clean|quiet|short)\b|\bstay (?:silent|quiet)\b|\bsay nothing\b/i;
