@@ -39,6 +39,9 @@ const CONSEQUENCE = new RegExp(
   ].join("|"),
   "gi",
 );
+/** A cheap first look: a sentence without any of these words cannot be an instruction to leave work undone. */
+const MAY_LEAVE = /skip|drop|discard|omit|defer|ignor|give up|move on|continu|proceed|carry on|go on|fall back|leave|retr|treat|exclude|remove|stop|exit|return|silent|quiet|need|no action|stay|\bnot\b|never|don't/i;
+
 /** "Entries counted by `skipped_over_cap` need no action here": work left undone, declared not worth telling. */
 const NO_ACTION = /\b(?:needs? no (?:action|follow-up)|no action (?:is )?(?:needed|required)|can (?:safely )?be ignored)\b/i;
 const LEFT_WORK = /skip|defer|fail|over_?cap|remain|left ?over|unprocessed|pending|not (?:processed|checked|sent)/i;
@@ -179,8 +182,12 @@ export function instructionSkips(markdown: string): SkipEvidence[] {
       out.push({ mechanism: "stamped-unverified", line: unit.line, column: 1, snippet: unit.text.slice(0, 160) });
       continue;
     }
-    let carried = "";
+    let previous = "";
     for (const sentence of sentences(unit.text)) {
+      const before = previous;
+      previous = sentence;
+      // Most sentences name no consequence at all: they are passed over before any clause is looked for.
+      if (!MAY_LEAVE.test(sentence)) continue;
       const p = plain(sentence);
       if (NO_ACTION.test(p) && LEFT_WORK.test(p.slice(0, NO_ACTION.exec(p)!.index)) && !relayed(unit.text, "")) {
         out.push({ mechanism: "instructed-skip", line: unit.line, column: 1, snippet: sentence.slice(0, 160) });
@@ -200,9 +207,9 @@ export function instructionSkips(markdown: string): SkipEvidence[] {
       const own = clause !== undefined;
       // "If the endpoint is blocked, do not fail the run. Fall back to:": a condition carries into the sentence that
       // introduces a list, and the lead-in's condition into each item of the list.
-      if (!clause && carried && /:\s*$/.test(sentence)) clause = { condition: carried, consequence: p };
+      const carried = !clause && /:\s*$/.test(sentence) && before !== "" ? split(before)?.condition : undefined;
+      if (!clause && carried) clause = { condition: carried, consequence: p };
       if (!clause && leadIn) clause = { condition: conditionOf(leadIn), consequence: p };
-      carried = own ? clause!.condition : "";
       if (!clause) continue;
       const found = instructedVerb(clause.consequence);
       if (!found) continue;
