@@ -46,6 +46,10 @@ describe.concurrent("history and silence over a fleet", () => {
     const reports = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { workspace: string; rows: { skill: string }[] });
     expect(reports.map((x) => x.workspace)).toEqual(workspaces);
     expect(Object.keys(reports[0]!).sort()).toEqual(["others", "problems", "rows", "set_aside", "silences", "workspace"]);
+    // docs/surfacer.md: `since` is there with --since, as the start of the period.
+    const since = await runCliInProcess(["history", "--workspace", workspaces[0]!, "--json", "--since", "7d"], { env: { SKIP_SUMMARY_NOW: "2026-11-24T12:00:00Z" } });
+    expect(Object.keys(JSON.parse(since.stdout) as object)).toEqual(["workspace", "since", "rows", "others", "silences", "problems", "set_aside"]);
+    expect((JSON.parse(since.stdout) as { since: string }).since).toBe("2026-11-17T12:00:00.000Z");
     expect(reports[0]!.rows[0]).not.toHaveProperty("days");
     const one = await runCliInProcess(["history", "--workspace", workspaces[1]!, "--json"]);
     expect(JSON.parse(one.stdout)).toEqual(reports[1]);
