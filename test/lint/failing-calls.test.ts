@@ -84,6 +84,11 @@ describe("unconfirmed-send", () => {
     expect(await places("scripts/run.mjs", `function loadCache() {\n  try {\n    return JSON.parse(readFileSync("c.json", "utf8"));\n  } catch {\n    return null;\n  }\n}\nloadCache();\n`)).toEqual([]);
   });
 
+  it("reports the progress mark a function moves before a delivery that can fail without a word", async () => {
+    const code = `import subprocess, sys\n\ndef wake_agent(items):\n    try:\n        subprocess.run(["curl", "-fsS", URL, "-d", items], check=True, timeout=60)\n    except Exception as e:\n        print(f"failed to wake the agent: {e}", file=sys.stderr)\n\ndef main(state):\n    for account in accounts:\n        tweets = fetch(account)\n        state["last_seen"][account] = max(t.id for t in tweets)\n    wake_agent(tweets)\n    save_state(state)\n`;
+    expect(await places("scripts/run.py", code)).toEqual(["unconfirmed-send:12", "unconfirmed-send:13", "unconfirmed-send:6"].sort());
+  });
+
   it("reports a Python delivery helper that only prints its failure, called as a bare statement", async () => {
     const code = `import subprocess, sys\n\ndef wake_agent(items):\n    try:\n        subprocess.run(["curl", "-fsS", URL, "-d", items], check=True, timeout=60)\n    except Exception as e:\n        print(f"failed to wake the agent: {e}", file=sys.stderr)\n\nwake_agent(found)\nsave_state(state)\nprint("Done.")\n`;
     expect(await places("scripts/run.py", code)).toEqual(["unconfirmed-send:6", "unconfirmed-send:9"].sort());

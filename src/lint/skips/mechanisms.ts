@@ -250,7 +250,7 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
     id: "unconfirmed-send",
     words: "hands a message or work to someone through a call that swallows its failure, then goes on as if it was delivered",
     looksFor:
-      "A function of the same file that delivers (its name says send, notify, post, publish, wake, upload, ...) and answers its own failure with a value instead of raising: Python, an except or a failed-status branch that only prints and returns nothing; JS/TS, `return { success: false }`, `return false`/`null` or `resolve(false)` in a failure branch. It is reported where a caller calls it as a bare statement (`await sendToDiscord(summary);`, `wake_agent(items)`), dropping that answer: the run reports success while nothing was delivered. A delivery that raises or throws, or whose answer the caller reads, is not this.",
+      "A function of the same file that delivers (its name says send, notify, post, publish, wake, upload, ...) and answers its own failure with a value instead of raising: Python, an except or a failed-status branch that only prints and returns nothing; JS/TS, `return { success: false }`, `return false`/`null` or `resolve(false)` in a failure branch. It is reported where a caller calls it as a bare statement (`await sendToDiscord(summary);`, `wake_agent(items)`), dropping that answer: the run reports success while nothing was delivered. A progress mark the calling function moves (`state[\"last_seen\"][k] = newest`) is reported with it: those items are marked done whether or not they were delivered. A delivery that raises or throws, or whose answer the caller reads, is not this.",
     examples: [
       {
         file: PY,

@@ -6,6 +6,7 @@
 import type { SkipMechanism } from "../source/facts.js";
 import { dotted } from "../source/python.js";
 import type { SyntaxNode } from "../source/tree-sitter.js";
+import { PROGRESS_NAME } from "./python-more.js";
 import { caughtNames, enclosingLoop, exitsNonZero, isLog, parseOnly, snippetOf, statements, surfaces } from "./python-skips.js";
 
 type Add = (mechanism: SkipMechanism, node: SyntaxNode, fields?: readonly string[], snippet?: string) => void;
@@ -165,6 +166,8 @@ export function unconfirmedSends(root: SyntaxNode, add: Add): void {
     // A bare `except: pass` around a fire-and-forget message (a protocol notification) is a choice, not a lost delivery.
     if (!branch || !DELIVER.test(name) || !statements(branch.type === "except_clause" ? branch.namedChildren.find((c) => c.type === "block") : branch.childForFieldName("consequence")).some(isLine)) continue;
     add("unconfirmed-send", stmt, undefined, `${snippetOf(stmt).slice(0, 120)}  (${name} only prints when it fails, line ${branch.startPosition.row + 1})`);
+    // A progress mark in the same function is moved whether or not the hand-off worked: those items are never sent again.
+    for (const mark of progressMarks(stmt).slice(0, 2)) add("unconfirmed-send", mark, undefined, `${snippetOf(mark).slice(0, 120)}  (marked done whether or not ${name} at line ${stmt.startPosition.row + 1} delivered)`);
     if (!reported.has(branch.startIndex)) {
       reported.add(branch.startIndex);
       add("unconfirmed-send", branch, undefined, `${snippetOf(branch)}  (the caller goes on as if it was delivered, line ${stmt.startPosition.row + 1})`);
@@ -193,4 +196,16 @@ export function wakeOffOnFailure(root: SyntaxNode, add: Add): void {
     if (!answer || body.some((s) => (s === answer || s.startIndex === answer.startIndex ? exitsNonZero(s) : surfaces(s)))) continue;
     add("error-as-empty", clause, undefined, `${snippetOf(clause)} … ${snippetOf(answer).slice(0, 100)}  (answers wake_agent: False, so nobody hears of the failure)`);
   }
+}
+
+/** Progress marks (`state["last_seen"][k] = newest`, `self.cursor = ...`) written in the function around a statement. */
+function progressMarks(stmt: SyntaxNode): SyntaxNode[] {
+  const fn = enclosingFunction(stmt);
+  if (!fn) return [];
+  return fn.descendantsOfType("assignment").filter((a) => {
+    const left = a.childForFieldName("left");
+    if (!left || left.type === "identifier") return false;
+    const keys = [...left.descendantsOfType("string").map((k) => k.text.replace(/^["']|["']$/g, "")), ...left.descendantsOfType("identifier").filter((i) => i.parent?.type === "attribute" && i.parent.childForFieldName("attribute")?.startIndex === i.startIndex).map((i) => i.text)];
+    return keys.some((k) => PROGRESS_NAME.test(k));
+  });
 }

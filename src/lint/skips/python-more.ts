@@ -16,7 +16,7 @@ const CAP_NAME = /max|limit|cap\b|_cap|quota|batch|per_run|per_day|top_?n|chunk|
 const FAILURE_COND = /returncode\s*!=\s*0|returncode\s*(>|!=)|status_code\s*(!=|>=\s*[45]|>\s*[23])|\bnot\s+[\w.]*\b(ok|success|succeeded)\b|\.ok\s*(is|==)\s*False|\b(err|error|errors|exc|failed|failure)\b(?!\s*(is None|==\s*None|=))/;
 /** Empty answers a caller reads as "nothing there". `None` and `False` are left out: callers check them as failures. */
 const EMPTY_VALUE = /^(\[\]|\{\}|""|''|0|set\(\)|\(\)|list\(\)|dict\(\))$/;
-const PROGRESS_NAME = /^_?(last_?(id|ids|seen|run|run_at|sync|synced|synced_at|processed|processed_at|checked|fetch|fetched|fetched_at|update|updated|updated_at|timestamp|ts|time|date|modified|message_id|uid|cursor|offset|page|token|index|position|pos)|watermark|high_?water(_?mark)?|cursor|since|checkpoint|processed(_ids|_urls|_keys)?|seen(_ids|_urls|_keys)?|done(_ids)?|handled(_ids)?|synced(_ids)?|completed(_ids)?)$/i;
+export const PROGRESS_NAME = /^_?(last_?(id|ids|seen|run|run_at|sync|synced|synced_at|processed|processed_at|checked|fetch|fetched|fetched_at|update|updated|updated_at|timestamp|ts|time|date|modified|message_id|uid|cursor|offset|page|token|index|position|pos)|watermark|high_?water(_?mark)?|cursor|since|checkpoint|processed(_ids|_urls|_keys)?|seen(_ids|_urls|_keys)?|done(_ids)?|handled(_ids)?|synced(_ids)?|completed(_ids)?)$/i;
 const PROGRESS_CALL = /^(mark_(as_)?(done|processed|seen|handled|complete|completed|read|synced)|save_(cursor|watermark|checkpoint|progress|last_\w+)|set_(cursor|watermark|checkpoint|last_\w+)|advance_\w+|update_(cursor|watermark|checkpoint|last_\w+)|record_(progress|last_\w+))$/;
 
 /** Exceptions about a value that does not parse or is not there, not about work that failed. */
