@@ -90,6 +90,12 @@ describe("who watches, read from the tile's structure", () => {
     expect(await flagged({ ".github/workflows/nightly.yml": "on:\n  schedule:\n    - cron: '0 3 * * *'\njobs:\n  run:\n    steps:\n      - run: python3 skills/fetcher/scripts/fetch_feeds.py\n" })).toBe(true);
   });
 
+  it("a scheduler's file that cannot be read as text (a binary plist) is listed without a finding", async () => {
+    const dir = await writeTile({ "skills/fetcher/SKILL.md": WATCHED, "skills/fetcher/scripts/fetch_feeds.py": FAILS, "launchd/com.example.feeds.plist": Buffer.from([0x62, 0x70, 0x6c, 0x69, 0x73, 0x74, 0x30, 0x30, 0x00, 0xd1, 0x01, 0x02]) });
+    const summary = await lintTiles(["."], { cwd: dir, settings: { allMechanisms: true } });
+    expect(summary.files.flatMap((f) => f.findings).map((f) => f.ruleId)).toEqual([]);
+  });
+
   it("a script that installs a schedule for the skill's script makes it unattended", async () => {
     expect(await flagged({ "install.sh": '(crontab -l; echo "0 * * * * python3 $PWD/skills/fetcher/scripts/fetch_feeds.py") | crontab -\n' })).toBe(true);
   });

@@ -100,7 +100,9 @@ export async function listTileFiles(dir: string, ignore: readonly string[], hook
       else unreadable.push({ path, ...followed });
     } else {
       // Links are always reported (a loop must not pass unseen); unreadable content only where a check would read it.
-      if (read.reason === "symlink-loop" || isRead(path, language)) unreadable.push({ path, ...read });
+      // A scheduler's file is read only to learn who runs a skill: one that is binary (a binary plist), too large or not
+      // UTF-8 is listed without a finding.
+      if (read.reason === "symlink-loop" || (isRead(path, language) && !onlyForSchedule(path, language))) unreadable.push({ path, ...read });
       files.push({ path, language: language === "shell-or-other" ? "other" : language });
     }
   }
@@ -183,17 +185,22 @@ class LinkFollower {
 }
 
 /** Code, SKILL.md, rule files, manifests and summaries are read; other files (docs, data, images) only listed. */
-function isRead(path: string, language: Language): boolean {
+/** Read only because it may be a scheduler's file, not because a check needs its text. */
+function onlyForSchedule(path: string, language: Language): boolean {
+  return (language === "other" || language === "json") && isScheduleConfig(path) && !isRead(path, language, false);
+}
+
+function isRead(path: string, language: Language, schedules = true): boolean {
   switch (language) {
     case "other":
-      return isSummaryLikeName(path) || isScheduleConfig(path);
+      return isSummaryLikeName(path) || (schedules && isScheduleConfig(path));
     case "markdown": {
       const name = baseName(path);
       // references/*.md: a SKILL.md's linked instructions, read for instructed skips.
       return name === "SKILL.md" || name === "no-silent-defer.md" || /(^|\/)(rules|references)\//.test(path);
     }
     case "json":
-      return isSummaryLikeName(path) || isScheduleConfig(path) || path === "tile.json" || path === ".tessl-plugin/plugin.json" || path === ".claude-plugin/plugin.json" || path === "tessl.json";
+      return isSummaryLikeName(path) || (schedules && isScheduleConfig(path)) || path === "tile.json" || path === ".tessl-plugin/plugin.json" || path === ".claude-plugin/plugin.json" || path === "tessl.json";
     default:
       return true;
   }
