@@ -26,7 +26,7 @@ import time
 import unicodedata
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, NamedTuple, NoReturn, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, NoReturn, Optional, Tuple, Union
 
 __all__ = [
     "emit_skip", "build_summary", "SkipCollector", "skip_and_exit", "classify_summary", "classify_summary_text",
@@ -809,6 +809,14 @@ class _FileLock:
         except OSError:
             pass
 
+    def still_held(self) -> bool:
+        """True while the lock name is still the file this holder placed (it may be taken over as stale)."""
+        try:
+            now = os.lstat(self.path)
+        except OSError:
+            return False
+        return (now.st_dev, now.st_ino) == self._held
+
     def _record(self) -> bytes:
         record = {"pid": os.getpid(), "host": socket.gethostname(), "at": int(time.time() * 1000)}
         return (_js_json(record, compact=True) + "\n").encode("utf-8")
@@ -999,7 +1007,8 @@ def _read_waiting(path: str) -> Optional[str]:
     return b"".join(chunks).decode("utf-8", "replace")
 
 
-def _write_atomically(path: str, text: str) -> None:
+def _write_atomically(path: str, text: str, before_replace: Optional[Callable[[], bool]] = None) -> bool:
+    """False (nothing written) when `before_replace` says no right before the rename."""
     tmp = "%s.tmp-%d-%s" % (path, os.getpid(), _random_suffix())
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
@@ -1008,6 +1017,9 @@ def _write_atomically(path: str, text: str) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
+        if before_replace is not None and not before_replace():
+            os.unlink(tmp)
+            return False
         os.replace(tmp, path)
         dfd = os.open(os.path.dirname(path), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         try:
@@ -1020,6 +1032,7 @@ def _write_atomically(path: str, text: str) -> None:
         except OSError:
             pass
         raise SummaryWriteError("unwritable", path, "cannot write %s: %s; check that the workspace exists and is writable" % (path, _errno_name(error)), _errno_name(error))
+    return True
 
 
 # ---- the public API ----
@@ -1096,9 +1109,38 @@ def _write_summary(summary: Dict[str, Any], workspace: Union[str, os.PathLike, N
         return written
 
 
+_LOCK_LOST_TRIES = 3
+
+
 def _write_into(ws: Path, summary: Dict[str, Any], lock_timeout: float) -> Tuple[Path, Dict[str, Any], bool, int]:
+    # A lock held past its stale age is broken by the next emit or surfacer. What this emit read may then be out of
+    # date (a surfacer claimed the file, or another emit merged into it), so the writer checks right before its
+    # rename that the lock is still the one it placed, and if not, reads and merges again (src/owner/emit.ts).
     path = str(summary_path(ws, summary["skill"]))
-    with _FileLock(path + ".lock", timeout=lock_timeout):
+    attempt = 1
+    while True:
+        written = _merge_and_write(path, summary, lock_timeout)
+        if written is not None:
+            return written
+        if attempt >= _LOCK_LOST_TRIES:
+            raise SummaryWriteError("lock-stale", path + ".lock", "the lock %s.lock was taken over %d times while this emit was merging (each time it took longer than the lock's stale age of %d s); nothing was written: check what slows the workspace's file system, then emit again" % (path, attempt, round(LOCK_STALE_SECONDS)))
+        attempt += 1
+
+
+def _hold_for_test() -> None:
+    # Test-only: SKIP_SUMMARY_TEST_HOLD_AFTER_READ=<file> holds the emit between its read and its write, the lock held
+    # (src/owner/test-hold.ts): it writes <file>.reached, then waits for <file> (60 s at most).
+    hold = os.environ.get("SKIP_SUMMARY_TEST_HOLD_AFTER_READ")
+    if not hold:
+        return
+    open(hold + ".reached", "w").close()
+    deadline = time.monotonic() + 60
+    while not os.path.exists(hold) and time.monotonic() < deadline:
+        time.sleep(0.005)
+
+
+def _merge_and_write(path: str, summary: Dict[str, Any], lock_timeout: float) -> Optional[Tuple[Path, Dict[str, Any], bool, int]]:
+    with _FileLock(path + ".lock", timeout=lock_timeout) as lock:
         merged = False
         nxt = summary
         text = _read_waiting(path) if _inspect_target(path) == "file" else None
@@ -1110,8 +1152,10 @@ def _write_into(ws: Path, summary: Dict[str, Any], lock_timeout: float) -> Tuple
                 raise SummaryWriteError("invalid-existing", path, "refusing to overwrite %s: the waiting summary is invalid (%s); run the surfacer to quarantine it, or move it away" % (path, format_problems(waiting)))
             nxt = merge_summaries(waiting, summary)
             merged = True
+        _hold_for_test()
         fitted, out, cut = fit_summary(nxt)
-        _write_atomically(path, out)
+        if not _write_atomically(path, out, lock.still_held):
+            return None
         return Path(path), fitted, merged, cut
 
 

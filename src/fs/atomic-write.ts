@@ -49,9 +49,9 @@ export async function readRegularFile(path: string): Promise<string> {
 }
 
 /** The owner's words around the safe-path layer's one atomic replace (src/fs/safe-write.ts). */
-export async function writeFileAtomically(path: string, text: string, mode = 0o644): Promise<void> {
+export async function writeFileAtomically(path: string, text: string, mode = 0o644, options: { readonly beforeRename?: () => Promise<void> } = {}): Promise<void> {
   try {
-    await replaceAtomically(path, text, { mode });
+    await replaceAtomically(path, text, { mode, ...options });
   } catch (error) {
     // Only the system's refusals (ENOSPC, EACCES, a refused path) mean "cannot write"; anything else is a bug and stays one.
     if (!isEnvironmentError(error)) throw error;

@@ -24,10 +24,16 @@ export interface LockOptions {
   readonly staleMs?: number;
 }
 
-export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
+/** Given to the holder: the lock can be taken over as stale while its holder is slow (a stall past the stale age). */
+export interface HeldLock {
+  /** `true` while the lock name is still the file this holder placed; a writer checks it right before its rename. */
+  stillHeld(): Promise<boolean>;
+}
+
+export async function withFileLock<T>(lockPath: string, fn: (lock: HeldLock) => Promise<T>, options: LockOptions = {}): Promise<T> {
   const held = await acquireLock(lockPath, options);
   try {
-    return await fn();
+    return await fn(heldLock(lockPath, held));
   } finally {
     await releaseLock(lockPath, held);
   }
@@ -37,7 +43,7 @@ async function acquireLock(lockPath: string, options: LockOptions): Promise<Stat
   const timeoutMs = options.timeoutMs ?? LOCK_TIMEOUT_MS;
   const staleMs = options.staleMs ?? LOCK_STALE_MS;
   const deadline = Date.now() + timeoutMs;
-  const candidate = `${lockPath}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  const candidate = candidateName(lockPath);
   const handle = await writeCandidate(lockPath, candidate);
   try {
     let delay = 1;
@@ -64,8 +70,26 @@ async function acquireLock(lockPath: string, options: LockOptions): Promise<Stat
   }
 }
 
+export function heldLock(lockPath: string, held: Stats): HeldLock {
+  return {
+    async stillHeld() {
+      try {
+        const now = await lstat(lockPath);
+        return now.ino === held.ino && now.dev === held.dev;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+/** The candidate's private name beside the lock: pid plus a random suffix, created with O_EXCL. */
+export function candidateName(lockPath: string): string {
+  return `${lockPath}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
 // The record goes into a private temp file first; only a complete file is ever linked to the lock name.
-async function writeCandidate(lockPath: string, candidate: string): Promise<FileHandle> {
+export async function writeCandidate(lockPath: string, candidate: string): Promise<FileHandle> {
   let handle: FileHandle | undefined;
   try {
     handle = await open(candidate, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
@@ -79,7 +103,7 @@ async function writeCandidate(lockPath: string, candidate: string): Promise<File
 }
 
 /** The lock's identity when the link made it ours; `undefined` when something already sits at the name. */
-async function placeCandidate(candidate: string, lockPath: string, handle: FileHandle): Promise<Stats | undefined> {
+export async function placeCandidate(candidate: string, lockPath: string, handle: FileHandle): Promise<Stats | undefined> {
   try {
     await link(candidate, lockPath);
     return await handle.stat();
@@ -115,7 +139,7 @@ async function placeWithoutLink(lockPath: string, linkError: unknown): Promise<S
 
 // Deletes the stale lock only if it is still the very file that was judged: a lock re-created meanwhile by another
 // emit is a different inode (or a newer mtime) and survives. A stale lock we may not delete ends the wait at once.
-async function breakStaleLock(lockPath: string, judged: Stats, why: string): Promise<void> {
+export async function breakStaleLock(lockPath: string, judged: Stats, why: string): Promise<void> {
   try {
     const now = await lstat(lockPath);
     if (now.ino !== judged.ino || now.dev !== judged.dev || now.mtimeMs !== judged.mtimeMs) return;
@@ -136,7 +160,7 @@ async function breakStaleLock(lockPath: string, judged: Stats, why: string): Pro
 }
 
 // Only our own lock is removed: if it was taken over as stale meanwhile, the name now belongs to someone else.
-async function releaseLock(lockPath: string, held: Stats): Promise<void> {
+export async function releaseLock(lockPath: string, held: Stats): Promise<void> {
   try {
     const now = await lstat(lockPath);
     if (now.ino === held.ino && now.dev === held.dev) await unlink(lockPath);

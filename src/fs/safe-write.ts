@@ -18,6 +18,8 @@ export interface WriteOptions {
    * ledger's compaction, before it deletes what it folded). @default true
    */
   readonly syncFolder?: boolean;
+  /** replaceAtomically: called once the temp file is complete, right before the rename; a throw cancels the write. */
+  readonly beforeRename?: () => Promise<void>;
 }
 
 /** Appends `text` to the regular file at `path`, creating it; refuses a link, a non-file or a hard-linked file. */
@@ -55,6 +57,7 @@ export async function replaceAtomically(path: string, text: string | Uint8Array,
   const tmp = join(dirname(path), `${basename(path)}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`);
   try {
     await createExclusively(tmp, text, { mode: options.mode ?? 0o600, sync: true });
+    await options.beforeRename?.();
     await rename(tmp, path);
   } catch (error) {
     await unlink(tmp).catch(() => undefined);

@@ -18,7 +18,7 @@ import {
 import { describeFsError, isSystemError } from "../fs/errors.js";
 import { writeFailed } from "./errors.js";
 import { inspectTarget, readRegularFile, writeFileAtomically } from "../fs/atomic-write.js";
-import { withFileLock, type LockOptions } from "../fs/lock.js";
+import { LOCK_STALE_MS, withFileLock, type HeldLock, type LockOptions } from "../fs/lock.js";
 import { unwritableCode, writeToFallback, type EmitFallback } from "./fallback.js";
 
 /** A skip as an owner describes it; `schema_version`, `items`, `technical_failure` and `occurred_at` have defaults. */
@@ -105,16 +105,30 @@ export async function emitSkip(input: SkipInput, options: EmitOptions = {}): Pro
   }
 }
 
+/** How many times an emit whose lock was taken over (it stalled past the stale age) reads and merges again. */
+const LOCK_LOST_TRIES = 3;
+const LOCK_LOST = Symbol("lock lost");
+
 async function writeInto(workspace: string, summary: SkipSummary, lock: LockOptions | undefined): Promise<EmitResult> {
   const path = summaryPath(workspace, summary.skill);
-  return withFileLock(`${path}.lock`, () => mergeAndWrite(path, summary), lock).catch((error: unknown) => {
-    // The writers word the refusals they expect; an errno that still gets here is the workspace's, never a bug of ours.
-    if (!isSystemError(error)) throw error;
-    throw writeFailed("unwritable", path, `cannot write ${path}: ${describeFsError(error)}; check that the workspace is writable`, { cause: error });
-  });
+  // A lock held past its stale age is broken by the next emit or surfacer (a holder that stalled looks like a dead
+  // one). What this emit read may then be out of date: a surfacer claimed the file (writing it back would send its
+  // skips twice), or another emit merged into it (writing ours would lose theirs). So the writer checks right before
+  // its rename that the lock is still the one it placed, and if not, reads and merges again under a new lock.
+  for (let attempt = 1; ; attempt += 1) {
+    const result = await withFileLock(`${path}.lock`, (held) => mergeAndWrite(path, summary, held), lock).catch((error: unknown) => {
+      // The writers word the refusals they expect; an errno that still gets here is the workspace's, never a bug of ours.
+      if (!isSystemError(error)) throw error;
+      throw writeFailed("unwritable", path, `cannot write ${path}: ${describeFsError(error)}; check that the workspace is writable`, { cause: error });
+    });
+    if (result !== LOCK_LOST) return result;
+    if (attempt >= LOCK_LOST_TRIES) {
+      throw writeFailed("lock-stale", `${path}.lock`, `the lock ${path}.lock was taken over ${attempt} times while this emit was merging (each time it took longer than the lock's stale age of ${LOCK_STALE_MS / 1000} s); nothing was written: check what slows the workspace's file system, then emit again`);
+    }
+  }
 }
 
-async function mergeAndWrite(path: string, summary: SkipSummary): Promise<EmitResult> {
+async function mergeAndWrite(path: string, summary: SkipSummary, held: HeldLock): Promise<EmitResult | typeof LOCK_LOST> {
   let merged = false;
   let next = summary;
   // A surfacer may claim (rename away) the waiting file between the check and the read: then nothing waits.
@@ -138,9 +152,21 @@ async function mergeAndWrite(path: string, summary: SkipSummary): Promise<EmitRe
     next = mergeSummaries(waiting.summary, summary);
     merged = true;
   }
+  if (process.env.SKIP_SUMMARY_TEST_HOLD_AFTER_READ) await (await import("./test-hold.js")).holdForTest(process.env.SKIP_SUMMARY_TEST_HOLD_AFTER_READ);
   // Cut to the readers' size limit before writing: a summary the surfacer cannot read would be quarantined.
   const fitted = fitSummary(next);
-  await writeFileAtomically(path, fitted.text);
+  let lost = false;
+  const beforeRename = async () => {
+    if (await held.stillHeld()) return;
+    lost = true;
+    throw new Error("the lock was taken over");
+  };
+  try {
+    await writeFileAtomically(path, fitted.text, 0o644, { beforeRename });
+  } catch (error) {
+    if (lost) return LOCK_LOST;
+    throw error;
+  }
   return { path, summary: fitted.summary, merged, itemsCut: fitted.cut };
 }
 

@@ -5,7 +5,7 @@
 import { lstat, unlink } from "node:fs/promises";
 import { formatProblems, readSummaryFile, type ReadSummary, type SkipSummary } from "../contract/index.js";
 import type { Logger } from "../log/logger.js";
-import { claimEntry, returnClaim } from "./claim.js";
+import { claimEntry, returnClaim, type Claim } from "./claim.js";
 import { versionWords } from "./describe.js";
 import type { ClaimOwner } from "./claim-name.js";
 import { deliveryIdOf, readPartial, recordSent, removePartial, writePartial } from "./journal.js";
@@ -26,6 +26,11 @@ export interface CycleContext {
   readonly deliver: Deliver;
   readonly log: Logger;
   readonly signal: AbortSignal;
+  /**
+   * A summary whose owner holds its lock at the claim: `retry` leaves it without an outcome (the watcher, which the
+   * lock's removal wakes), `report` gives a `left` outcome (a one-shot run). @default "report"
+   */
+  readonly ownerWriting?: "retry" | "report";
   /** Aborted on the first shutdown signal: sends in flight finish, but no new attempt (retry) starts. */
   readonly stop?: AbortSignal;
 }
@@ -51,15 +56,25 @@ export async function judge(path: string, skill: string): Promise<Verdict> {
 /** Surfaces one entry; `undefined` when another surfacer claimed it first (a normal outcome, not a failure). */
 export async function surfaceEntry(entry: WaitingEntry, ctx: CycleContext): Promise<SurfaceOutcome | undefined> {
   const base = { workspace: entry.workspace, file: entry.path, skill: entry.skill };
-  let claimPath: string | undefined;
+  let claim: Claim;
   try {
-    claimPath = await claimEntry(entry, ctx.owner, ctx.now().getTime());
+    claim = await claimEntry(entry, ctx.owner, ctx.now().getTime());
   } catch (error) {
     // A read-only or unwritable workspace: nothing was claimed, so the file is still where it was.
     if (!isEnvironmentError(error)) throw error;
     return report(ctx, { ...base, kind: "failed", code: "io-error", detail: `cannot claim ${entry.source}: ${describeFsError(error)}; the surfacer renames a summary before sending it, so the workspace must be writable` });
   }
-  if (claimPath === undefined) return undefined;
+  if (claim.kind === "lost") return undefined;
+  if (claim.kind === "owner-writing") {
+    // Its owner is merging a new skip into it: the watcher looks again when the lock goes (or the file changes); a
+    // one-shot run (the hook) leaves it for the next run, and says so.
+    if (ctx.ownerWriting === "retry") {
+      ctx.log({ level: "debug", event: "owner_writing", ...base });
+      return undefined;
+    }
+    return report(ctx, { ...base, kind: "left", code: "owner-writing", detail: `its owner holds ${entry.path}.lock (merging a new skip into it); the next run surfaces it` });
+  }
+  const claimPath = claim.path;
   if (entry.claim) ctx.log({ level: "info", event: "claim_taken_over", ...base, from: entry.source, pid: entry.claim.pid, host: entry.claim.host, state: entry.claim.state });
   try {
     const verdict = await judge(claimPath, entry.skill);

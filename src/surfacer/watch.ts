@@ -66,7 +66,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
   const notices = options.notices ?? { ...DEFAULT_NOTICE_SETTINGS, groupWaitMs: 0 };
   const { createAccountant } = await import("./grouping/accountant.js");
   const accountant = createAccountant({ settings: notices, deliver: options.deliver, now, log, signal: controller.signal, stop: stopController.signal, collect: notices.groupWaitMs > 0 });
-  const ctx: CycleContext = { owner, now, deliver: options.deliver, log, signal: controller.signal, stop: stopController.signal, accountant };
+  const ctx: CycleContext = { owner, now, deliver: options.deliver, log, signal: controller.signal, stop: stopController.signal, accountant, ownerWriting: "retry" };
   // Grouping: the first notice kept starts a window of groupWaitMs; when it closes, everything kept goes out as
   // one digest per route and destination (across workspaces), so a destination gets at most one message per window.
   // The flush runs inside the drain loop, never beside it: a scan of a folder of thousands racing the digest's

@@ -1,0 +1,45 @@
+// The surfacer claims a waiting summary while it holds the owner's lock, so that no owner is between its read and
+// its rewrite when the file moves (issue 24 M7): an owner either merged before the claim, or finds no file after it
+// and starts a fresh summary. A surfacer must never wait behind an owner (the after-skill hook has a budget, the
+// watcher has other files to send), so this takes the lock in one try: it is ours, or someone holds it and the file
+// is left for the next look. A lock the owner's own rule judges stale (a dead holder, or older than the stale age)
+// is broken as an emit would break it; an owner that stalled past that age finds out before its rename (emit.ts).
+import { judgeLock } from "./lock-holder.js";
+import { breakStaleLock, candidateName, heldLock, LOCK_STALE_MS, placeCandidate, releaseLock, writeCandidate, type HeldLock } from "./lock.js";
+import type { Stats } from "node:fs";
+import { unlink } from "node:fs/promises";
+
+export type TryLockResult<T> = { readonly took: true; readonly value: T } | { readonly took: false };
+
+/**
+ * Runs `fn` holding `lockPath` when it can be had at once; `{ took: false }` when a live holder has it. Throws what
+ * the lock itself throws: `owner.write_failed` (`not-regular-file` for a link or folder at the name, `unwritable`).
+ */
+export async function tryFileLock<T>(lockPath: string, fn: (lock: HeldLock) => Promise<T>, options: { readonly staleMs?: number } = {}): Promise<TryLockResult<T>> {
+  const held = await placeOnce(lockPath, options.staleMs ?? LOCK_STALE_MS);
+  if (held === undefined) return { took: false };
+  try {
+    return { took: true, value: await fn(heldLock(lockPath, held)) };
+  } finally {
+    await releaseLock(lockPath, held);
+  }
+}
+
+async function placeOnce(lockPath: string, staleMs: number): Promise<Stats | undefined> {
+  const candidate = candidateName(lockPath);
+  const handle = await writeCandidate(lockPath, candidate);
+  try {
+    // Three tries: a holder that left (gone) or a stale lock broken is worth another link at once, nothing more.
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const placed = await placeCandidate(candidate, lockPath, handle);
+      if (placed) return placed;
+      const verdict = await judgeLock(lockPath, staleMs, Date.now());
+      if (verdict.kind === "held") return undefined;
+      if (verdict.kind === "stale") await breakStaleLock(lockPath, verdict.stats, verdict.why);
+    }
+    return undefined;
+  } finally {
+    await handle.close().catch(() => undefined);
+    await unlink(candidate).catch(() => undefined);
+  }
+}
