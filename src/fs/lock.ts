@@ -84,12 +84,12 @@ export function heldLock(lockPath: string, held: Stats): HeldLock {
 }
 
 /** The candidate's private name beside the lock: pid plus a random suffix, created with O_EXCL. */
-export function candidateName(lockPath: string): string {
+function candidateName(lockPath: string): string {
   return `${lockPath}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
 // The record goes into a private temp file first; only a complete file is ever linked to the lock name.
-export async function writeCandidate(lockPath: string, candidate: string): Promise<FileHandle> {
+async function writeCandidate(lockPath: string, candidate: string): Promise<FileHandle> {
   let handle: FileHandle | undefined;
   try {
     handle = await open(candidate, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
@@ -103,7 +103,7 @@ export async function writeCandidate(lockPath: string, candidate: string): Promi
 }
 
 /** The lock's identity when the link made it ours; `undefined` when something already sits at the name. */
-export async function placeCandidate(candidate: string, lockPath: string, handle: FileHandle): Promise<Stats | undefined> {
+async function placeCandidate(candidate: string, lockPath: string, handle: FileHandle): Promise<Stats | undefined> {
   try {
     await link(candidate, lockPath);
     return await handle.stat();
@@ -117,7 +117,7 @@ export async function placeCandidate(candidate: string, lockPath: string, handle
 
 // A file system without hard links: O_EXCL create, then the record. The file is empty for microseconds, and a
 // lock without a record is only judged stale once it is a second old, so the rule still holds.
-async function placeWithoutLink(lockPath: string, linkError: unknown): Promise<Stats | undefined> {
+export async function placeWithoutLink(lockPath: string, linkError?: unknown): Promise<Stats | undefined> {
   let handle: FileHandle;
   try {
     handle = await open(lockPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);

@@ -5,9 +5,8 @@
 // is left for the next look. A lock the owner's own rule judges stale (a dead holder, or older than the stale age)
 // is broken as an emit would break it; an owner that stalled past that age finds out before its rename (emit.ts).
 import { judgeLock } from "./lock-holder.js";
-import { breakStaleLock, candidateName, heldLock, LOCK_STALE_MS, placeCandidate, releaseLock, writeCandidate, type HeldLock } from "./lock.js";
+import { breakStaleLock, heldLock, LOCK_STALE_MS, placeWithoutLink, releaseLock, type HeldLock } from "./lock.js";
 import type { Stats } from "node:fs";
-import { unlink } from "node:fs/promises";
 
 export type TryLockResult<T> = { readonly took: true; readonly value: T } | { readonly took: false };
 
@@ -25,21 +24,18 @@ export async function tryFileLock<T>(lockPath: string, fn: (lock: HeldLock) => P
   }
 }
 
+// The lock is created in place (O_EXCL) with its record written after, not linked from a complete candidate: the
+// protocol's way on a file system without hard links (docs/owner.md, "The lock", 3), and three file operations
+// fewer on every claim. An owner that meets the lock before its record is in judges it held (it is not a second
+// old); a surfacer killed in between leaves a lock without a record, which is stale once a second old.
 async function placeOnce(lockPath: string, staleMs: number): Promise<Stats | undefined> {
-  const candidate = candidateName(lockPath);
-  const handle = await writeCandidate(lockPath, candidate);
-  try {
-    // Three tries: a holder that left (gone) or a stale lock broken is worth another link at once, nothing more.
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      const placed = await placeCandidate(candidate, lockPath, handle);
-      if (placed) return placed;
-      const verdict = await judgeLock(lockPath, staleMs, Date.now());
-      if (verdict.kind === "held") return undefined;
-      if (verdict.kind === "stale") await breakStaleLock(lockPath, verdict.stats, verdict.why);
-    }
-    return undefined;
-  } finally {
-    await handle.close().catch(() => undefined);
-    await unlink(candidate).catch(() => undefined);
+  // Three tries: a holder that left (gone) or a stale lock broken is worth another try at once, nothing more.
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const placed = await placeWithoutLink(lockPath);
+    if (placed) return placed;
+    const verdict = await judgeLock(lockPath, staleMs, Date.now());
+    if (verdict.kind === "held") return undefined;
+    if (verdict.kind === "stale") await breakStaleLock(lockPath, verdict.stats, verdict.why);
   }
+  return undefined;
 }

@@ -33,25 +33,35 @@ async function sentItems(out: string): Promise<string[]> {
   return (await readDelivered(out)).flatMap((d) => (d.summary as { items: string[] }).items);
 }
 
-// A stalled owner: it read the waiting {a} and holds the lock, then stops for longer than the lock's stale age (a
-// stopped or swapped-out process). The lock is dated back instead of waiting 30 s. A surfacer (like the next emit)
-// then judges the lock stale, breaks it and claims {a}; before this, the owner woke and wrote {a, b} back, and a went
-// out twice. Now the owner sees, right before its rename, that its lock was taken over, and reads and merges again.
-async function stalledOwner(start: (ws: string, item: string, hold: string) => Promise<{ code: number | null; stderr: string }>) {
+type Owner = (ws: string, item: string, hold: string) => Promise<{ code: number | null; stderr: string }>;
+
+/** A workspace where {a} waits and an owner of `b` has read it and holds the lock, held there until `release()`. */
+async function ownerMidMerge(start: Owner = emit) {
   const ws = await tempDir();
   const aux = await tempDir();
-  const out = join(aux, "delivered.jsonl");
   expect((await emit(ws, "a")).code).toBe(0);
   const hold = join(aux, "hold");
   const owner = start(ws, "b", hold);
   await waitFor(() => existsSync(`${hold}.reached`), 30_000);
+  const release = async () => {
+    await writeFile(hold, "");
+    const done = await owner;
+    expect(done.code, done.stderr).toBe(0);
+  };
+  return { ws, out: join(aux, "delivered.jsonl"), release };
+}
+
+// A stalled owner: it read the waiting {a} and holds the lock, then stops for longer than the lock's stale age (a
+// stopped or swapped-out process). The lock is dated back instead of waiting 30 s. A surfacer (like the next emit)
+// then judges the lock stale, breaks it and claims {a}; before this, the owner woke and wrote {a, b} back, and a went
+// out twice. Now the owner sees, right before its rename, that its lock was taken over, and reads and merges again.
+async function stalledOwner(start: Owner) {
+  const { ws, out, release } = await ownerMidMerge(start);
   const long = new Date(Date.now() - 31_000);
   await utimes(join(ws, `${NAME}.lock`), long, long);
   const first = await surfaceOnce({ workspaces: [ws], deliver: deliverTo([fileNotifier(out)]), leaseMs: LEASE });
   expect(first.outcomes.map((o) => [o.kind, o.code])).toEqual([["sent", "delivered"]]);
-  await writeFile(hold, "");
-  const done = await owner;
-  expect(done.code, done.stderr).toBe(0);
+  await release();
   await surfaceOnce({ workspaces: [ws], deliver: deliverTo([fileNotifier(out)]), leaseMs: LEASE });
   expect((await sentItems(out)).sort()).toEqual(["a", "b"]);
   expect(await readWorkspace(ws)).toEqual([]);
@@ -67,18 +77,11 @@ describe.concurrent("a surfacer racing an owner mid-merge (real emit processes)"
   });
 
   it("an owner mid-merge (a fresh lock): the hook's run leaves the file at once, and the merge goes out once", async () => {
-    const ws = await tempDir();
-    const aux = await tempDir();
-    const out = join(aux, "delivered.jsonl");
-    expect((await emit(ws, "a")).code).toBe(0);
-    const hold = join(aux, "hold");
-    const owner = emit(ws, "b", hold);
-    await waitFor(() => existsSync(`${hold}.reached`), 30_000);
+    const { ws, out, release } = await ownerMidMerge();
     const first = await surfaceOnce({ workspaces: [ws], deliver: deliverTo([fileNotifier(out)]), leaseMs: LEASE, lockWaitMs: 50 });
     expect(first.outcomes.map((o) => [o.kind, o.code])).toEqual([["left", "owner-writing"]]);
     expect(await readWorkspace(ws)).toEqual([NAME, `${NAME}.lock`]);
-    await writeFile(hold, "");
-    expect((await owner).code).toBe(0);
+    await release();
     await surfaceOnce({ workspaces: [ws], deliver: deliverTo([fileNotifier(out)]), leaseMs: LEASE });
     expect(await sentItems(out)).toEqual(["a", "b"]);
   });
