@@ -2,6 +2,8 @@
 // none lost, none doubled, at least 1,000 per second, memory flat. Also once mode over the same burst.
 // BENCH_BASELINE_DIST=<another build's dist/> runs the same bursts through that build too, in the same run
 // (baseline, this build, baseline again), e.g. the ledger before and after a change (see docs/surfacer.md).
+// BENCH_ROUNDS=N (with a baseline) repeats that N times and reports the medians, with the CPU time per summary
+// (process.cpuUsage over the burst), which a loaded machine's other work disturbs less than the wall time.
 import { mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -41,6 +43,7 @@ async function run(mode, dist, label) {
   const sampler = setInterval(() => heap.push(process.memoryUsage().heapUsed), 100);
   const heapBefore = process.memoryUsage().heapUsed;
   let seconds;
+  const cpu0 = process.cpuUsage();
   if (mode === "watch") {
     let finished = 0;
     const onOutcome = (o) => void (o.kind === "sent" && finished++);
@@ -68,28 +71,46 @@ async function run(mode, dist, label) {
     seconds = (performance.now() - t0) / 1000;
   }
   clearInterval(sampler);
+  const cpu = process.cpuUsage(cpu0);
+  const cpuUsPer = (cpu.user + cpu.system) / COUNT;
   const { lost, doubled } = check(out, skills);
   report(`burst of ${COUNT} summaries, ${mode} mode, file-backed module notifier${label ? ` (${label})` : ""}`, [
     ["lost / doubled", `${lost} / ${doubled}`],
     [mode === "watch" ? "first rename -> last delivery" : "surface once", `${seconds.toFixed(2)} s`],
     ["summaries per second", `${(COUNT / seconds).toFixed(0)} (target >= 1000)`],
+    ["CPU time per summary (this process)", `${cpuUsPer.toFixed(0)} µs`],
     ["heap before / peak / after", `${mb(heapBefore)} / ${mb(Math.max(...heap, heapBefore))} / ${mb(process.memoryUsage().heapUsed)} MB`],
     ...extra,
   ]);
   rmSync(root, { recursive: true, force: true });
   if (lost || doubled) process.exitCode = 1;
-  return COUNT / seconds;
+  return { rate: COUNT / seconds, cpu: cpuUsPer };
 }
 
 const mb = (b) => (b / 1048576).toFixed(0);
 const THIS = join(ROOT, "dist");
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
+const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 for (const mode of ["watch", "once"]) {
   if (!BASELINE) {
     await run(mode, THIS);
     continue;
   }
-  const base1 = await run(mode, BASELINE, `baseline ${BASELINE}`);
-  const ours = await run(mode, THIS, "this build");
-  const base2 = await run(mode, BASELINE, "baseline again");
+  if (ROUNDS > 1) {
+    const base = [];
+    const ours = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      base.push(await run(mode, BASELINE, `baseline, round ${i + 1}`));
+      ours.push(await run(mode, THIS, `this build, round ${i + 1}`));
+    }
+    report(`${mode} mode: this build vs baseline, ${ROUNDS} rounds each, alternating (medians)`, [
+      ["summaries per second, this / baseline", `${med(ours.map((r) => r.rate)).toFixed(0)} / ${med(base.map((r) => r.rate)).toFixed(0)}`],
+      ["CPU time per summary, this / baseline", `${med(ours.map((r) => r.cpu)).toFixed(0)} / ${med(base.map((r) => r.cpu)).toFixed(0)} µs`],
+    ]);
+    continue;
+  }
+  const base1 = (await run(mode, BASELINE, `baseline ${BASELINE}`)).rate;
+  const ours = (await run(mode, THIS, "this build")).rate;
+  const base2 = (await run(mode, BASELINE, "baseline again")).rate;
   report(`${mode} mode: this build vs baseline (same run)`, [["summaries per second, this / baseline (first, again)", `${ours.toFixed(0)} / ${base1.toFixed(0)}, ${base2.toFixed(0)} (x${(ours / Math.max(base1, base2)).toFixed(2)} of the better baseline)`]]);
 }

@@ -117,7 +117,7 @@ async function placeCandidate(candidate: string, lockPath: string, handle: FileH
 
 // A file system without hard links: O_EXCL create, then the record. The file is empty for microseconds, and a
 // lock without a record is only judged stale once it is a second old, so the rule still holds.
-export async function placeWithoutLink(lockPath: string, linkError?: unknown): Promise<Stats | undefined> {
+async function placeWithoutLink(lockPath: string, linkError: unknown): Promise<Stats | undefined> {
   let handle: FileHandle;
   try {
     handle = await open(lockPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
