@@ -51,7 +51,8 @@ describe("module notifier load deadline", () => {
     await mkdir(ws);
     await emitSummary(ws);
     await writeFile(join(dir, "spin-send.mjs"), "export default { send() { for (;;) {} } };\n");
-    const config = await writeConfig(dir, { notifiers: { mine: { type: "module", path: "spin-send.mjs" } }, timeout_ms: 300, retries: 0 });
+    // The deadline covers the thread's start and import too (~200 ms idle): 300 ms was a config error (exit 2) on a loaded machine.
+    const config = await writeConfig(dir, { notifiers: { mine: { type: "module", path: "spin-send.mjs" } }, timeout_ms: 2_000, retries: 0 });
     const r = await runCli(["surface", "--workspace", ws, "--config", config], { timeoutMs: 20_000 });
     expect(r.signal, "hung: killed by the test").toBeNull();
     expect(r.code, r.stderr).toBe(1);
