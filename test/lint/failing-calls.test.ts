@@ -141,3 +141,17 @@ describe("error-as-empty (shell): a failure's stand-in where the answer goes", (
     expect(await places("scripts/discover.sh", `#!/bin/bash\nif [ ! -f "$out" ]; then\n  echo '{"findings":[]}' > "$out"\nfi\n`)).toEqual([]);
   });
 });
+
+describe("error-as-empty: a failure branch that records success", () => {
+  it("reports a catch or except that sets a success state after a failed start-up", async () => {
+    const js = `class Calendar {\n  async init() {\n    try {\n      await this.auth.login();\n      this.initialized = true;\n    } catch (error) {\n      console.error("login failed:", error.message);\n      this.initialized = true;\n    }\n  }\n}\n`;
+    expect(await places("scripts/run.mjs", js)).toEqual(["error-as-empty:8"]);
+    const py = `import sys\n\nclass Sync:\n    def connect(self):\n        try:\n            self.client.login(self.token)\n        except ConnectionError as exc:\n            print(f"login failed: {exc}", file=sys.stderr)\n            self.connected = True\n`;
+    expect(await places("scripts/run.py", py)).toEqual(["error-as-empty:9"]);
+  });
+
+  it("says nothing when the branch records the failure, or rethrows", async () => {
+    expect(await places("scripts/run.mjs", `async function init(state) {\n  try {\n    await login();\n    state.ready = true;\n  } catch (error) {\n    state.ready = false;\n    console.error(error);\n  }\n}\n`)).toEqual([]);
+    expect(await places("scripts/run.mjs", `async function init(state) {\n  try {\n    await login();\n  } catch (error) {\n    state.done = true;\n    throw error;\n  }\n}\n`)).toEqual([]);
+  });
+});

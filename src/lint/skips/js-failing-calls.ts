@@ -73,3 +73,25 @@ export function jsUnconfirmedSends(root: SyntaxNode, add: Add): void {
     }
   }
 }
+
+/** A state that says the work succeeded: what the rest of the program reads to go on as if it had. */
+export const SUCCESS_STATE = /^_?(initialized|initialised|ready|ok|success|succeeded|done|completed|connected|authenticated|authorized|synced|sent|delivered|loggedIn|logged_in|is_?(initialized|ready|connected|authenticated|logged_?in))$/i;
+
+/**
+ * A catch that records success: `catch (e) { console.error(e); this.initialized = true; }`. The failure becomes the
+ * state the rest of the program reads as "it worked" (a calendar that could not log in runs on in mock mode).
+ */
+export function jsSuccessOnFailure(root: SyntaxNode, add: Add): void {
+  for (const clause of root.descendantsOfType("catch_clause")) {
+    const block = clause.childForFieldName("body");
+    const stmts = block?.namedChildren.filter((c) => c.type !== "comment") ?? [];
+    if (/\bthrow\b|process\.exit\(\s*[1-9]|exitCode\s*=\s*[1-9]|reject\(/.test(block?.text ?? "")) continue;
+    for (const s of stmts) {
+      const a = s.type === "expression_statement" ? s.namedChildren[0] : undefined;
+      if (a?.type !== "assignment_expression" || a.childForFieldName("right")?.text !== "true") continue;
+      const left = a.childForFieldName("left");
+      const key = left?.type === "member_expression" ? left.childForFieldName("property")?.text : left?.text;
+      if (key && SUCCESS_STATE.test(key)) add("error-as-empty", s, `${s.text.split("\n")[0]!.trim().slice(0, 100)}  (set in the catch at line ${clause.startPosition.row + 1}: the failure reads as success)`);
+    }
+  }
+}

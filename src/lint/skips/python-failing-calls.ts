@@ -209,3 +209,23 @@ function progressMarks(stmt: SyntaxNode): SyntaxNode[] {
     return keys.some((k) => PROGRESS_NAME.test(k));
   });
 }
+
+/**
+ * An except on an operational error that records success (`self.ready = True`, `state["synced"] = True`): the failure
+ * becomes the state the rest of the run reads as "it worked".
+ */
+export function successOnFailure(root: SyntaxNode, add: Add, success: RegExp): void {
+  for (const clause of root.descendantsOfType("except_clause")) {
+    const names = caughtNames(clause).map((n) => (/\.error$/.test(n) ? "OSError" : n.replace(/^[\w.]+\./, "")));
+    if (names.length > 0 && !names.some((n) => OPERATIONAL_EXC.test(n))) continue;
+    const body = statements(clause.namedChildren.find((c) => c.type === "block"));
+    if (body.some(exitsNonZero)) continue;
+    for (const s of body) {
+      const a = s.type === "expression_statement" ? s.namedChildren[0] : undefined;
+      if (a?.type !== "assignment" || a.childForFieldName("right")?.text !== "True") continue;
+      const left = a.childForFieldName("left");
+      const key = left?.type === "attribute" ? left.childForFieldName("attribute")?.text : left?.type === "subscript" ? left.childForFieldName("subscript")?.text.replace(/^["']|["']$/g, "") : left?.text;
+      if (key && success.test(key)) add("error-as-empty", s, undefined, `${snippetOf(s).slice(0, 100)}  (set in the except at line ${clause.startPosition.row + 1}: the failure reads as success)`);
+    }
+  }
+}
