@@ -119,6 +119,24 @@ describe.concurrent("command notifier", () => {
     await waitFor(() => !isRunning(childPid), 10_000);
   });
 
+  it("a program that ignores SIGTERM gets SIGKILL 2 s after its timeout, not sooner (docs/processes.md)", async ({ expect }) => {
+    const dir = await tempDir();
+    const pidFile = join(dir, "pid");
+    // An ignored SIGTERM is inherited by every sleep the loop starts, so only the SIGKILL ends the group.
+    const script = `trap '' TERM; echo $$ > "${pidFile}"; while :; do sleep 0.05; done`;
+    const config = { path: undefined, data: { notify: { notifiers: { stubborn: { type: "command", argv: ["/bin/sh", "-c", script] } } } } };
+    const loaded = await loadNotifiers({ config, env: { PATH: process.env.PATH }, cwd: dir, names: undefined, stdout: { write: () => undefined } });
+    const started = performance.now();
+    const report = await deliver(deliveryRequest(), { ...loaded, timeoutMs: 300, retries: 0, log: () => undefined });
+    // The send is reported failed at its deadline; the group is still being ended behind it.
+    expect(report.results[0]).toMatchObject({ ok: false, permanent: false, attempts: 1 });
+    expect(report.results[0]!.error).toMatch(/timed out/);
+    const pid = Number(await readFile(pidFile, "utf8"));
+    await waitFor(() => !isRunning(pid), 10_000);
+    // A lower bound only: the 300 ms timeout, then the 2 s grace before SIGKILL (a slow machine only adds to it).
+    expect(performance.now() - started).toBeGreaterThanOrEqual(2_250);
+  });
+
   it("words every exit the same way (policy table)", ({ expect }) => {
     expect([0, 1, 2, 64, 65, 75, 78, 79, 126, 127, 137].map((c) => [c, c === 0 ? "ok" : isPermanentExitCode(c)])).toEqual([
       [0, "ok"], [1, false], [2, false], [64, true], [65, true], [75, false], [78, true], [79, false], [126, true], [127, true], [137, false],
