@@ -155,3 +155,15 @@ describe("error-as-empty: a failure branch that records success", () => {
     expect(await places("scripts/run.mjs", `async function init(state) {\n  try {\n    await login();\n  } catch (error) {\n    state.done = true;\n    throw error;\n  }\n}\n`)).toEqual([]);
   });
 });
+
+describe("cap-deferral: a capped list handed to a function that works through it", () => {
+  const verify = `import sys\n\ndef verify(entries):\n    for entry in entries:\n        check_release(entry)\n\n`;
+  it("reports `entries = entries[:MAX]` passed to a function of the file that loops over it", async () => {
+    expect(await places("scripts/run.py", `${verify}entries = load()\nentries = entries[:MAX_ENTRIES]\nverify(entries)\n`)).toEqual(["cap-deferral:8"]);
+  });
+
+  it("says nothing when the remainder is reported, or the function does not work through the list", async () => {
+    expect(await places("scripts/run.py", `${verify}entries = load()\nif len(entries) > MAX_ENTRIES:\n    send_message(f"{len(entries) - MAX_ENTRIES} entries wait for the next run")\nentries = entries[:MAX_ENTRIES]\nverify(entries)\n`)).toEqual([]);
+    expect(await places("scripts/run.py", `def show(rows):\n    print(len(rows))\n\nrows = load()\nrows = rows[:MAX_ROWS]\nshow(rows)\n`)).toEqual([]);
+  });
+});

@@ -126,7 +126,7 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
     id: "cap-deferral",
     words: "stops at a count cap and leaves the rest for a later run without saying how many",
     looksFor:
-      "A cap by count on work items: a slice that a loop then works through (`items[:MAX]`, `items.slice(0, LIMIT)`, `head -n N` into a loop), or a loop that breaks when a counter reaches a cap (`if done >= MAX: break`), while the remainder (the items left, or their count) reaches nothing the owner sees: no message, no skip summary, no non-zero exit, no field SKILL.md relays. A cap whose remainder is reported, or that only trims what is shown (text, a display list), is not a deferral.",
+      "A cap by count on work items: a slice that a loop then works through (`items[:MAX]`, `items.slice(0, LIMIT)`, `head -n N` into a loop), or a loop that breaks when a counter reaches a cap (`if done >= MAX: break`), or (Python) a capped list (`entries = entries[:MAX_ENTRIES]`) handed to a function of the file that loops over that parameter doing work, while the remainder (the items left, or their count) reaches nothing the owner sees: no message, no skip summary, no non-zero exit, no field SKILL.md relays. A cap whose remainder is reported, or that only trims what is shown (text, a display list), is not a deferral.",
     examples: [
       {
         file: PY,

@@ -189,6 +189,23 @@ function capDeferral(root: SyntaxNode, add: Add): void {
       if (assign) report(loop, capSlice(assign.childForFieldName("right"))!.coll, assign);
     }
   }
+  // `entries = entries[:MAX]` then `verify(entries, ...)`, where verify() of this file works through its parameter.
+  const defs = new Map(root.descendantsOfType("function_definition").map((f) => [f.childForFieldName("name")?.text ?? "", f]));
+  for (const assign of py(root, "assignment")) {
+    const left = assign.childForFieldName("left");
+    const slice = capSlice(assign.childForFieldName("right"));
+    if (left?.type !== "identifier" || !slice) continue;
+    const scope = scopeOf(assign);
+    const call = scope.descendantsOfType("call").find((c) => c.startIndex > assign.endIndex && defs.has(lastName(c)) && callArgs(c).positional.some((p) => p.text === left.text));
+    if (!call) continue;
+    const def = defs.get(lastName(call))!;
+    const param = def.childForFieldName("parameters")?.namedChildren.filter((p) => p.type === "identifier" || p.type === "typed_parameter" || p.type === "default_parameter" || p.type === "typed_default_parameter")[callArgs(call).positional.findIndex((p) => p.text === left.text)];
+    const pname = param?.type === "identifier" ? param.text : param?.namedChildren[0]?.text;
+    const loop = def.descendantsOfType("for_statement").find((l) => l.childForFieldName("right")?.text === pname);
+    if (!pname || !loop || !doesWork(loop.childForFieldName("body"))) continue;
+    const fate = remainderFate(scope, slice.coll, assign);
+    if (!fate.told) add("cap-deferral", assign, fate.fields.length > 0 ? fate.fields : undefined, `${snippetOf(assign)}  (the rest of ${slice.coll} is left; ${lastName(call)}() works through the capped list)`);
+  }
   // `if done >= MAX: break` inside the loop, on a counter the loop raises or a list it fills.
   for (const ifs of py(root, "if_statement")) {
     const loop = enclosingLoop(ifs);
