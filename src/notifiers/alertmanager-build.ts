@@ -65,6 +65,8 @@ export function buildAlertmanager(name: string, entry: Entry, ctx: AlertmanagerB
     const bad = httpUrlProblem(generatorUrl.replace(/\{(skill|workspace|host|delivery_id)\}/g, "x"));
     if (bad !== undefined) return problem("generator_url", `${bad} (Alertmanager refuses an alert whose generatorURL is not a URI)`);
   }
+  const tooBig = fixedPartProblem({ labels: staticLabels, alertname: entry.alertname, host: entry.host, generator_url: generatorUrl });
+  if (tooBig !== undefined) return problem(tooBig.key, tooBig.message);
 
   const mapping = {
     alertname: entry.alertname ?? DEFAULT_ALERTNAME,
@@ -95,4 +97,22 @@ export function buildAlertmanager(name: string, entry: Entry, ctx: AlertmanagerB
     now: ctx.now,
   });
   return { notifier, secrets, refresher };
+}
+
+/** What the config puts into every alert (static labels, alertname, host, generator URL) may take at most this, as JSON. */
+export const ALERT_FIXED_PART_MAX_BYTES = 16 * 1024;
+
+// Every alert carries these, and each alert's re-post record must stay within its limit (FILE_LIMITS.alertmanagerRecord,
+// 256 KiB) with room for the summary's own labels and annotations: a config that could never fit is refused here, once,
+// rather than failing every send. The largest field is named, as it is the one to shorten.
+function fixedPartProblem(fields: Record<string, unknown>): { key: string; message: string } | undefined {
+  const sizes = Object.entries(fields).filter(([, v]) => v !== undefined).map(([key, v]) => ({ key, bytes: Buffer.byteLength(JSON.stringify(v)) }));
+  const total = sizes.reduce((sum, f) => sum + f.bytes, 0);
+  if (total <= ALERT_FIXED_PART_MAX_BYTES) return undefined;
+  const largest = sizes.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+  const together = sizes.length > 1 ? ` (${sizes.map((f) => `${f.key} ${f.bytes}`).join(", ")})` : "";
+  return {
+    key: largest.key,
+    message: `is ${largest.bytes} bytes as JSON; what the config adds to every alert may take at most ${ALERT_FIXED_PART_MAX_BYTES} bytes in all${together}, so that each alert fits the ${256} KiB an alert's record may take: shorten it`,
+  };
 }

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { reasonKeyOf } from "../../src/contract/index.js";
 import { isSkipSummaryError } from "../../src/contract/errors.js";
 import { alertFor, type AlertMapping } from "../../src/notifiers/alertmanager-alert.js";
+import { ALERT_FIXED_PART_MAX_BYTES } from "../../src/notifiers/alertmanager-build.js";
 import { REPOST_DIR_NAME } from "../../src/notifiers/alertmanager-repost.js";
 import { deliver, loadNotifiers, type LoadedNotifiers } from "../../src/notifiers/index.js";
 import { deliveryRequest, fakeSleep, freePort, notifyRequest, recordingLogger, startServer } from "./helpers.js";
@@ -124,6 +125,14 @@ describe("alertmanager config", () => {
     expect(await problemsOf({ urls: ["http://am:9093"], bearer_token_env: "AM_TOKEN" })).toEqual(["notify.notifiers.am.bearer_token_env: names AM_TOKEN, which is not set"]);
     expect(await problemsOf({ urls: ["http://am:9093"], generator_url: "not a url" })).toEqual([expect.stringContaining("generator_url")]);
     expect(await problemsOf({ urls: ["http://am:9093", "http://am:9093/"] })).toEqual([expect.stringContaining("the same Alertmanager twice")]);
+    // What every alert carries is bounded (issue 24: 248 KiB of static labels made every alert's record too big).
+    const big = { team: "x".repeat(ALERT_FIXED_PART_MAX_BYTES) };
+    expect(await problemsOf({ urls: ["http://am:9093"], labels: big, alertname: "skips" })).toEqual([
+      expect.stringMatching(/^notify\.notifiers\.am\.labels: is \d+ bytes as JSON; what the config adds to every alert may take at most 16384 bytes in all \(labels \d+, alertname 7\b.*\), so that each alert fits the 256 KiB/),
+    ]);
+    // Just under it (the rest is the host the test's config sets): accepted.
+    const under = { team: "x".repeat(ALERT_FIXED_PART_MAX_BYTES - JSON.stringify({ team: "" }).length - 100) };
+    expect(await problemsOf({ urls: ["http://am:9093"], labels: under })).toEqual([]);
     expect(await problemsOf({ urls: ["http://am:9093"], window_ms: 10 })).toEqual([expect.stringContaining("window_ms")]);
     // docs/notifiers.md: "Basic auth and a bearer token cannot be combined."
     expect(await problemsOf({ urls: ["http://am:9093"], bearer_token_env: "AM_TOKEN", basic_auth: { username: "skips", password_env: "AM_PASSWORD" } })).toEqual([
