@@ -102,6 +102,17 @@ describe.concurrent("history and silence over a fleet", () => {
     expect(await span("--since", "52w")).toEqual(["2026-09-26", "2026-11-24", 60]);
   });
 
+  it("a skill's other tally (reason keys folded to keep its ledger within its limit) counts in its fleet row", async () => {
+    const { workspaces } = await fleet();
+    const now = new Date("2026-11-24T12:00:00Z");
+    const reports = await Promise.all(workspaces.map((ws) => readHistory(ws, { now })));
+    // What readHistory gives for a ledger past 50 reason keys (test/cli/ledger-limits.test.ts writes one with 200).
+    const other = { count: 150, sent: 140, folded: 10, muted: 0, unreported: 0, first_seen: "2026-11-01T00:00:00.000Z", last_seen: "2026-11-23T08:00:00.000Z", keys: 150 };
+    const withOthers = [{ ...reports[0]!, others: [{ skill: "tessl__shared", ...other }] }, { ...reports[1]!, others: [{ skill: "tessl__only-other", ...other }] }, reports[2]!];
+    const lines = formatFleet(withOthers, { strip: false, now, days: 4 }).trim().split("\n");
+    expect(lines.slice(1).map((l) => l.split(/\s+/).slice(0, 6).join(" ")).sort()).toEqual(["only-other 1/3 150 140 10 0", "shared 2/3 152 142 10 0", "skill-0 1/3 1 1 0 0", "skill-1 1/3 1 1 0 0", "skill-2 1/3 1 1 0 0"]);
+  });
+
   it("on a terminal: a day strip per skill, one character a day", async () => {
     const { workspaces } = await fleet();
     // The summaries (test/surfacer/helpers.ts) occurred on 2026-11-22: the strip of 21-24 Nov shows them second.

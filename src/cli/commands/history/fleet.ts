@@ -22,7 +22,9 @@ const level = (n: number) => LEVELS[n <= 0 ? 0 : n === 1 ? 1 : n <= 3 ? 2 : n <=
 export function formatFleet(reports: readonly HistoryReport[], options: { readonly strip: boolean; readonly now: Date; readonly days: number }): string {
   const bySkill = new Map<string, SkillTotals>();
   for (const report of reports) {
-    for (const r of report.rows) {
+    // A skill's `other` tally (its least recently seen reason keys, folded to keep its ledger within its limit) is
+    // still its skips: counted in its row like the rest. It has no days, so the strip shows only the named keys.
+    for (const r of [...report.rows, ...report.others]) {
       const t = bySkill.get(r.skill) ?? { skill: r.skill, workspaces: new Set(), skips: 0, sent: 0, folded: 0, muted: 0, last: "", days: new Map() };
       t.workspaces.add(report.workspace);
       t.skips += r.count;
@@ -30,7 +32,7 @@ export function formatFleet(reports: readonly HistoryReport[], options: { readon
       t.folded += r.folded;
       t.muted += r.muted;
       if (r.last_seen > t.last) t.last = r.last_seen;
-      for (const [day, n] of Object.entries(r.days ?? {})) t.days.set(day, (t.days.get(day) ?? 0) + n);
+      for (const [day, n] of Object.entries("days" in r ? (r.days ?? {}) : {})) t.days.set(day, (t.days.get(day) ?? 0) + n);
       bySkill.set(r.skill, t);
     }
   }
