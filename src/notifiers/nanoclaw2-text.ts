@@ -1,6 +1,7 @@
-// The 2.x host hands `content.text` to its channel as Markdown (qwibitai/nanoclaw src/channels/chat-sdk-bridge.ts:
-// `adapter.postMessage(tid, { markdown })`), and for Telegram it first runs sanitizeTelegramLegacyMarkdown, which
-// strips every `*` and `_` when their count is odd, before the adapter sends legacy `parse_mode: Markdown`. So a
+// The 2.x host hands `content.text` to its channel as Markdown (qwibitai/nanoclaw src/channels/chat-sdk-bridge.ts at
+// 0683c6ec589ec0df74c2a3d99f9544127317b490: `adapter.postMessage(tid, { markdown })`), and for Telegram it first runs
+// sanitizeTelegramLegacyMarkdown (the channels branch at 8e91d37bc9c14b06580bda4b46c85f33cf755b15), which strips
+// every `*` and `_` when their count is odd, before the adapter sends legacy `parse_mode: Markdown`. So a
 // skill id like `tessl__check-cfps` or an item `__init__` sent as plain text would lose characters or turn italic.
 // Here every word that Markdown, the sanitizer or a chat app could read as markup goes into a code span: code is
 // kept as it is by the sanitizer, by CommonMark and by Telegram, so the owner sees the characters the skill wrote.

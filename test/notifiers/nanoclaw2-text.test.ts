@@ -35,6 +35,31 @@ function sanitizeTelegramLegacyMarkdown(input: string): string {
   return text.replace(new RegExp(`${PLACEHOLDER_PREFIX}(\\d+)${PLACEHOLDER_SUFFIX}`, "g"), (_, i: string) => codeSegments[Number(i)]!);
 }
 
+/**
+ * The later upstream sanitizer (qwibitai/nanoclaw 0e3e29c9440cf2e510cbe0e15337d71651816f52, same file): stray `*` and `_`
+ * are escaped (`\*`, `\_`) rather than dropped; brackets and code spans as before. Ported as it is.
+ */
+function sanitizeTelegramLegacyMarkdownLater(input: string): string {
+  if (!input) return input;
+  const codeSegments: string[] = [];
+  let text = input.replace(CODE_PATTERN, (m) => {
+    codeSegments.push(m);
+    return `${PLACEHOLDER_PREFIX}${codeSegments.length - 1}${PLACEHOLDER_SUFFIX}`;
+  });
+  text = text.replace(/^(\s*)[-+]\s+/gm, "$1• ");
+  text = text.replace(/^[ \t]*[-_*]{3,}[ \t]*$/gm, "⎯⎯⎯");
+  text = text.replace(/\*\*([^*\n]+?)\*\*/g, "*$1*");
+  text = text.replace(/__([^_\n]+?)__/g, "_$1_");
+  const starCount = (text.match(/\*/g) ?? []).length;
+  const underCount = (text.match(/_/g) ?? []).length;
+  if (starCount % 2 !== 0) text = text.replace(/\*/g, "\\*");
+  if (underCount % 2 !== 0) text = text.replace(/_/g, "\\_");
+  const openBrackets = (text.match(/\[/g) ?? []).length;
+  const closeBrackets = (text.match(/\]/g) ?? []).length;
+  if (openBrackets !== closeBrackets) text = text.replace(/[[\]]/g, "");
+  return text.replace(new RegExp(`${PLACEHOLDER_PREFIX}(\\d+)${PLACEHOLDER_SUFFIX}`, "g"), (_, i: string) => codeSegments[Number(i)]!);
+}
+
 /** Telegram's legacy Markdown: *bold*, _italic_, `code`, ```pre```, [text](url); `\` escapes _ * ` [ outside them. */
 function legacyMarkdownVisibleText(input: string): string {
   let out = "";
@@ -74,8 +99,8 @@ function legacyMarkdownVisibleText(input: string): string {
 const converter = new TelegramFormatConverter();
 
 /** What the owner reads in Telegram for the `text` this notifier puts into messages_out. */
-function ownerSees(plain: string): string {
-  const sent = converter.renderPostable({ markdown: sanitizeTelegramLegacyMarkdown(markdownForNanoclaw2(plain)) });
+function ownerSees(plain: string, sanitize: (text: string) => string = sanitizeTelegramLegacyMarkdown): string {
+  const sent = converter.renderPostable({ markdown: sanitize(markdownForNanoclaw2(plain)) });
   return legacyMarkdownVisibleText(sent);
 }
 
@@ -113,14 +138,17 @@ describe("nanoclaw2 text through the 2.x host's Telegram path", () => {
     expect(ownerSees(plain)).toBe(plain.replaceAll("`", "\u02CB"));
   });
 
-  it("for any reason and items", () => {
+  it.each([
+    ["8e91d37b (drops stray * and _)", sanitizeTelegramLegacyMarkdown],
+    ["0e3e29c9 (escapes them)", sanitizeTelegramLegacyMarkdownLater],
+  ])("for any reason and items, through the sanitizer at %s", (_, sanitize) => {
     const tricky = fc.constantFrom(..."ab _*`[]()<>&~|#\\:!-+.1\u00a0é🎉".split(""), "__", "**", "```", ":ok:", "- ", "1. ");
     const word = fc.array(tricky, { minLength: 1, maxLength: 8 }).map((a) => a.join(""));
     fc.assert(
       fc.property(word, fc.array(word, { maxLength: 4 }), (reason, items) => {
         if (reason.trim() === "") return;
         const plain = renderSummary(summary({ reason, items: items.filter((i) => i.trim() !== "") })).text;
-        expect(ownerSees(plain)).toBe(plain.replaceAll("`", "\u02CB"));
+        expect(ownerSees(plain, sanitize)).toBe(plain.replaceAll("`", "\u02CB"));
       }),
       { numRuns: 120 },
     );
