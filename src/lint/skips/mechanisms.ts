@@ -303,7 +303,7 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
       },
       {
         file: MD,
-        fails: "For feed sources there is no live API call. Mark `_verified_this_run: true` on every entry so Step 8 advances `last_verified`.\n",
+        fails: "Entries read from the cache get no live check. Set `last_checked` to today on every entry anyway.\n",
         passes: "After the live API call succeeds, set `last_verified` to today.\n",
       },
     ],
