@@ -5,9 +5,16 @@
 // (through helpers that return another helper's answer), never by words.
 import type { SkipMechanism } from "../source/facts.js";
 import { dotted } from "../source/python.js";
-import type { SyntaxNode } from "../source/tree-sitter.js";
+import { nodesOf, type SyntaxNode } from "../source/tree-sitter.js";
 import { PROGRESS_NAME } from "./python-more.js";
 import { caughtNames, enclosingLoop, exitsNonZero, isLog, parseOnly, snippetOf, statements, surfaces } from "./python-skips.js";
+
+/**
+ * The node types these readers look for in the whole tree, with the other Python readers' (python-skips.ts): one search
+ * of the tree finds them all (nodesOf), instead of one search per type, and per round.
+ */
+const PY_TYPES = ["except_clause", "if_statement", "for_statement", "try_statement", "assignment", "return_statement", "boolean_operator", "expression_statement"];
+const py = (root: SyntaxNode, type: string) => nodesOf(root, type, PY_TYPES);
 
 type Add = (mechanism: SkipMechanism, node: SyntaxNode, fields?: readonly string[], snippet?: string) => void;
 
@@ -62,14 +69,25 @@ function enclosingFunction(node: SyntaxNode): SyntaxNode | undefined {
  * operational error around real work, or an `if` on a failed status, that only logs. A function that returns such a
  * function's answer (`return api_get(url)`) answers nothing on failure too.
  */
-export function failingFunctions(root: SyntaxNode, branches: SyntaxNode[] = []): Map<string, SyntaxNode> {
+export function failingFunctions(root: SyntaxNode, branches: SyntaxNode[] = []): ReadonlyMap<string, SyntaxNode> {
+  // Found once per tree: error-as-empty and unconfirmed-send both ask.
+  let found = failingByTree.get(root);
+  if (!found) failingByTree.set(root, (found = findFailingFunctions(root)));
+  branches.push(...found.branches);
+  return found.failing;
+}
+
+const failingByTree = new WeakMap<SyntaxNode, { failing: ReadonlyMap<string, SyntaxNode>; branches: readonly SyntaxNode[] }>();
+
+function findFailingFunctions(root: SyntaxNode): { failing: ReadonlyMap<string, SyntaxNode>; branches: readonly SyntaxNode[] } {
+  const branches: SyntaxNode[] = [];
   const failing = new Map<string, SyntaxNode>();
   const mark = (branch: SyntaxNode) => {
     branches.push(branch);
     const name = enclosingFunction(branch)?.childForFieldName("name")?.text;
     if (name && !failing.has(name)) failing.set(name, branch);
   };
-  for (const clause of root.descendantsOfType("except_clause")) {
+  for (const clause of py(root, "except_clause")) {
     const names = caughtNames(clause).map((n) => (/\.error$/.test(n) ? "OSError" : n.replace(/^[\w.]+\./, "")));
     if (names.length > 0 && !names.some((n) => OPERATIONAL_EXC.test(n))) continue;
     const tryStmt = clause.parent;
@@ -78,14 +96,14 @@ export function failingFunctions(root: SyntaxNode, branches: SyntaxNode[] = []):
     if (!tryStmt || !tryBlock || !fn || parseOnly(tryBlock) || tryBlock.descendantsOfType("call").length === 0) continue;
     if (quietBranch(statements(clause.namedChildren.find((c) => c.type === "block")), () => restReturnsNothing(tryStmt, fn))) mark(clause);
   }
-  for (const ifs of root.descendantsOfType("if_statement")) {
+  for (const ifs of py(root, "if_statement")) {
     const fn = enclosingFunction(ifs);
     if (!fn || !FAILURE_COND.test(ifs.childForFieldName("condition")?.text ?? "")) continue;
     const body = statements(ifs.childForFieldName("consequence"));
     if (body.length > 0 && returnsNothing(body.at(-1)!) && quietBranch(body, () => false)) mark(ifs);
   }
   for (let round = 0; round < 3 && failing.size > 0; round++) {
-    for (const ret of root.descendantsOfType("return_statement")) {
+    for (const ret of py(root, "return_statement")) {
       const value = ret.namedChildren[0];
       const call = value?.type === "await" ? value.namedChildren[0] : value;
       if (call?.type !== "call" || !failing.has(lastName(call))) continue;
@@ -94,7 +112,7 @@ export function failingFunctions(root: SyntaxNode, branches: SyntaxNode[] = []):
       if (name && !failing.has(name)) failing.set(name, failing.get(lastName(call))!);
     }
   }
-  return failing;
+  return { failing, branches };
 }
 
 /** `if not x: continue` (or `x is None`, `not x or ...`): the item whose answer was nothing is passed over without a word. */
@@ -129,13 +147,13 @@ export function failureAsNothing(root: SyntaxNode, add: Add): void {
       add("error-as-empty", branch, undefined, `${snippetOf(branch)}  (its caller reads the failure as nothing, line ${site.startPosition.row + 1})`);
     }
   };
-  for (const op of root.descendantsOfType("boolean_operator")) {
+  for (const op of py(root, "boolean_operator")) {
     const [left, right] = [op.childForFieldName("left"), op.childForFieldName("right")];
     const call = left?.type === "await" ? left.namedChildren[0] : left;
     if (op.children.find((c) => !c.isNamed)?.text !== "or" || call?.type !== "call" || !right || !EMPTY.test(right.text)) continue;
     if (failing.has(lastName(call))) report(op, call);
   }
-  for (const assign of root.descendantsOfType("assignment")) {
+  for (const assign of py(root, "assignment")) {
     const left = assign.childForFieldName("left");
     const right = assign.childForFieldName("right");
     const call = right?.type === "await" ? right.namedChildren[0] : right;
@@ -157,7 +175,7 @@ export function unconfirmedSends(root: SyntaxNode, add: Add): void {
   if (!DELIVER.test(root.text)) return;
   const failing = failingFunctions(root);
   const reported = new Set<number>();
-  for (const stmt of root.descendantsOfType("expression_statement")) {
+  for (const stmt of py(root, "expression_statement")) {
     const e = stmt.namedChildren[0];
     const call = e?.type === "await" ? e.namedChildren[0] : e;
     if (call?.type !== "call") continue;
@@ -188,7 +206,7 @@ function wakeOff(node: SyntaxNode): boolean {
  * that cannot read its state never runs again. Absence (`FileNotFoundError`) and values that do not parse are not this.
  */
 export function wakeOffOnFailure(root: SyntaxNode, add: Add): void {
-  for (const clause of root.descendantsOfType("except_clause")) {
+  for (const clause of py(root, "except_clause")) {
     const names = caughtNames(clause).map((n) => (/\.error$/.test(n) ? "OSError" : n.replace(/^[\w.]+\./, "")));
     if (names.length > 0 && !names.some((n) => OPERATIONAL_EXC.test(n))) continue;
     const body = statements(clause.namedChildren.find((c) => c.type === "block"));
@@ -215,7 +233,7 @@ function progressMarks(stmt: SyntaxNode): SyntaxNode[] {
  * becomes the state the rest of the run reads as "it worked".
  */
 export function successOnFailure(root: SyntaxNode, add: Add, success: RegExp): void {
-  for (const clause of root.descendantsOfType("except_clause")) {
+  for (const clause of py(root, "except_clause")) {
     const names = caughtNames(clause).map((n) => (/\.error$/.test(n) ? "OSError" : n.replace(/^[\w.]+\./, "")));
     if (names.length > 0 && !names.some((n) => OPERATIONAL_EXC.test(n))) continue;
     const body = statements(clause.namedChildren.find((c) => c.type === "block"));
