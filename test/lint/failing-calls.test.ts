@@ -167,3 +167,9 @@ describe("cap-deferral: a capped list handed to a function that works through it
     expect(await places("scripts/run.py", `def show(rows):\n    print(len(rows))\n\nrows = load()\nrows = rows[:MAX_ROWS]\nshow(rows)\n`)).toEqual([]);
   });
 });
+
+describe("log-only-skip: a record that does not decode, passed over without a word", () => {
+  it("says nothing of `except (json.JSONDecodeError, KeyError): continue` over lines of a local file", async () => {
+    expect(await places("scripts/run.py", `import json\nseen = set()\nfor line in open("seen.jsonl"):\n    try:\n        seen.add(json.loads(line)["id"])\n    except (json.JSONDecodeError, KeyError):\n        continue\n`)).toEqual([]);
+  });
+});

@@ -113,7 +113,7 @@ export function pythonSkips(root: SyntaxNode): SkipEvidence[] {
     const tryBlock = clause.parent?.type === "try_statement" ? clause.parent.namedChildren.find((c) => c.type === "block") : undefined;
     if (!body.some(isLog) && tryBlock && parseOnly(tryBlock)) continue;
     // A bare `except ValueError: pass` says nothing and catches only a bad value: the loop filters its input.
-    if (!body.some(isLog) && names.length > 0 && names.every((n) => NARROW_EXC.test(n))) continue;
+    if (!body.some(isLog) && names.length > 0 && names.every((n) => NARROW_EXC.test(n) || /^(JSONDecodeError|XMLSyntaxError|ParseError|DecodeError)$/.test(n.replace(/^[\w.]+\./, "")))) continue;
     // A record that does not decode (JSON, XML, text) is a malformed input passed over, not work that failed.
     if (names.length > 0 && names.every((n) => /^(JSONDecodeError|XMLSyntaxError|UnicodeDecodeError|ParseError|DecodeError|BrokenPipeError|ConnectionResetError|PermissionError)$/.test(n.replace(/^[\w.]+\./, "")))) continue;
     // A peer that went away (a closed pipe or socket, with the OSError family it belongs to) is not work that failed.
