@@ -45,6 +45,32 @@ describe("skip-summary silence + history", () => {
     expect(delivered[0]!.text).toContain("While muted: 1 skip of check-cfps, last 'budget spent'");
   });
 
+  // A skill's ledger keeps the tallies of its 16 most recent silences (fit.ts, within its size limit): the message of
+  // an older one whose tally went must not say "nothing was skipped" about skips it did mute.
+  it("a silence whose tally the ledger had to drop (17 silences of one skill): its message says the count was not kept", async () => {
+    const { ws, out, surfaceAt } = await world();
+    const ids: string[] = [];
+    for (let i = 0; i < 17; i += 1) {
+      const add = await runCliInProcess(["silence", "add", "--workspace", ws, "--skill", "check-cfps", "--reason-key", `k${i}`, "--for", "7d", "--comment", "known", "--json"], { env: at("2026-11-20T09:00:00Z") });
+      expect(add.code, add.stderr).toBe(0);
+      ids.push((JSON.parse(add.stdout) as { id: string }).id);
+    }
+    for (let i = 0; i < 17; i += 1) {
+      const minute = String(i).padStart(2, "0");
+      await putSummary(ws, "tessl__check-cfps", { reason: `budget ${i}`, reason_key: `k${i}`, occurred_at: `2026-11-21T03:${minute}:00Z` });
+      const muted = await surfaceAt(`2026-11-21T03:${minute}:30Z`);
+      expect(muted.stderr).toContain("1 muted");
+    }
+    expect(await readDelivered(out)).toHaveLength(0);
+    // The first silence's tally is the oldest: the 17th pushed it out. The last one's is kept.
+    for (const id of [ids[0]!, ids[16]!]) expect((await runCliInProcess(["silence", "expire", id, "--workspace", ws], { env: at("2026-11-22T09:00:00Z") })).code).toBe(0);
+    expect((await surfaceAt("2026-11-22T09:00:05Z")).code).toBe(0);
+    const texts = (await readDelivered(out)).map((d) => d.text);
+    expect(texts).toHaveLength(2);
+    expect(texts.find((t) => t.includes(ids[0]!))).toContain(`While muted: the count of skips (reason key "k0") was not kept (a skill's ledger keeps the tallies of its 16 most recent silences).`);
+    expect(texts.find((t) => t.includes(ids[16]!))).toContain(`While muted: 1 skip of check-cfps (reason key "k16"), last 'budget 16'`);
+  });
+
   it("history --since and --skill filter; the pretty form names the streak", async () => {
     const { ws, surfaceAt } = await world();
     for (const day of [18, 19, 20]) {

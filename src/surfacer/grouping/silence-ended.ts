@@ -8,6 +8,7 @@ import { shortDate } from "../ledger/days.js";
 import { readSkillLedger, ledgerDir, SILENCES_FILE } from "../ledger/store.js";
 import { endedUnreported, listSilences, markReported, type Silence } from "../ledger/silences.js";
 import { bookkeepingFor } from "../ledger/warn.js";
+import { MAX_MUTED_TALLIES } from "../ledger/fit.js";
 import { escapeMarkdown } from "../../notifiers/escape.js";
 import { escapeHtml, join as joinLines, visible, type Line } from "../render.js";
 import type { Deliver, SurfaceOutcome } from "../types.js";
@@ -28,7 +29,9 @@ export async function reportEndedSilences(workspace: string, o: SilenceReportOpt
   for (const silence of ended) {
     const ledger = await readSkillLedger(workspace, silence.skill, undefined, books).catch(() => undefined);
     const tally = ledger?.muted_by[silence.id];
-    const message = silenceEndedMessage(silence, tally, o.timeZone);
+    // No tally, but the ledger dropped one as new as this silence (past MAX_MUTED_TALLIES): its count is not known.
+    const cut = tally === undefined && ledger?.muted_cut_at !== undefined && ledger.muted_cut_at >= silence.created_at;
+    const message = silenceEndedMessage(silence, tally, o.timeZone, cut);
     const deliveryId = deliveryIdOf(silence.skill, `silence-ended:${silence.id}`);
     const base = { workspace, file: join(ledgerDir(workspace), SILENCES_FILE), skill: silence.skill, deliveryId };
     const result = await o.deliver({ message, summary: undefined, skill: silence.skill, route: "policy", workspace, deliveryId }, { exclude: new Set(), signal: o.signal });
@@ -39,13 +42,13 @@ export async function reportEndedSilences(workspace: string, o: SilenceReportOpt
       continue;
     }
     await markReported(workspace, silence.id, o.now(), books);
-    out.push({ ...base, kind: "sent", code: "silence-ended", detail: `silence ${silence.id} ended; ${tally?.count ?? 0} muted`, notifiers: result.results });
+    out.push({ ...base, kind: "sent", code: "silence-ended", detail: `silence ${silence.id} ended; ${cut ? "its muted count was not kept" : `${tally?.count ?? 0} muted`}`, notifiers: result.results });
     o.log({ level: "info", event: "sent", ...outcomeJson(out.at(-1)!) });
   }
   return out;
 }
 
-export function silenceEndedMessage(s: Silence, tally: { count: number; last_reason: string; last_at: string } | undefined, timeZone: string) {
+export function silenceEndedMessage(s: Silence, tally: { count: number; last_reason: string; last_at: string } | undefined, timeZone: string, countLost = false) {
   const name = visible(displaySkillName(s.skill));
   const plain = (text: string): Line => ({ text, html: escapeHtml(text), markdown: escapeMarkdown(text) });
   const scope = s.reason_key === undefined ? "" : ` (reason key "${visible(s.reason_key)}")`;
@@ -55,7 +58,10 @@ export function silenceEndedMessage(s: Silence, tally: { count: number; last_rea
   const comment = truncate(visible(s.comment), 200);
   const lines: Line[] = [head];
   if (comment) lines.push({ ...plain(`Comment: ${comment}`), html: `<b>Comment:</b> ${escapeHtml(comment)}` });
-  if (!tally || tally.count === 0) {
+  if (!tally && countLost) {
+    lines.push(plain(`While muted: the count of skips${scope} was not kept (a skill's ledger keeps the tallies of its ${MAX_MUTED_TALLIES} most recent silences).`));
+    lines.push({ ...plain("Run skip-summary history to see what was skipped."), html: "Run <code>skip-summary history</code> to see what was skipped." });
+  } else if (!tally || tally.count === 0) {
     lines.push(plain(`While muted: nothing was skipped${scope}.`));
   } else {
     const last = truncate(visible(tally.last_reason), 300);

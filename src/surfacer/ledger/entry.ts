@@ -96,6 +96,11 @@ export interface SkillLedger {
   folded_batches?: Record<string, string>;
   /** Reason keys folded together to keep the file within its limit (fit.ts). */
   other?: OtherTally;
+  /**
+   * The newest `last_at` of a silence tally dropped to keep the file within its limit (fit.ts): a silence with no
+   * tally that began before it may have muted skips nobody counts any more, so its message cannot say "nothing".
+   */
+  muted_cut_at?: string;
 }
 
 export interface Occurrence {

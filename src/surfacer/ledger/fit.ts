@@ -9,7 +9,7 @@ import type { LedgerEntry, SkillLedger } from "./entry.js";
 
 /** Reason keys with an entry of their own, per skill; the rest are folded into `other`. */
 export const MAX_REASON_KEYS = 50;
-/** Silence tallies per skill (for the "while muted" message); the oldest go first. */
+/** Silence tallies per skill (for the "while muted" message); the oldest go first, and `muted_cut_at` says so. */
 export const MAX_MUTED_TALLIES = 16;
 
 /** The file's text: one line of JSON. */
@@ -27,7 +27,10 @@ export function fitLedger(ledger: SkillLedger, limit: number = FILE_LIMITS.ledge
   let next = 0;
   while (byAge.length - next > MAX_REASON_KEYS) foldIntoOther(ledger, byAge[next++]!);
   const tallies = Object.entries(ledger.muted_by).sort(([, a], [, b]) => (a.last_at < b.last_at ? -1 : a.last_at > b.last_at ? 1 : 0));
-  for (const [id] of tallies.slice(0, Math.max(0, tallies.length - MAX_MUTED_TALLIES))) delete ledger.muted_by[id];
+  for (const [id, t] of tallies.slice(0, Math.max(0, tallies.length - MAX_MUTED_TALLIES))) {
+    delete ledger.muted_by[id];
+    if (ledger.muted_cut_at === undefined || t.last_at > ledger.muted_cut_at) ledger.muted_cut_at = t.last_at;
+  }
   let text = ledgerText(ledger);
   while (byteLength(text) > limit && byAge.length - next > 1) {
     // Fold about as many entries as the excess needs at once, at least one: a refit per entry would be quadratic.

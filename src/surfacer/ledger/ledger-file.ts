@@ -23,6 +23,7 @@ const LedgerFile = z.looseObject({
   muted_by: z.record(text, z.looseObject({ count, last_reason: text, last_at: text })),
   folded_batches: z.optional(z.record(text, text)),
   other: z.optional(z.looseObject({ keys: count, count, sent: count, folded: count, muted: count, unreported: count, first_seen: text, last_seen: text })),
+  muted_cut_at: z.optional(text),
 });
 
 export type LedgerRead = { readonly kind: "ok"; readonly ledger: SkillLedger } | { readonly kind: "missing" } | { readonly kind: "unreadable"; readonly problem: string };
