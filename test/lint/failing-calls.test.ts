@@ -173,3 +173,11 @@ describe("log-only-skip: a record that does not decode, passed over without a wo
     expect(await places("scripts/run.py", `import json\nseen = set()\nfor line in open("seen.jsonl"):\n    try:\n        seen.add(json.loads(line)["id"])\n    except (json.JSONDecodeError, KeyError):\n        continue\n`)).toEqual([]);
   });
 });
+
+describe("log-only-skip (JS/TS): a local file that does not read or parse, passed over without a word", () => {
+  it("says nothing of `catch { continue; }` around reading and parsing a cache entry, and still reports one around a request", async () => {
+    const loop = (work: string) => `import fs from "node:fs";\nimport path from "node:path";\nfor (const file of files) {\n  let entry;\n  try {\n    ${work}\n  } catch {\n    continue;\n  }\n  entries.push(entry);\n}\n`;
+    expect(await places("scripts/run.mjs", loop(`entry = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8"));`))).toEqual([]);
+    expect(await places("scripts/run.mjs", loop(`entry = await uploadEntry(file);`))).toEqual(["log-only-skip:7"]);
+  });
+});

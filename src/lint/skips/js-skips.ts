@@ -113,6 +113,12 @@ function capSlice(expr: SyntaxNode | null | undefined): string | undefined {
   return obj && (obj.type === "identifier" || obj.type === "member_expression") ? obj.text : undefined;
 }
 
+/** Every call only reads or parses a local value: a file read, JSON.parse, a path join, a stat. */
+function readsOnly(node: SyntaxNode): boolean {
+  const calls = node.descendantsOfType("call_expression");
+  return calls.length > 0 && calls.every((c) => /(^|\.)(readFileSync|readFile|parse|parseInt|parseFloat|join|resolve|basename|dirname|extname|statSync|stat|lstatSync|existsSync|readdirSync|readdir|Number|String|Boolean|trim|split|toString|toLowerCase|decode)$/.test(c.childForFieldName("function")?.text ?? ""));
+}
+
 function doesWork(node: SyntaxNode | null | undefined): boolean {
   if (!node) return false;
   return node.descendantsOfType("call_expression").some((c) => {
@@ -151,6 +157,8 @@ export function jsSkips(root: SyntaxNode): SkipEvidence[] {
     if (!loop || !tryStmt) continue;
     const logsOnly = stmts.every((s) => s.type === "continue_statement" || s.type === "return_statement" || s.type === "empty_statement" || isLog(s));
     if (!logsOnly || !tryBody || !doesWork(tryBody)) continue;
+    // A file that cannot be read or parsed, passed over without a word, is a malformed input filtered out (a cache entry).
+    if (!stmts.some(isLog) && readsOnly(tryBody)) continue;
     if (stmts.some((s) => s.type === "continue_statement") || (stmts.length > 0 && fallsThrough(tryStmt, loop)) || (FUNCTIONS.has(loop.type) && stmts.some((s) => s.type === "return_statement"))) add("log-only-skip", clause);
   }
   // `.catch(() => [])`, `.catch((e) => { console.error(e); return null; })`.
