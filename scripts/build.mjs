@@ -47,13 +47,6 @@ const launcherExternal = {
     b.onResolve({ filter: /^\.\/full\.mjs$/ }, (args) => ({ path: args.path, external: true }));
   },
 };
-// The hot entries' import() of a user's module goes through the launcher (src/cli/hot/import-file.ts).
-const hotImportFile = {
-  name: "hot-import-file",
-  setup(b) {
-    b.onResolve({ filter: /\/import-file\.js$/ }, (args) => (args.importer.endsWith(join("src", "notifiers", "module-notifier.ts")) ? { path: join(root, "src", "cli", "hot", "import-file.ts") } : undefined));
-  },
-};
 // The hot entries build the contract's zod schema only for a summary the fast check refused (src/cli/hot/zod-schema.ts).
 const hotZodSchema = {
   name: "hot-zod-schema",
@@ -77,7 +70,7 @@ const cjs = {
 // Self-contained, fast-glob included (a lazily evaluated CommonJS wrapper each): dist/ runs without
 // node_modules, as the tests that run the CLI as another user from a copy of dist/ rely on.
 // No import(): these load from a V8 code cache, where Node 20 cannot run one (src/cli/hot/code-cache.ts). A
-// builtin's becomes require(); a user's module is imported by the launcher (src/notifiers/import-file.ts).
+// builtin's becomes require(); a user's module notifier is imported on its own worker thread (src/notifiers/module-host.ts).
 const hot = { ...common, ...cjs, outdir: join(stage, "hot"), supported: { "dynamic-import": false } };
 // emit's file work is a dozen small synchronous calls behind the fs/promises API (src/cli/hot/fs-promises-sync.ts).
 const emitFsSync = {
@@ -86,10 +79,10 @@ const emitFsSync = {
     b.onResolve({ filter: /^node:fs\/promises$/ }, () => ({ path: join(root, "src", "cli", "hot", "fs-promises-sync.ts") }));
   },
 };
-await build({ ...hot, entryPoints: { emit: "src/cli/hot/emit.ts" }, plugins: [hotImportFile, hotZodSchema, emitFsSync] });
-await build({ ...hot, entryPoints: { surface: "src/cli/hot/surface.ts" }, plugins: [hotImportFile, hotZodSchema, hotNoMetrics] });
+await build({ ...hot, entryPoints: { emit: "src/cli/hot/emit.ts" }, plugins: [hotZodSchema, emitFsSync] });
+await build({ ...hot, entryPoints: { surface: "src/cli/hot/surface.ts" }, plugins: [hotZodSchema, hotNoMetrics] });
 for (const name of readdirSync(join(stage, "hot"))) {
-  if (/\bimport\(/.test(readFileSync(join(stage, "hot", name), "utf8"))) throw new Error(`dist/hot/${name} holds an import(), which fails when loaded from its code cache on Node 20; route it through src/notifiers/import-file.ts`);
+  if (/\bimport\(/.test(readFileSync(join(stage, "hot", name), "utf8"))) throw new Error(`dist/hot/${name} holds an import(), which fails when loaded from its code cache on Node 20; import on a worker thread instead, as src/notifiers/module-host.ts does`);
 }
 const codeCaches = makeCodeCaches(join(stage, "hot"));
 // The launcher learns the caches' names (each carries its entry's hash) at build time: no lookup at start-up.

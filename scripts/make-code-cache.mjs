@@ -6,7 +6,7 @@ import { writeFileSync } from "node:fs";
 import { loadWithCodeCache } from "../src/cli/hot/code-cache.ts";
 
 const [file, out, runsJson] = process.argv.slice(2);
-const { exports, script } = loadWithCodeCache(file, undefined, (url) => import(url));
+const { exports, script } = loadWithCodeCache(file, undefined);
 for (const argv of JSON.parse(runsJson)) {
   const code = await exports.run(argv, false);
   if (code !== 0) throw new Error(`warm-up run \`${argv.join(" ")}\` of ${file} exited ${code}`);

@@ -30,7 +30,7 @@ const CODE_CACHE: Readonly<Record<string, string>> = typeof __HOT_CODE_CACHE__ =
 const hotEntry = (name: string) => () => {
   const cache = CODE_CACHE[name];
   const file = join(__dirname, "hot", `${name}.js`);
-  return loadWithCodeCache(file, cache === undefined ? undefined : join(__dirname, "hot", cache), (url) => import(url)).exports as HotEntry;
+  return loadWithCodeCache(file, cache === undefined ? undefined : join(__dirname, "hot", cache)).exports as HotEntry;
 };
 const HOT: Readonly<Record<string, () => HotEntry>> = { emit: hotEntry("emit"), surface: hotEntry("surface") };
 

@@ -28,7 +28,7 @@ async function loadInFreshNode(entry: string, cache: string): Promise<{ cacheRej
   const loader = join(await tempDir(), "code-cache.mjs");
   await writeFile(loader, await loaderSource());
   const script = `import { loadWithCodeCache } from ${JSON.stringify(pathToFileURL(loader).href)};
-    const loaded = loadWithCodeCache(${JSON.stringify(entry)}, ${JSON.stringify(cache)}, (url) => import(url));
+    const loaded = loadWithCodeCache(${JSON.stringify(entry)}, ${JSON.stringify(cache)});
     console.log(JSON.stringify({ cacheRejected: loaded.cacheRejected, run: typeof loaded.exports.run }));`;
   const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: "/tmp" }, encoding: "utf8" });
   expect(r.status, r.stderr).toBe(0);
@@ -73,7 +73,7 @@ describe("the hot entries' code cache (built CLI)", () => {
     expect(refused.status, refused.stderr).toBe(0);
     expect(refused.stdout).toBe(withCache.stdout);
     expect(refused.stderr).toBe("");
-    expect(loadWithCodeCache(join(dir, "dist", "hot", "emit.js"), emitCache, (url) => import(url)).cacheRejected).toBe(true);
+    expect(loadWithCodeCache(join(dir, "dist", "hot", "emit.js"), emitCache).cacheRejected).toBe(true);
 
     for (const name of await readdir(join(dir, "dist", "hot"))) if (name.endsWith(".v8-cache")) await rm(join(dir, "dist", "hot", name));
     const none = runCopy(cli, ["surface", "--workspace", ws, "--notify", "stdout"]);

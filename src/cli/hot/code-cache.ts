@@ -21,9 +21,10 @@ export interface LoadedScript {
 
 /**
  * Loads the CommonJS file `file` as require() would, compiled from `cacheFile` when V8 accepts that cache. An import()
- * compiled from a cache fails on Node 20, so the file has none (the build checks) and imports through `importFile`.
+ * compiled from a cache fails on Node 20, so the file has none (the build checks): a user's module notifier is
+ * imported on its own worker thread (src/notifiers/module-host.ts), from code that is not in the cache.
  */
-export function loadWithCodeCache(file: string, cacheFile: string | undefined, importFile: (url: string) => Promise<unknown>): LoadedScript {
+export function loadWithCodeCache(file: string, cacheFile: string | undefined): LoadedScript {
   const source = readFileSync(file, "utf8");
   let cachedData: Buffer | undefined;
   if (cacheFile !== undefined) {
@@ -33,10 +34,10 @@ export function loadWithCodeCache(file: string, cacheFile: string | undefined, i
       cachedData = undefined; // no cache (a build without one, a copy that left it out): compile from source
     }
   }
-  // Node's own CommonJS wrapper, so the file sees the five names it sees under require(), and the importer (hot/import-file.ts).
-  const script = new Script(`(function (exports, require, module, __filename, __dirname, __ssImportFile) { ${source}\n})`, { filename: file, cachedData });
+  // Node's own CommonJS wrapper, so the file sees the five names it sees under require().
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, { filename: file, cachedData });
   const module = { exports: {} as unknown };
-  const wrapper = script.runInThisContext() as (e: unknown, r: NodeJS.Require, m: typeof module, f: string, d: string, i: typeof importFile) => void;
-  wrapper(module.exports, createRequire(file), module, file, dirname(file), importFile);
+  const wrapper = script.runInThisContext() as (e: unknown, r: NodeJS.Require, m: typeof module, f: string, d: string) => void;
+  wrapper(module.exports, createRequire(file), module, file, dirname(file));
   return { exports: module.exports, script, cacheRejected: cachedData !== undefined && script.cachedDataRejected === true };
 }
