@@ -4,7 +4,7 @@
 // reach a message, a skip summary, a non-zero exit or a result field; if not, it is silent.
 import type { SkipEvidence, SkipMechanism } from "../source/facts.js";
 import { callArgs, dotted } from "../source/python.js";
-import { at, nodesOf, type SyntaxNode } from "../source/tree-sitter.js";
+import { at, nodesOf, nodesWithin, type SyntaxNode } from "../source/tree-sitter.js";
 import { failureAsNothing, OPERATIONAL_EXC, successOnFailure, unconfirmedSends, wakeOffOnFailure } from "./python-failing-calls.js";
 import { SUCCESS_STATE } from "./js-failing-calls.js";
 import { caughtNames, enclosingLoop, exitsNonZero, fieldOf, isLog, LOG_CALL, parseOnly, SCOPES, snippetOf, statements, surfaces } from "./python-skips.js";
@@ -185,7 +185,7 @@ function capDeferral(root: SyntaxNode, add: Add): void {
     // `batch = pending[:MAX]` then `for x in batch:`.
     if (right?.type === "identifier") {
       const scope = scopeOf(loop);
-      const assign = scope.descendantsOfType("assignment").find((a) => a.childForFieldName("left")?.text === right.text && a.endIndex <= loop.startIndex && capSlice(a.childForFieldName("right")));
+      const assign = nodesWithin(root, scope, "assignment", PY_TYPES).find((a) => a.childForFieldName("left")?.text === right.text && a.endIndex <= loop.startIndex && capSlice(a.childForFieldName("right")));
       if (assign) report(loop, capSlice(assign.childForFieldName("right"))!.coll, assign);
     }
   }
@@ -196,7 +196,7 @@ function capDeferral(root: SyntaxNode, add: Add): void {
     const slice = capSlice(assign.childForFieldName("right"));
     if (left?.type !== "identifier" || !slice) continue;
     const scope = scopeOf(assign);
-    const call = scope.descendantsOfType("call").find((c) => c.startIndex > assign.endIndex && defs.has(lastName(c)) && callArgs(c).positional.some((p) => p.text === left.text));
+    const call = nodesWithin(root, scope, "call", PY_TYPES).find((c) => c.startIndex > assign.endIndex && defs.has(lastName(c)) && callArgs(c).positional.some((p) => p.text === left.text));
     if (!call) continue;
     const def = defs.get(lastName(call))!;
     const param = def.childForFieldName("parameters")?.namedChildren.filter((p) => p.type === "identifier" || p.type === "typed_parameter" || p.type === "default_parameter" || p.type === "typed_default_parameter")[callArgs(call).positional.findIndex((p) => p.text === left.text)];

@@ -16,6 +16,8 @@ export interface Point {
 
 /** The part of tree-sitter's Node the readers use. */
 export interface SyntaxNode {
+  /** The same for every object standing for one node of a tree. */
+  readonly id: number;
   readonly type: string;
   readonly text: string;
   readonly startIndex: number;
@@ -170,4 +172,34 @@ export function nodesOf(root: SyntaxNode, type: string, types: readonly string[]
     bucketCache.set(root, buckets);
   }
   return buckets.get(type)!;
+}
+
+/**
+ * `node.descendantsOfType(type)` (the node itself included, in document order), taken from the tree's shared search
+ * (nodesOf) instead of a new search of the node's subtree: a reader that asks for it once per loop or per branch would
+ * otherwise walk the same function again each time. The nodes of that type within the node's range are its descendants,
+ * except one with exactly its range that is not itself (an ancestor or a descendant: the positions cannot tell) or an
+ * empty one at its edge (a missing token after it); then the subtree is searched as before.
+ */
+export function nodesWithin(root: SyntaxNode, node: SyntaxNode, type: string, types: readonly string[]): readonly SyntaxNode[] {
+  const all = nodesOf(root, type, types);
+  const { startIndex: start, endIndex: end } = node;
+  // The first node that starts at or after `start` (document order is start order).
+  let lo = 0;
+  let hi = all.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (all[mid]!.startIndex < start) lo = mid + 1;
+    else hi = mid;
+  }
+  const found: SyntaxNode[] = [];
+  for (let i = lo; i < all.length && all[i]!.startIndex <= end; i++) {
+    const n = all[i]!;
+    const nEnd = n.endIndex;
+    if (nEnd > end) continue;
+    const sameRange = n.startIndex === start && nEnd === end;
+    if ((sameRange && n.id !== node.id) || (n.startIndex === nEnd && (nEnd === start || nEnd === end))) return node.descendantsOfType(type);
+    found.push(n);
+  }
+  return found;
 }
