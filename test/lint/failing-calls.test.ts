@@ -181,3 +181,15 @@ describe("log-only-skip (JS/TS): a local file that does not read or parse, passe
     expect(await places("scripts/run.mjs", loop(`entry = await uploadEntry(file);`))).toEqual(["log-only-skip:7"]);
   });
 });
+
+describe("error-as-empty across functions (JS/TS)", () => {
+  const helper = `async function fetchFeed(url) {\n  try {\n    const res = await fetch(url);\n    return await res.json();\n  } catch (e) {\n    console.error(\`feed \${url}: \${e.message}\`);\n    return null;\n  }\n}\n`;
+  it("reports a caller that passes over the item when the helper answers null on failure, and `?? []`", async () => {
+    expect(await places("scripts/run.mjs", `${helper}for (const url of feeds) {\n  const feed = await fetchFeed(url);\n  if (!feed) continue;\n  await publish(feed);\n}\n`)).toEqual(["error-as-empty:11", "error-as-empty:5"].sort());
+    expect(await places("scripts/run.mjs", `${helper}const items = (await fetchFeed(URL)) ?? [];\nfor (const item of items) await publish(item);\n`)).toEqual(["error-as-empty:10", "error-as-empty:5"].sort());
+  });
+
+  it("says nothing when the caller treats the null as a failure", async () => {
+    expect(await places("scripts/run.mjs", `${helper}for (const url of feeds) {\n  const feed = await fetchFeed(url);\n  if (!feed) throw new Error(\`cannot read \${url}\`);\n  await publish(feed);\n}\n`)).toEqual([]);
+  });
+});

@@ -95,3 +95,71 @@ export function jsSuccessOnFailure(root: SyntaxNode, add: Add): void {
     }
   }
 }
+
+const JS_LOG = /^(await\s+)?(console\.(error|warn|log|info|debug)|log|logger\.\w+|debug|warn)\(/;
+const NOTHING = /^(null|undefined|false|\[\]|\{\})$/;
+const LOOP_TYPES = new Set(["for_statement", "for_in_statement", "while_statement", "do_statement"]);
+
+/** A catch in a function of the file that only logs and answers nothing (null, undefined, [] or a bare return). */
+function answersNothing(def: SyntaxNode): SyntaxNode | undefined {
+  for (const clause of def.descendantsOfType("catch_clause")) {
+    const stmts = clause.childForFieldName("body")?.namedChildren.filter((c) => c.type !== "comment") ?? [];
+    const last = stmts.at(-1);
+    if (last?.type !== "return_statement" || (last.namedChildren.length > 0 && !NOTHING.test(last.namedChildren[0]!.text))) continue;
+    if (stmts.slice(0, -1).every((s) => s.type === "expression_statement" && JS_LOG.test(s.text))) return clause;
+  }
+  return undefined;
+}
+
+/**
+ * `const data = await fetchFeed(url)` then `if (!data) continue;` in an item loop, or `(await getItems()) ?? []`, where
+ * the function (of this file) answers nothing when its request fails: the failure reads as "nothing there".
+ */
+export function jsFailureAsNothing(root: SyntaxNode, add: Add): void {
+  const failing = new Map<string, SyntaxNode>();
+  for (const def of root.descendantsOfType(FUNCTION_TYPES)) {
+    const name = nameOf(def);
+    if (!name || failing.has(name)) continue;
+    const branch = answersNothing(def);
+    if (branch) failing.set(name, branch);
+  }
+  if (failing.size === 0) return;
+  const reported = new Set<number>();
+  const report = (site: SyntaxNode, name: string) => {
+    const branch = failing.get(name)!;
+    add("error-as-empty", site, `${site.text.split("\n")[0]!.trim().slice(0, 120)}  (${name} answers nothing when it fails, line ${branch.startPosition.row + 1})`);
+    if (!reported.has(branch.startIndex)) {
+      reported.add(branch.startIndex);
+      add("error-as-empty", branch, `${branch.text.split("\n")[0]!.trim().slice(0, 80)}  (its caller reads the failure as nothing, line ${site.startPosition.row + 1})`);
+    }
+  };
+  const callOf = (n: SyntaxNode | null | undefined) => {
+    const inner = n?.type === "await_expression" ? n.namedChildren[0] : n?.type === "parenthesized_expression" ? n.namedChildren[0] : n;
+    const call = inner?.type === "await_expression" ? inner.namedChildren[0] : inner;
+    return call?.type === "call_expression" && failing.has(calleeName(call)) ? calleeName(call) : undefined;
+  };
+  for (const bin of root.descendantsOfType("binary_expression")) {
+    const op = bin.childForFieldName("operator")?.text;
+    const name = callOf(bin.childForFieldName("left"));
+    if ((op === "??" || op === "||") && name && /^(\[\]|\{\}|''|""|0)$/.test(bin.childForFieldName("right")?.text ?? "")) report(bin, name);
+  }
+  for (const decl of root.descendantsOfType("variable_declarator")) {
+    const id = decl.childForFieldName("name");
+    const name = callOf(decl.childForFieldName("value"));
+    if (id?.type !== "identifier" || !name) continue;
+    let loop: SyntaxNode | null = decl.parent;
+    while (loop && !LOOP_TYPES.has(loop.type) && !/^(function_declaration|method_definition|arrow_function|function_expression|program)$/.test(loop.type)) loop = loop.parent;
+    if (!loop || !LOOP_TYPES.has(loop.type)) continue;
+    const stmt = decl.parent;
+    const next = (stmt?.parent?.namedChildren ?? []).filter((s) => stmt && s.startIndex > stmt.startIndex).slice(0, 3);
+    const silent = next.some((s) => {
+      if (s.type !== "if_statement") return false;
+      const cond = s.childForFieldName("condition")?.text.replace(/^\(|\)$/g, "").trim() ?? "";
+      if (!new RegExp(`^(!\\s*${id.text}\\b|${id.text}\\s*===?\\s*(null|undefined))`).test(cond)) return false;
+      const cons = s.childForFieldName("consequence");
+      const body = cons?.type === "statement_block" ? cons.namedChildren.filter((c) => c.type !== "comment") : cons ? [cons] : [];
+      return body.some((b) => b.type === "continue_statement") && body.every((b) => b.type === "continue_statement" || (b.type === "expression_statement" && JS_LOG.test(b.text)));
+    });
+    if (silent) report(decl, name);
+  }
+}

@@ -4,7 +4,7 @@
 // so comments never count.
 import type { SkipEvidence, SkipMechanism } from "../source/facts.js";
 import { at, nodesOf, type SyntaxNode } from "../source/tree-sitter.js";
-import { jsSuccessOnFailure, jsUnconfirmedSends } from "./js-failing-calls.js";
+import { jsFailureAsNothing, jsSuccessOnFailure, jsUnconfirmedSends } from "./js-failing-calls.js";
 
 const LOOPS = new Set(["for_statement", "for_in_statement", "while_statement", "do_statement"]);
 /** The node types jsSkips looks for in the whole tree: found in one search (nodesOf), not one search each. */
@@ -208,5 +208,6 @@ export function jsSkips(root: SyntaxNode): SkipEvidence[] {
   }
   jsUnconfirmedSends(root, add);
   jsSuccessOnFailure(root, add);
+  jsFailureAsNothing(root, add);
   return out;
 }
