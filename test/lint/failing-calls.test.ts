@@ -193,3 +193,15 @@ describe("error-as-empty across functions (JS/TS)", () => {
     expect(await places("scripts/run.mjs", `${helper}for (const url of feeds) {\n  const feed = await fetchFeed(url);\n  if (!feed) throw new Error(\`cannot read \${url}\`);\n  await publish(feed);\n}\n`)).toEqual([]);
   });
 });
+
+describe("the Python helper called from a shell heredoc", () => {
+  it("checks emit_skip's skill id there as in a Python file", async () => {
+    const dir = await writeTile({
+      "skills/a/SKILL.md": SKILL,
+      "skills/a/scripts/run.sh": `#!/bin/bash\npython3 - <<'PY'\nfrom skip_summary import emit_skip\nemit_skip("tessl__other-skill", step=1, reason="x")\nPY\n`,
+    });
+    const summary = await lintTiles(["."], { cwd: dir, settings: { allMechanisms: true } });
+    const found = summary.files.flatMap((f) => f.findings).filter((f) => f.ruleId === "summary-id-mismatch");
+    expect(found.map((f) => `${f.file}:${f.line}`)).toEqual(["skills/a/scripts/run.sh:4"]);
+  });
+});

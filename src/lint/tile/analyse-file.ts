@@ -22,8 +22,11 @@ export function analyseFile(file: TileFile, test: boolean, parsers: Parsers): Ca
         // The Python a script runs from a heredoc is read as Python, at its own lines.
         if (!test && parsers.has("python")) {
           for (const doc of pythonHeredocs(file.text)) {
-            const skips = analyseCode(parsers, "python", file.path, doc.text, { script: true }).skips;
-            if (skips.length > 0) f = { ...f, skips: [...f.skips, ...skips] };
+            // Its calls (`emit_skip("tessl__x", ...)`, file writes) are the script's too, at the same lines.
+            const py = analyseCode(parsers, "python", file.path, doc.text, { script: true });
+            if (py.skips.length > 0 || py.ops.length > 0 || py.usesLibrary) {
+              f = { ...f, skips: [...f.skips, ...py.skips], ops: [...f.ops, ...py.ops].sort((a, b) => a.line - b.line || a.column - b.column), strings: [...f.strings, ...py.strings], usesLibrary: f.usesLibrary || py.usesLibrary, mentionsSchemaVersion: f.mentionsSchemaVersion || py.mentionsSchemaVersion };
+            }
           }
         }
         // In a shell test every quoted string is the test's own output, so each may name a pattern.
