@@ -43,6 +43,7 @@ export function runCli(args: readonly string[], options: RunCliOptions = {}): Pr
       clearTimeout(timer);
       resolve({ code, signal, stdout, stderr });
     });
+    child.stdin!.on("error", () => {}); // EPIPE from a CLI that exited without reading its input: its exit code says what happened
     child.stdin!.end(options.input ?? "");
   });
 }

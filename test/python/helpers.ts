@@ -67,6 +67,9 @@ export function runPython(code: string, options: { env?: Record<string, string>;
       clearTimeout(timer);
       resolve({ code, signal, stdout, stderr });
     });
+    // A program that exits without reading its input closes the pipe first: EPIPE here is not the test's failure
+    // (it surfaced as an uncaught exception that failed a whole run); the exit code and output say what happened.
+    child.stdin.on("error", () => {});
     child.stdin.end(options.input ?? "");
   });
 }
