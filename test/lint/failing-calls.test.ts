@@ -205,3 +205,16 @@ describe("the Python helper called from a shell heredoc", () => {
     expect(found.map((f) => `${f.file}:${f.line}`)).toEqual(["skills/a/scripts/run.sh:4"]);
   });
 });
+
+describe("a script the skill runs as a Python module", () => {
+  it("reads `python3 -m pkg.mod` as running pkg/mod.py, wherever it lives in the tile", async () => {
+    const loop = "import sys\nfor url in urls:\n    try:\n        fetch(url)\n    except Exception as exc:\n        print(f\"skipped {url}: {exc}\", file=sys.stderr)\n        continue\n";
+    const lint = async (skill: string) => {
+      const dir = await writeTile({ "skills/a/SKILL.md": `---\nname: a\n---\n# A\n\nRuns nightly from cron: ${skill}\n`, "herald/cli.py": loop });
+      const summary = await lintTiles(["."], { cwd: dir, severities: new Map([["defer-without-summary", "warning"]]), settings: { allMechanisms: true } });
+      return summary.files.flatMap((f) => f.findings).map((f) => `${f.file}:${f.line}`);
+    };
+    expect(await lint("`cd \"${CLAUDE_PLUGIN_ROOT}\" && python3 -m herald.cli brief`")).toEqual(["herald/cli.py:5"]);
+    expect(await lint("`python3 -m herald.client brief`")).toEqual([]);
+  });
+});

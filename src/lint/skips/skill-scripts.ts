@@ -28,6 +28,14 @@ function mentions(text: string, file: TileFile): boolean {
     if (/\.py$/.test(base) && new RegExp(`\\b(?:from|import)\\s+[\\w.]*\\b${stem}\\b`).test(text)) return true;
     if (/\.[cm]?[jt]sx?$/.test(base) && new RegExp(`(?:require\\(|from\\s+|import\\()\\s*['"][^'"]*\\b${stem}(?:\\.[cm]?[jt]sx?)?['"]`).test(text)) return true;
   }
+  // A module run: `python3 -m herald.cli` runs herald/cli.py (or herald/cli/__main__.py).
+  if (/\.py$/.test(base) && text.includes("-m ") && /\bpython[\d.]*\s+(?:-\w+\s+)*-m\s/.test(text)) {
+    const parts = file.path.replace(/\.py$/, "").replace(/\/__main__$/, "").split("/");
+    for (let i = parts.length - 1; i >= 0; i--) {
+      const mod = parts.slice(i).join(".");
+      if ((i < parts.length - 1 || !GENERIC.test(base)) && /^[\w.]+$/.test(mod) && new RegExp(`-m\\s+${mod.replace(/\./g, "\\.")}(?![\\w.])`).test(text)) return true;
+    }
+  }
   const key = GENERIC.test(base) ? `${posix.basename(posix.dirname(file.path))}/${base}` : base;
   for (let at = text.indexOf(key); at !== -1; at = text.indexOf(key, at + 1)) {
     const before = at === 0 ? "" : text[at - 1]!;
