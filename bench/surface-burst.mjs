@@ -91,7 +91,8 @@ const mb = (b) => (b / 1048576).toFixed(0);
 const THIS = join(ROOT, "dist");
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-for (const mode of ["watch", "once"]) {
+// BENCH_MODES=once (or watch) runs one mode only.
+for (const mode of (process.env.BENCH_MODES ?? "watch,once").split(",")) {
   if (!BASELINE) {
     await run(mode, THIS);
     continue;

@@ -9,9 +9,9 @@
 // protocol's way on a file system without hard links (docs/owner.md, "The lock", 3). An owner that meets it before
 // its record is in judges it held (it is not a second old); a surfacer killed in between leaves a lock without a
 // record, which is stale once a second old. The calls are synchronous, unlike the rest of the surfacer: a claim is
-// on every summary's path, and each call through fs/promises costs ~50 µs of CPU in hand-offs to libuv's pool for a
-// system call of a few µs (measured: docs/surfacer.md, "Racing the owner's merge"). None of them
-// fsyncs, so none can hold the event loop for long on a local disk.
+// on every summary's path, and through fs/promises the same calls cost half again as much CPU per summary
+// (docs/surfacer.md, "Racing the owner's merge"). None of them fsyncs, so none holds the event loop for long on a
+// local disk.
 import { closeSync, constants, fstatSync, lstatSync, openSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import { judgeLock, lockError, lockRecordText } from "./lock-holder.js";
 import { breakStaleLock, heldLock, LOCK_STALE_MS, type HeldLock } from "./lock.js";
