@@ -4,9 +4,9 @@
 // the checkout's built worker (facts-pool.ts), so the pool that starts is the one the CLI starts.
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { availableParallelism, tmpdir } from "node:os";
 import { AUTO_MIN_FILES, workerCount } from "../../src/lint/tile/facts-pool.js";
 import { listTileFiles } from "../../src/lint/tile/files.js";
 import { mayParse, PoolStarter } from "../../src/lint/tile/pool-start.js";
@@ -58,7 +58,7 @@ describe("parser workers start while the tile is listed", () => {
   it('"auto": once the folders read so far hold AUTO_MIN_FILES files to parse, before the listing ends', async () => {
     // The threshold is crossed at the 50th of 60 folders.
     const dir = large;
-    const starter = new PoolStarter("auto", dir);
+    const starter = new PoolStarter("auto", dir, 0);
     try {
       const { startedAt, startedBeforeListed } = await listWith(starter, dir);
       if (workerCount("auto", LARGE) === 0) {
@@ -75,6 +75,26 @@ describe("parser workers start while the tile is listed", () => {
     }
   }, 60_000);
 
+  it('"auto" on a busy machine (a load average of at least its cores): none, however large the tile; a number still starts them', async () => {
+    const dir = large;
+    const busy = new PoolStarter("auto", dir, availableParallelism());
+    const asked = new PoolStarter(1, dir, availableParallelism());
+    try {
+      await listWith(busy, dir);
+      await listWith(asked, dir);
+      expect(busy.workers).toBeUndefined();
+      expect(asked.workers).toBeDefined();
+    } finally {
+      busy.close();
+      asked.close();
+    }
+    expect(workerCount("auto", 100 * AUTO_MIN_FILES, 8, 7.9)).toBe(7);
+    expect(workerCount("auto", 100 * AUTO_MIN_FILES, 8, 8)).toBe(0);
+    expect(workerCount("auto", 100 * AUTO_MIN_FILES, 2, 1.5)).toBe(1);
+    expect(workerCount("auto", 100 * AUTO_MIN_FILES, 2, 2.5)).toBe(0);
+    expect(workerCount(3, 100 * AUTO_MIN_FILES, 2, 20)).toBe(3);
+  }, 60_000);
+
   it("a number of workers: at the first folder with a file to parse", async () => {
     const dir = await tile(5, 3);
     const starter = new PoolStarter(1, dir);
@@ -89,11 +109,11 @@ describe("parser workers start while the tile is listed", () => {
 
   it("a small tile starts none; a tile that only looked large (its scripts ignored) ends the early pool", async () => {
     const small = await tile(10, 3);
-    const none = new PoolStarter("auto", small);
+    const none = new PoolStarter("auto", small, 0);
     await listWith(none, small);
     expect(none.workers).toBeUndefined();
     const dir = large;
-    const starter = new PoolStarter("auto", dir);
+    const starter = new PoolStarter("auto", dir, 0);
     try {
       // fast-glob reads the folders (and the starter counts their scripts) before its ignore filter drops the files.
       const { startedBeforeListed } = await listWith(starter, dir, ["**/*.py"]);

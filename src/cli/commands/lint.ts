@@ -91,7 +91,7 @@ export const lintCommand: CommandDefinition = {
       .option("--init", "write rules/no-silent-defer.md (the copy shipped with skip-summary) into each tile that has none, and exit 0")
       .option("--cache", "keep what the parsers found, by file content, so the next run parses only changed files")
       .option("--cache-location <file>", "the cache file (default: .skipsummary-lintcache.json; implies --cache)")
-      .option("--concurrency <n>", 'parser worker threads: a number, "auto" (only for a tile with 1,000+ files to parse, on more than one core) or "off" (default: auto)')
+      .option("--concurrency <n>", 'parser worker threads: a number, "auto" (only for a tile with 1,000+ files to parse, on more than one core, not on a busy machine) or "off" (default: auto)')
       // The rule list comes from the rules' own meta, which is loaded only when help is asked for.
       .helpOption(false)
       .option("-h, --help", "print this help, with every rule")

@@ -37,13 +37,15 @@ export const MAX_WORKERS = 64;
  * the grammars); `--concurrency 64` on 2 cores took 700 MB for no gain (issue 24 L10). */
 export const WORKERS_PER_CORE = 2;
 
-/** How many workers to start for `files` files a parser may read, on a machine with `cores` cores. A number asked for
- * is honoured up to one worker per file and WORKERS_PER_CORE per core (two at least, so a test on one core still
- * runs workers). */
-export function workerCount(concurrency: Concurrency, files: number, cores: number = availableParallelism()): number {
+/** How many workers to start for `files` files a parser may read, on a machine with `cores` cores whose load average
+ * (1 minute) is `load`. A number asked for is honoured up to one worker per file and WORKERS_PER_CORE per core (two at
+ * least, so a test on one core still runs workers). "auto" starts none on a machine already busy (a load average of at
+ * least its cores): a worker gains only from a core nothing else wants, and otherwise costs its start-up and a second
+ * copy of the parsing code's warm-up (bench/lint.mjs: at load 4-5 on 2 cores, 2.63 s with one and 2.31 s without). */
+export function workerCount(concurrency: Concurrency, files: number, cores: number = availableParallelism(), load = 0): number {
   if (files === 0 || concurrency === "off") return 0;
   if (concurrency !== "auto") return Math.min(concurrency, MAX_WORKERS, files, Math.max(2, WORKERS_PER_CORE * cores));
-  if (cores < 2 || files < AUTO_MIN_FILES) return 0;
+  if (cores < 2 || files < AUTO_MIN_FILES || load >= cores) return 0;
   return Math.max(1, Math.min(cores - 1, Math.floor(files / AUTO_FILES_PER_WORKER)));
 }
 

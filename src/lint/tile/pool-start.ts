@@ -5,6 +5,7 @@
 // files were counted on the way). A worker that cannot start is no error: the files are parsed on this thread, with the
 // same findings, as without workers.
 import type { Dirent } from "node:fs";
+import { loadavg } from "node:os";
 import { grammarOf } from "../source/analyse.js";
 import { Parsers, type Grammar } from "../source/tree-sitter.js";
 import { baseName, isCode, languageOf } from "./classify-path.js";
@@ -26,6 +27,8 @@ export class PoolStarter {
     private readonly concurrency: Concurrency,
     /** The tile's absolute folder: the listing's folders are made tile-relative, as the rest of the lint sees paths. */
     private readonly dir: string,
+    /** The machine's load average (1 minute), read once per tile: "auto" starts no worker on a busy machine. */
+    private readonly load: number = concurrency === "auto" ? loadavg()[0]! : 0,
   ) {}
 
   /** The workers, once started. */
@@ -44,7 +47,7 @@ export class PoolStarter {
       this.seen++;
       this.grammars.add(grammarOf(languageOf(path), path));
     }
-    this.start(workerCount(this.concurrency, this.seen));
+    this.start(workerCount(this.concurrency, this.seen, undefined, this.load));
   };
 
   /** The finished listing (files only): how many workers the tile needs, now that it is known. */
@@ -54,7 +57,7 @@ export class PoolStarter {
 
   /** With `--cache`, the files to parse are known only once they are read and hashed. */
   settle(candidates: readonly string[]): void {
-    const wanted = workerCount(this.concurrency, candidates.length);
+    const wanted = workerCount(this.concurrency, candidates.length, undefined, this.load);
     if (wanted === 0) {
       this.close();
       this.pool = undefined;
