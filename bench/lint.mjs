@@ -7,7 +7,7 @@
 // ratio and the load average. LINT_CORPUS_TILES=<folder of tiles> (the five development tiles) adds them to the check
 // that workers change no finding.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import fg from "fast-glob";
@@ -99,7 +99,10 @@ try {
   // hold the evaluation corpus, whose held-out half nobody lints by hand (bench/corpus/README.md).
   const corpus = [process.env.LINT_CORPUS_TILES].find((p) => p && existsSync(p));
   // Only its folders are tiles (a corpus checkout has .git, a manifest, notes beside them).
-  const corpusTiles = corpus ? readdirSync(corpus, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith(".")).map((e) => join(corpus, e.name)) : [];
+  // The held-out half (manifest rows `half=test2`, bench/corpus/README.md) is never linted outside its own bench.
+  const manifest = join(ROOT, "bench", "corpus", "manifest.tsv");
+  const heldOut = new Set(existsSync(manifest) ? readFileSync(manifest, "utf8").split("\n").map((l) => l.split("\t")).filter((c) => c[3] === "test2").map((c) => c[0].replace("/", "__")) : []);
+  const corpusTiles = corpus ? readdirSync(corpus, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith(".") && !heldOut.has(e.name)).map((e) => join(corpus, e.name)) : [];
   const same = [dir, ...corpusTiles].map((tile) => {
     const out = (c) => {
       const r = spawnSync(process.execPath, [CLI, "lint", tile, "--format", "json", "--concurrency", c], { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 28 });
