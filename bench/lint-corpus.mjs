@@ -152,6 +152,34 @@ function skillName(dir, folder) {
   return name ? name[1].trim() : folder.split("/").pop();
 }
 
+/**
+ * Recall is only as good as one reader's clear places (two readers agreed on half of them, bench/corpus/labels/
+ * test-reader2/AGREEMENT.md), so a half with a second blind reading is also scored against that reader, the union
+ * of both readers' clear places and their intersection (a place both called clear, within the same line window).
+ */
+function secondReadings(half, primaryClear, rows, found) {
+  const folders = HALF_ROWS[half].flatMap((h) => {
+    const base = join(BENCH, "labels", h === "test" ? "test-reader2" : `${h}-reader2`);
+    if (!existsSync(base)) return [];
+    return existsSync(join(base, "recall.tsv")) ? [base] : readdirSync(base).map((d) => join(base, d)).filter((d) => statSync(d).isDirectory());
+  });
+  if (folders.length === 0) return [];
+  const parse = (r) => {
+    const m = /^(.*):(\d+)(?:-(\d+))?$/.exec(r.file_line);
+    return m ? { ...r, path: m[1], line: Number(m[2]), end: Number(m[3] ?? m[2]) } : { ...r, path: r.file_line, line: 0, end: 0 };
+  };
+  const inRows = (l) => rows.some((r) => r.repo === l.repo);
+  const second = folders.flatMap((d) => tsv(join(d, "recall.tsv")).map(parse)).filter((l) => isClear(l) && inRows(l));
+  const same = (a, b) => a.repo === b.repo && near({ file: a.path, line: a.line }, b);
+  const both = primaryClear.filter((a) => second.some((b) => same(a, b) || same(b, a)));
+  const union = [...primaryClear, ...second.filter((b) => !primaryClear.some((a) => same(a, b) || same(b, a)))];
+  const score = (name, list) => {
+    const met = (ids) => list.filter((l) => found.some((p) => ids(p.id) && p.repo === l.repo && near(p, l))).length;
+    return { name, of: list.length, metDefault: met((id) => DEFAULT.has(id)), metAll: met(() => true) };
+  };
+  return [score("the primary readers' clear places", primaryClear), score("the second reading's clear places", second), score("both readings' clear places (union)", union), score("places both readings call clear (intersection)", both)];
+}
+
 const { lintTiles } = await import(join(ROOT, "dist", "lib", "index.js"));
 const mech = await mechanismModule();
 const DEFAULT = new Set(mech.MECHANISMS.filter((id) => mech.tierOf(id).tier === "default"));
@@ -163,6 +191,8 @@ for (const half of HALVES) {
   const perMechanism = Object.fromEntries(mech.MECHANISMS.map((id) => [id, { places: 0, right: 0, wrong: 0, unlabelled: 0, clear: new Set() }]));
   const unlabelledRows = Object.fromEntries(HALF_ROWS[half].map((h) => [h, []]));
   const verbose = [];
+  /** Every place a finding points at, with its mechanism: recall against a second reader is counted from these. */
+  const found = [];
   const flaggedSkills = { default: new Set(), all: new Set() };
   const wrongSkills = { default: new Set(), all: new Set() };
   let missing = 0;
@@ -197,6 +227,7 @@ for (const half of HALVES) {
       const m = perMechanism[id];
       let anyRight = false;
       for (const p of [f, ...(f.related ?? [])]) {
+        found.push({ repo: row.repo, file: p.file, line: p.line, id });
         const hits = [...repoPlaces, ...repoFindings].filter((l) => near(p, l));
         let verdict;
         if (hits.some(isRight)) verdict = "right";
@@ -237,7 +268,8 @@ for (const half of HALVES) {
     }
     return t;
   };
-  results[half] = { repos, missing, crashed, perMechanism, clearPlaces: clearPlaces.length, clearList: clearPlaces, hasSkip, judgedSkills, flaggedSkills, wrongSkills, default: sum(DEFAULT), all: sum(mech.MECHANISMS), unlabelledRows, verbose };
+  const readings = secondReadings(half, clearPlaces, rows, found);
+  results[half] = { readings, repos, missing, crashed, perMechanism, clearPlaces: clearPlaces.length, clearList: clearPlaces, hasSkip, judgedSkills, flaggedSkills, wrongSkills, default: sum(DEFAULT), all: sum(mech.MECHANISMS), unlabelledRows, verbose };
   for (const [rowHalf, list] of Object.entries(unlabelledRows)) {
     writeFileSync(join(BENCH, `unlabelled-${rowHalf}.tsv`), ["repo\tcommit\tskill\tfile_line\tlabel\tborderline\tkind\treason", ...new Set(list)].join("\n") + "\n");
   }
@@ -263,6 +295,7 @@ for (const half of HALVES) {
     const flagged = r.hasSkip.filter((s) => r.flaggedSkills[set].has(`${s.repo}\t${s.skill}`)).length;
     console.log(`per skill (${set}): ${flagged}/${r.hasSkip.length} skills with an unsurfaced skip flagged (${pct(flagged, r.hasSkip.length).trim()}); ${r.wrongSkills[set].size} flagged skills judged clean; ${r.flaggedSkills[set].size} skills flagged`);
   }
+  for (const x of r.readings) console.log(`recall against ${x.name.padEnd(44)} default ${String(x.metDefault).padStart(3)}/${x.of} (${pct(x.metDefault, x.of).trim()}), --all ${String(x.metAll).padStart(3)}/${x.of} (${pct(x.metAll, x.of).trim()})`);
   console.log(`places no label covers: ${r.all.unlabelled} (written to ${HALF_ROWS[half].map((h) => `bench/corpus/unlabelled-${h}.tsv`).join(" and ")}${BLIND(half) ? " for a blind reader" : ""})`);
 }
 
