@@ -243,7 +243,8 @@ for (const half of HALVES) {
           m.unlabelled++;
           unlabelledRows[row.half].push([row.repo, row.commit, owner?.skill ?? f.skill ?? "", `${p.file}:${p.line}`, "", "", "", ""].join("\t"));
         }
-        for (const l of hits.filter(isClear)) m.clear.add(`${l.repo}\t${l.file_line}`);
+        // Recall counts the readers' own clear places only (its denominator); a clear row of findings.tsv is a right place.
+        for (const l of repoPlaces.filter((x) => isClear(x) && near(p, x))) m.clear.add(`${l.repo}\t${l.file_line}`);
         if (!BLIND(half)) verbose.push(`  ${verdict.padEnd(26)} ${id.padEnd(22)} ${row.repo} ${p.file}:${p.line}  ${(p.snippet ?? "").slice(0, 90)}`);
       }
       const skillKey = owner ? `${row.repo}\t${owner.skill}` : `${row.repo}\t?${f.skill}`;

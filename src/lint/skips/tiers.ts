@@ -26,38 +26,38 @@ export interface Measurement {
 }
 
 export const MEASURED: Measurement = {
-  half: "test",
-  repos: 20,
-  when: "2026-11-28 04:30 UTC",
-  clearPlaces: 15,
+  half: "test2",
+  repos: 33,
+  when: "2026-11-28 07:06 UTC",
+  clearPlaces: 53,
   figures: {
     "instructed-skip": {
-      places: 1,
-      right: 1,
-      wrong: 0,
-      unlabelled: 0,
-      clearFound: 1
-    },
-    "log-only-skip": {
-      places: 4,
-      right: 1,
-      wrong: 3,
-      unlabelled: 0,
-      clearFound: 0
-    },
-    "cap-deferral": {
       places: 2,
       right: 1,
       wrong: 1,
       unlabelled: 0,
+      clearFound: 1
+    },
+    "log-only-skip": {
+      places: 28,
+      right: 13,
+      wrong: 15,
+      unlabelled: 0,
+      clearFound: 2
+    },
+    "cap-deferral": {
+      places: 12,
+      right: 5,
+      wrong: 7,
+      unlabelled: 0,
       clearFound: 0
     },
     "error-as-empty": {
-      places: 1,
-      right: 1,
-      wrong: 0,
+      places: 31,
+      right: 21,
+      wrong: 10,
       unlabelled: 0,
-      clearFound: 1
+      clearFound: 2
     },
     "exit-0-on-failure": {
       places: 0,
@@ -75,10 +75,10 @@ export const MEASURED: Measurement = {
     },
     "tool-missing": {
       places: 3,
-      right: 0,
-      wrong: 3,
+      right: 1,
+      wrong: 2,
       unlabelled: 0,
-      clearFound: 0
+      clearFound: 1
     },
     "progress-past-failure": {
       places: 0,
@@ -87,17 +87,24 @@ export const MEASURED: Measurement = {
       unlabelled: 0,
       clearFound: 0
     },
+    "unconfirmed-send": {
+      places: 4,
+      right: 3,
+      wrong: 1,
+      unlabelled: 0,
+      clearFound: 1
+    },
     "unrelayed-collection": {
-      places: 0,
+      places: 4,
       right: 0,
-      wrong: 0,
+      wrong: 4,
       unlabelled: 0,
       clearFound: 0
     },
     "budget-stop": {
-      places: 0,
+      places: 2,
       right: 0,
-      wrong: 0,
+      wrong: 2,
       unlabelled: 0,
       clearFound: 0
     },
