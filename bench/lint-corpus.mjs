@@ -5,11 +5,12 @@
 // (TP-behavior, not borderline) and per skill (has-unsurfaced-skip skills flagged). Every mechanism is run (--all);
 // the default set's figures are those of the mechanisms in the default tier.
 //
-//   node bench/lint-corpus.mjs [--half tune|test|both|tuning|test2] [--verbose] [--write-tiers] [--write-docs]
+//   node bench/lint-corpus.mjs [--half tune|test|both|tuning|test2|test3] [--verbose] [--write-tiers] [--write-docs]
 //
 //   --half            tune, test (the first test half, studied since: tuning data now), both (tune and test, each
 //                     apart; the default), tuning (tune + test as one), test2 (the new test half, labelled blind:
-//                     totals and per-mechanism counts only, never a place; labels from every labels/test2/*/ folder)
+//                     totals and per-mechanism counts only, never a place; labels from every labels/test2/*/ folder),
+//                     test3 (the next held-out half, gathered when test2 had been measured: the same rules)
 //   CORPUS_DIR        where the repositories are unpacked, one folder owner__name (default /work/corpus); a missing
 //                     one is unpacked from the look-up tool's mirror (/work/.mirror/owner+name/repo) when it is there
 //   --verbose         every place with its verdict, and the clear places no mechanism meets (never test2's: it is
@@ -33,16 +34,19 @@ setFlagsFromString("--liftoff-only");
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(name);
 const value = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
-const HALF_ROWS = { tune: ["tune"], test: ["test"], tuning: ["tune", "test"], test2: ["test2"] };
+const HALF_ROWS = { tune: ["tune"], test: ["test"], tuning: ["tune", "test"], test2: ["test2"], test3: ["test3"] };
 const HALVES = value("--half", "both") === "both" ? ["tune", "test"] : [value("--half")];
 for (const half of HALVES) {
   if (!HALF_ROWS[half]) {
-    console.log(`lint-corpus: --half ${half} is not a half: use tune, test, both, tuning (tune + test) or test2`);
+    console.log(`lint-corpus: --half ${half} is not a half: use tune, test, both, tuning (tune + test), test2 or test3`);
     process.exit(2);
   }
 }
-/** test2 is the held-out half: its places and file contents are never printed, only totals. */
-const BLIND = (half) => half === "test2";
+/**
+ * test2 and test3 are held out: their places and file contents are never printed, only totals. test3 was gathered
+ * for the next round once test2's totals had been seen and the tiers written from them (bench/corpus/README.md).
+ */
+const BLIND = (half) => half === "test2" || half === "test3";
 const CORPUS = resolve(process.env.CORPUS_DIR ?? "/work/corpus");
 const MIRROR = process.env.MIRROR_DIR ?? "/work/.mirror";
 const BENCH = join(ROOT, "bench", "corpus");
@@ -301,10 +305,10 @@ for (const half of HALVES) {
 }
 
 if (flag("--write-tiers")) {
-  const measuredHalf = results.test2 ? "test2" : "test";
+  const measuredHalf = results.test3 ? "test3" : results.test2 ? "test2" : "test";
   const r = results[measuredHalf];
   if (!r) {
-    console.log("lint-corpus: --write-tiers needs a held-out half: --half test2 (or test, or both)");
+    console.log("lint-corpus: --write-tiers needs a held-out half: --half test3, test2 (or test, or both)");
     process.exit(2);
   }
   const figures = Object.fromEntries(mech.MECHANISMS.map((id) => {
