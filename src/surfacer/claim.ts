@@ -31,13 +31,26 @@ export async function claimEntry(entry: WaitingEntry, owner: ClaimOwner, now: nu
   // A dead surfacer's claim: no owner reads or writes a claim name, so its lock has no say.
   if (entry.claim !== undefined) return moveTo(entry.source, target);
   try {
-    const tried = await tryFileLock(`${entry.path}.lock`, () => moveTo(entry.source, target), { staleMs: OWNER_LOCK_STALE_MS });
-    return tried.took ? tried.value : { kind: "owner-writing" };
+    for (let look = 0; ; look += 1) {
+      const tried = await tryFileLock(`${entry.path}.lock`, () => moveTo(entry.source, target), { staleMs: OWNER_LOCK_STALE_MS });
+      if (tried.took) return tried.value;
+      // Another surfacer holds the lock for the microseconds of its own claim, and then the file is gone: that is
+      // losing the race, as a failed rename is, not an owner mid-merge (four surfacers over one folder reported
+      // hundreds of files "left" and exited 1). An owner rewrites the file in place, so it never vanishes under one.
+      if (!(await exists(entry.source))) return { kind: "lost" };
+      if (look === HELD_LOOKS) return { kind: "owner-writing" };
+      await sleep(HELD_LOOK_MS);
+    }
   } catch (error) {
     if (noOwnerCanHold(error)) return moveTo(entry.source, target);
     throw systemCause(error);
   }
 }
+
+/** Looks at a held lock before calling it an owner's: a surfacer's claim holds it far shorter than this (20 ms). */
+const HELD_LOOKS = 10;
+const HELD_LOOK_MS = 2;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 async function moveTo(source: string, target: string): Promise<Claim> {
   try {
