@@ -118,6 +118,10 @@ export async function surfaceOnce(options: SurfaceOnceOptions): Promise<SurfaceR
   // The ledger's upkeep, after everything was sent: the journal folded in when due, old entries pruned once a day.
   const { maintainLedger } = await import("./ledger/maintain.js");
   for (const scan of scans) if (scan.exists) await maintainLedger(scan.workspace, { now: now(), maxAgeMs: notices.ledgerMaxAgeMs, log });
+  const { removeDeadLocks } = await import("./dead-locks.js");
+  for (const scan of scans) {
+    for (const lock of await removeDeadLocks(scan, Date.now())) log({ level: "debug", event: "dead_lock_removed", workspace: scan.workspace, file: lock });
+  }
   return finish(options.workspaces, outcomes, false);
 }
 
@@ -133,13 +137,16 @@ async function withEndedSilences(workspaces: readonly string[], now: () => Date,
 async function ownerStillWriting(entry: WaitingEntry, scan: WorkspaceScan, waitMs: number): Promise<boolean> {
   const age = scan.locks.get(entry.name);
   if (age === undefined || age > OWNER_LOCK_STALE_MS) return false;
-  const { access } = await import("node:fs/promises");
+  // Judged by the owner's own rules, not by the lock's mere presence: since a claim holds the lock too (M7), a
+  // surfacer killed mid-claim leaves one behind, and its dead holder must not keep the file "left" for 30 s.
+  const { judgeLock } = await import("../fs/lock-holder.js");
   const deadline = Date.now() + waitMs;
   for (;;) {
     try {
-      await access(`${entry.path}.lock`);
+      // Gone, or stale (a dead holder, no record): the claim breaks it as an emit would.
+      if ((await judgeLock(`${entry.path}.lock`, OWNER_LOCK_STALE_MS, Date.now())).kind !== "held") return false;
     } catch {
-      return false;
+      return false; // a link or folder at the lock name stops every emit: the claim goes ahead (claim.ts)
     }
     if (Date.now() >= deadline) return true;
     await sleep(20);
