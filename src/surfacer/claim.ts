@@ -126,4 +126,3 @@ async function exists(path: string): Promise<boolean> {
     return false;
   }
 }
-
