@@ -15,31 +15,13 @@ const CODE_PATTERN = /```[\s\S]*?```|`[^`\n]*`/g;
 const PLACEHOLDER_PREFIX = "\x00CODE";
 const PLACEHOLDER_SUFFIX = "\x00";
 
-function sanitizeTelegramLegacyMarkdown(input: string): string {
-  if (!input) return input;
-  const codeSegments: string[] = [];
-  let text = input.replace(CODE_PATTERN, (m) => {
-    codeSegments.push(m);
-    return `${PLACEHOLDER_PREFIX}${codeSegments.length - 1}${PLACEHOLDER_SUFFIX}`;
-  });
-  text = text.replace(/^(\s*)[-+]\s+/gm, "$1• ");
-  text = text.replace(/^[ \t]*[-_*]{3,}[ \t]*$/gm, "⎯⎯⎯");
-  text = text.replace(/\*\*([^*\n]+?)\*\*/g, "*$1*");
-  text = text.replace(/__([^_\n]+?)__/g, "_$1_");
-  const starCount = (text.match(/\*/g) ?? []).length;
-  const underCount = (text.match(/_/g) ?? []).length;
-  if (starCount % 2 !== 0 || underCount % 2 !== 0) text = text.replace(/[*_]/g, "");
-  const openBrackets = (text.match(/\[/g) ?? []).length;
-  const closeBrackets = (text.match(/\]/g) ?? []).length;
-  if (openBrackets !== closeBrackets) text = text.replace(/[[\]]/g, "");
-  return text.replace(new RegExp(`${PLACEHOLDER_PREFIX}(\\d+)${PLACEHOLDER_SUFFIX}`, "g"), (_, i: string) => codeSegments[Number(i)]!);
-}
-
 /**
- * The later upstream sanitizer (qwibitai/nanoclaw 0e3e29c9440cf2e510cbe0e15337d71651816f52, same file): stray `*` and `_`
- * are escaped (`\*`, `\_`) rather than dropped; brackets and code spans as before. Ported as it is.
+ * The two upstream versions differ in one step only, so they are one port with that step chosen: `drop` is the
+ * channels branch at 8e91d37 (an odd count of `*` or `_` removes them all), `escape` the later sanitizer
+ * (qwibitai/nanoclaw 0e3e29c9440cf2e510cbe0e15337d71651816f52, same file: stray `*` and `_` are escaped as `\*`, `\_`).
+ * Every other step (code spans kept, bullets, rules, bold, brackets) is the same in both, line for line.
  */
-function sanitizeTelegramLegacyMarkdownLater(input: string): string {
+function sanitize(input: string, stray: "drop" | "escape"): string {
   if (!input) return input;
   const codeSegments: string[] = [];
   let text = input.replace(CODE_PATTERN, (m) => {
@@ -52,13 +34,19 @@ function sanitizeTelegramLegacyMarkdownLater(input: string): string {
   text = text.replace(/__([^_\n]+?)__/g, "_$1_");
   const starCount = (text.match(/\*/g) ?? []).length;
   const underCount = (text.match(/_/g) ?? []).length;
-  if (starCount % 2 !== 0) text = text.replace(/\*/g, "\\*");
-  if (underCount % 2 !== 0) text = text.replace(/_/g, "\\_");
+  if (stray === "drop") {
+    if (starCount % 2 !== 0 || underCount % 2 !== 0) text = text.replace(/[*_]/g, "");
+  } else {
+    if (starCount % 2 !== 0) text = text.replace(/\*/g, "\\*");
+    if (underCount % 2 !== 0) text = text.replace(/_/g, "\\_");
+  }
   const openBrackets = (text.match(/\[/g) ?? []).length;
   const closeBrackets = (text.match(/\]/g) ?? []).length;
   if (openBrackets !== closeBrackets) text = text.replace(/[[\]]/g, "");
   return text.replace(new RegExp(`${PLACEHOLDER_PREFIX}(\\d+)${PLACEHOLDER_SUFFIX}`, "g"), (_, i: string) => codeSegments[Number(i)]!);
 }
+const sanitizeTelegramLegacyMarkdown = (input: string) => sanitize(input, "drop");
+const sanitizeTelegramLegacyMarkdownLater = (input: string) => sanitize(input, "escape");
 
 /** Telegram's legacy Markdown: *bold*, _italic_, `code`, ```pre```, [text](url); `\` escapes _ * ` [ outside them. */
 function legacyMarkdownVisibleText(input: string): string {
