@@ -1,6 +1,6 @@
 // Since a claim holds the owner's lock (issue 24 M7), a surfacer killed between taking that lock and removing it
 // leaves a lock with a dead holder behind, often beside no summary at all. An emit would break it when it next
-// comes; until then it sits in the workspace. So a once run ends by removing the locks beside no waiting summary
+// comes; until then it sits in the workspace. So a once run starts by removing the locks beside no waiting summary
 // that the owner's own rules call stale: exactly what the next emit would do, no sooner (a lock younger than a
 // second is always held, and another host's lock only once it is 30 s old, since its pid cannot be asked).
 import { join } from "node:path";

@@ -73,6 +73,14 @@ export async function surfaceOnce(options: SurfaceOnceOptions): Promise<SurfaceR
     const { sweepPartials } = await import("./journal.js");
     for (const scan of scans) await sweepPartials(scan.workspace, scan.partials, now().getTime());
   }
+  // Locks beside no waiting summary are rare (a surfacer killed mid-claim): only then is the sweep loaded, and it runs
+  // whether or not anything waits, so a run after the last skill still clears them.
+  if (!options.dryRun && scans.some((s) => [...s.locks.keys()].some((name) => !s.summaries.some((e) => e.name === name)))) {
+    const { removeDeadLocks } = await import("./dead-locks.js");
+    for (const scan of scans) {
+      for (const lock of await removeDeadLocks(scan, Date.now())) log({ level: "debug", event: "dead_lock_removed", workspace: scan.workspace, file: lock });
+    }
+  }
   const outcomes: SurfaceOutcome[] = [];
   const notices = options.notices ?? DEFAULT_NOTICE_SETTINGS;
   let silenced = options.dryRun ? [] : scans.filter((s) => s.exists && hasSilences(s.workspace)).map((s) => s.workspace);
@@ -118,10 +126,6 @@ export async function surfaceOnce(options: SurfaceOnceOptions): Promise<SurfaceR
   // The ledger's upkeep, after everything was sent: the journal folded in when due, old entries pruned once a day.
   const { maintainLedger } = await import("./ledger/maintain.js");
   for (const scan of scans) if (scan.exists) await maintainLedger(scan.workspace, { now: now(), maxAgeMs: notices.ledgerMaxAgeMs, log });
-  const { removeDeadLocks } = await import("./dead-locks.js");
-  for (const scan of scans) {
-    for (const lock of await removeDeadLocks(scan, Date.now())) log({ level: "debug", event: "dead_lock_removed", workspace: scan.workspace, file: lock });
-  }
   return finish(options.workspaces, outcomes, false);
 }
 

@@ -36,4 +36,12 @@ describe("locks left by a killed claim", () => {
     expect(existsSync(live)).toBe(true);
     expect(existsSync(young)).toBe(true);
   });
+
+  it("clears a dead lock in a run where nothing waits (the run after the last skill)", async () => {
+    const ws = await tempDir();
+    const dead = await lock(ws, "tessl__a", DEAD_PID, 5_000);
+    const r = await runCli(["surface", "--workspace", ws, "--notify", "stdout"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(dead)).toBe(false);
+  });
 });
