@@ -5,24 +5,25 @@
 // (TP-behavior, not borderline) and per skill (has-unsurfaced-skip skills flagged). Every mechanism is run (--all);
 // the default set's figures are those of the mechanisms in the default tier.
 //
-//   node bench/lint-corpus.mjs [--half tune|test|both|tuning|test2|test3] [--verbose] [--write-tiers] [--write-docs]
+//   node bench/lint-corpus.mjs [--half tune|test|test2|both|tuning|test3|test4] [--verbose] [--write-tiers] [--write-docs]
 //
-//   --half            tune, test (the first test half, studied since: tuning data now), both (tune and test, each
-//                     apart; the default), tuning (tune + test as one), test2 (the new test half, labelled blind:
-//                     totals and per-mechanism counts only, never a place; labels from every labels/test2/*/ folder),
-//                     test3 (the next held-out half, gathered when test2 had been measured: the same rules)
+//   --half            tune, test and test2 (earlier test halves, each studied once measured: tuning data now), both
+//                     (tune and test, each apart; the default), tuning (tune + test + test2 as one), test3 (the
+//                     held-out half the tiers are written from, labelled blind: totals and per-mechanism counts only,
+//                     never a place; labels from every labels/test3/*/ folder), test4 (gathered once test3 had been
+//                     measured, to check the tiers on data they were not written from: the same rules)
 //   CORPUS_DIR        where the repositories are unpacked, one folder owner__name (default /work/corpus); a missing
 //                     one is unpacked from the look-up tool's mirror (/work/.mirror/owner+name/repo) when it is there
-//   --verbose         every place with its verdict, and the clear places no mechanism meets (never test2's: it is
-//                     read by totals only)
-//   --write-tiers     writes the measured half's figures into src/lint/skips/tiers.ts (rebuild afterwards): test2's
-//                     when --half test2, else the test half's
+//   --verbose         every place with its verdict, and the clear places no mechanism meets (never a held-out
+//                     half's: it is read by totals only)
+//   --write-tiers     writes the measured half's figures into src/lint/skips/tiers.ts (rebuild afterwards): test3's
+//                     when --half test3 (the newest half whose figures have been seen once), else test2's or test's
 //   --write-docs      regenerates docs/lint.md's mechanism section from src/ (after --write-tiers, or on its own)
 //
 // Places no label covers are written for labelling, per the row's own half: tune's to bench/corpus/unlabelled-tune.tsv
-// (label them into labels/findings.tsv), test's to unlabelled-test.tsv (labels/test/findings.tsv), test2's to
-// unlabelled-test2.tsv for a blind reader (repo, skill and place only, no rule or message; labelled rows go to
-// labels/test2/<reader>/findings.tsv). They count as unlabelled meanwhile.
+// (label them into labels/findings.tsv), test's to unlabelled-test.tsv (labels/test/findings.tsv), a later half's to
+// unlabelled-<half>.tsv for a blind reader (repo, skill and place only, no rule or message; labelled rows go to
+// labels/<half>/<reader>/findings.tsv). They count as unlabelled meanwhile.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -34,19 +35,20 @@ setFlagsFromString("--liftoff-only");
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(name);
 const value = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
-const HALF_ROWS = { tune: ["tune"], test: ["test"], tuning: ["tune", "test"], test2: ["test2"], test3: ["test3"] };
+const HALF_ROWS = { tune: ["tune"], test: ["test"], test2: ["test2"], tuning: ["tune", "test", "test2"], test3: ["test3"], test4: ["test4"] };
 const HALVES = value("--half", "both") === "both" ? ["tune", "test"] : [value("--half")];
 for (const half of HALVES) {
   if (!HALF_ROWS[half]) {
-    console.log(`lint-corpus: --half ${half} is not a half: use tune, test, both, tuning (tune + test), test2 or test3`);
+    console.log(`lint-corpus: --half ${half} is not a half: use tune, test, test2, both, tuning (tune + test + test2), test3 or test4`);
     process.exit(2);
   }
 }
 /**
- * test2 and test3 are held out: their places and file contents are never printed, only totals. test3 was gathered
- * for the next round once test2's totals had been seen and the tiers written from them (bench/corpus/README.md).
+ * test3 and test4 are held out: their places and file contents are never printed, only totals. test2's totals were
+ * seen and the tiers written from them in session 2, so test2 is tuning data now; test3 was gathered then for this
+ * round, and test4 once test3 had been measured, to check tiers written from test3 (bench/corpus/README.md).
  */
-const BLIND = (half) => half === "test2" || half === "test3";
+const BLIND = (half) => half === "test3" || half === "test4";
 const CORPUS = resolve(process.env.CORPUS_DIR ?? "/work/corpus");
 const MIRROR = process.env.MIRROR_DIR ?? "/work/.mirror";
 const BENCH = join(ROOT, "bench", "corpus");
@@ -108,7 +110,7 @@ function repoDir(row) {
   return dir;
 }
 
-/** The label folders of one manifest half: test2's is one folder per blind reader (each repository read by one). */
+/** The label folders of one manifest half: from test2 on, one folder per blind reader (each repository read by one). */
 function labelFolders(rowHalf) {
   if (rowHalf === "tune") return [join(BENCH, "labels")];
   if (rowHalf === "test") return [join(BENCH, "labels", "test")];
