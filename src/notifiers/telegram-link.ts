@@ -1,7 +1,8 @@
 // Telegram silently drops a link it does not like: `<a href="http://localhost/x">Log in</a>` arrives as the bare
 // word "Log in", and the owner cannot reach the page at all. This is the Bot API's own test, ported from tdlib/td
-// 022d60202 (td/telegram/LinkManager.cpp `check_link_impl`, tdutils/td/utils/HttpUrl.cpp `parse_url`), so the
-// renderer can show such a URL as text instead. Only the parts that matter for http(s) URLs are ported.
+// (td/telegram/LinkManager.cpp `check_link_impl`, tdutils/td/utils/HttpUrl.cpp `parse_url`; read at a commit noted
+// only as 022d60202; the look-up index holds both functions at 1a901a0e39def4b22f25ef5c4c99f0b79c159d71), so the renderer can
+// show such a URL as text instead. Only the parts that matter for http(s) URLs are ported.
 
 const ALLOWED = /^(?:[A-Za-z0-9.\-_!$,~*'();&+=]|%[0-9A-Fa-f]{2}|[^\x00-\x7f])*$/;
 const ALLOWED_WITH_COLON = /^(?:[A-Za-z0-9.\-_!$,~*'();&+=:]|%[0-9A-Fa-f]{2}|[^\x00-\x7f])*$/;
