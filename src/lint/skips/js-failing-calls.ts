@@ -96,19 +96,38 @@ export function jsSuccessOnFailure(root: SyntaxNode, add: Add): void {
   }
 }
 
-const JS_LOG = /^(await\s+)?(console\.(error|warn|log|info|debug)|log|logger\.\w+|debug|warn)\(/;
+const JS_LOG = /^(await\s+)?(console\.(error|warn|log|info|debug)|log|logger\.\w+|debug|info|warn)\(/;
 const NOTHING = /^(null|undefined|false|\[\]|\{\})$/;
 const LOOP_TYPES = new Set(["for_statement", "for_in_statement", "while_statement", "do_statement"]);
 
-/** A catch in a function of the file that only logs and answers nothing (null, undefined, [] or a bare return). */
-function answersNothing(def: SyntaxNode): SyntaxNode | undefined {
+/** A failed answer from a request: `!res.ok`, `res.ok === false`, `res.status !== 200`, `status >= 400`. */
+const FAILED_STATUS = /^\(?\s*(!\s*[\w.]+\.ok|[\w.]+\.ok\s*===?\s*false|[\w.]*status(Code)?\s*!==?\s*200|[\w.]*status(Code)?\s*>=?\s*[45]\d\d)\s*\)?$/;
+
+/**
+ * Where a function of the file answers nothing (null, undefined, [] or a bare return) after only logging: a catch, or
+ * a branch on a failed response status. A declaration before the log (`const body = await res.text()...`) feeds it.
+ */
+function answersNothing(def: SyntaxNode): SyntaxNode[] {
+  const out: SyntaxNode[] = [];
+  const onlyLogsThenNothing = (stmts: SyntaxNode[]) => {
+    const last = stmts.at(-1);
+    if (last?.type !== "return_statement" || (last.namedChildren.length > 0 && !NOTHING.test(last.namedChildren[0]!.text))) return false;
+    const before = stmts.slice(0, -1);
+    return before.some((s) => s.type === "expression_statement") && before.every((s) => (s.type === "expression_statement" && JS_LOG.test(s.text)) || s.type === "lexical_declaration");
+  };
   for (const clause of def.descendantsOfType("catch_clause")) {
     const stmts = clause.childForFieldName("body")?.namedChildren.filter((c) => c.type !== "comment") ?? [];
     const last = stmts.at(-1);
     if (last?.type !== "return_statement" || (last.namedChildren.length > 0 && !NOTHING.test(last.namedChildren[0]!.text))) continue;
-    if (stmts.slice(0, -1).every((s) => s.type === "expression_statement" && JS_LOG.test(s.text))) return clause;
+    if (stmts.slice(0, -1).every((s) => s.type === "expression_statement" && JS_LOG.test(s.text))) out.push(clause);
   }
-  return undefined;
+  for (const ifs of def.descendantsOfType("if_statement")) {
+    if (!FAILED_STATUS.test(ifs.childForFieldName("condition")?.text.trim() ?? "")) continue;
+    const cons = ifs.childForFieldName("consequence");
+    const stmts = cons?.type === "statement_block" ? cons.namedChildren.filter((c) => c.type !== "comment") : cons ? [cons] : [];
+    if (onlyLogsThenNothing(stmts)) out.push(ifs);
+  }
+  return out.sort((a, b) => a.startIndex - b.startIndex);
 }
 
 /**
@@ -116,19 +135,20 @@ function answersNothing(def: SyntaxNode): SyntaxNode | undefined {
  * the function (of this file) answers nothing when its request fails: the failure reads as "nothing there".
  */
 export function jsFailureAsNothing(root: SyntaxNode, add: Add): void {
-  const failing = new Map<string, SyntaxNode>();
+  const failing = new Map<string, SyntaxNode[]>();
   for (const def of root.descendantsOfType(FUNCTION_TYPES)) {
     const name = nameOf(def);
     if (!name || failing.has(name)) continue;
-    const branch = answersNothing(def);
-    if (branch) failing.set(name, branch);
+    const branches = answersNothing(def);
+    if (branches.length > 0) failing.set(name, branches);
   }
   if (failing.size === 0) return;
   const reported = new Set<number>();
   const report = (site: SyntaxNode, name: string) => {
-    const branch = failing.get(name)!;
-    add("error-as-empty", site, `${site.text.split("\n")[0]!.trim().slice(0, 120)}  (${name} answers nothing when it fails, line ${branch.startPosition.row + 1})`);
-    if (!reported.has(branch.startIndex)) {
+    const branches = failing.get(name)!;
+    add("error-as-empty", site, `${site.text.split("\n")[0]!.trim().slice(0, 120)}  (${name} answers nothing when it fails, line ${branches.map((b) => b.startPosition.row + 1).join(", ")})`);
+    for (const branch of branches) {
+      if (reported.has(branch.startIndex)) continue;
       reported.add(branch.startIndex);
       add("error-as-empty", branch, `${branch.text.split("\n")[0]!.trim().slice(0, 80)}  (its caller reads the failure as nothing, line ${site.startPosition.row + 1})`);
     }

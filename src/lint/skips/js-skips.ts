@@ -127,6 +127,29 @@ function doesWork(node: SyntaxNode | null | undefined): boolean {
   });
 }
 
+/**
+ * `const body = await res.text().catch(() => "")` whose value goes only into a message (a log line, an error thrown,
+ * a `die(...)`): the empty stand-in is a detail of a failure being told, not an answer read as "nothing".
+ */
+function onlyInMessages(call: SyntaxNode): boolean {
+  let n = call.parent;
+  while (n && (n.type === "await_expression" || n.type === "parenthesized_expression")) n = n.parent;
+  const id = n?.type === "variable_declarator" ? n.childForFieldName("name") : undefined;
+  const block = n?.parent?.parent;
+  if (id?.type !== "identifier" || !block) return false;
+  const uses = block.descendantsOfType("identifier").filter((u) => u.text === id.text && u.startIndex > id.endIndex);
+  return uses.length > 0 && uses.every((u) => {
+    let inText = false;
+    for (let p = u.parent; p && p.startIndex !== block.startIndex; p = p.parent) {
+      if (p.type === "template_string" || (p.type === "binary_expression" && /["'`]/.test(p.text))) inText = true;
+      if (p.type === "throw_statement") return true;
+      if (p.type === "expression_statement") return inText && p.namedChildren[0]?.type === "call_expression";
+      if (/^(return_statement|variable_declarator|assignment_expression|if_statement)$/.test(p.type)) return false;
+    }
+    return false;
+  });
+}
+
 export function jsSkips(root: SyntaxNode): SkipEvidence[] {
   const out: SkipEvidence[] = [];
   const add = (mechanism: SkipMechanism, node: SyntaxNode, snippet?: string) => out.push({ mechanism, line: at(node)[0], column: at(node)[1], snippet: (snippet ?? node.text.split("\n")[0]!.trim()).slice(0, 160) });
@@ -170,6 +193,7 @@ export function jsSkips(root: SyntaxNode): SkipEvidence[] {
     const b = handler.childForFieldName("body");
     if (!b || SURFACE.test(b.text)) continue;
     if (exitsZero(b.text)) add("exit-0-on-failure", call, `.catch(${handler.text.split("\n")[0]!.slice(0, 80)})`);
+    else if (onlyInMessages(call)) continue;
     else if (b.type !== "statement_block" ? EMPTY.test(b.text) : (() => {
       const s = body(b);
       const last = s.at(-1);

@@ -103,7 +103,7 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
     id: "log-only-skip",
     words: "drops an item when it fails with only a log line, then carries on",
     looksFor:
-      "An item loop whose failure branch (Python `except`, JS/TS `catch`, shell `cmd || ...` or `if ! cmd`) only logs (stderr, logging, console.error) or does nothing, and then continues, passes, returns or falls through to the next item; the failing item is lost. A branch that sends, writes a skip summary, exits non-zero, raises, or records the item in a list that reaches one of those (or a field SKILL.md relays) is not silent. A loop that only parses values, or reads and parses local files (a cache entry), and passes over the ones that do not parse without a word is filtering its input; a loop over alternatives that stops at the first that works (a `break` on success) tries the next one; a failed delete of an old file and a peer that went away (a broken pipe or reset connection) leave no work undone.",
+      "An item loop whose failure branch (Python `except`, JS/TS `catch`, shell `cmd || ...` or `if ! cmd`) only logs (stderr, logging, console.error) or does nothing, and then continues, passes, returns or falls through to the next item; the failing item is lost. A branch that sends, writes a skip summary, exits non-zero, raises, or records the item in a list that reaches one of those (or a field SKILL.md relays) is not silent. A loop that only parses values, or reads and parses local files (a cache entry), and passes over the ones that do not parse without a word is filtering its input; a loop over alternatives that stops at the first that works (a `break` or a `return` of the answer on success) tries the next one; a failed delete of an old file and a peer that went away (a broken pipe or reset connection) leave no work undone. A timeout on a wait (`asyncio.wait_for(stop.wait(), timeout=...)`, `queue.get(timeout=...)`, an empty queue) is a timed loop waking up, not a failure; a Python `except ...: pass` drops the item only when nothing after the try statement goes on working on it (an optional step that failed is passed over, the item is not).",
     examples: [
       {
         file: PY,
@@ -119,6 +119,16 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
         file: JS,
         fails: "for (const feed of feeds) {\n  try {\n    await pull(feed);\n  } catch (e) {\n    console.error(e);\n  }\n}\n",
         passes: "for (const feed of feeds) {\n  try {\n    await pull(feed);\n  } catch (e) {\n    throw new Error(`pulling ${feed} failed`, { cause: e });\n  }\n}\n",
+      },
+      {
+        file: PY,
+        fails: "import logging\nlog = logging.getLogger(__name__)\nfor account in accounts:\n    try:\n        sync(account)\n    except OSError as exc:\n        log.warning(\"sync failed for %s: %s\", account, exc)\n",
+        passes: "import asyncio\n\nasync def outbox_loop(stop, wakeup):\n    while not stop.is_set():\n        await flush_outbox()\n        try:\n            await asyncio.wait_for(wakeup.wait(), timeout=30)\n        except asyncio.TimeoutError:\n            pass\n",
+      },
+      {
+        file: PY,
+        fails: "for account in accounts:\n    try:\n        sync(account)\n    except OSError:\n        pass\n",
+        passes: "import logging\nlog = logging.getLogger(__name__)\n\ndef send(message):\n    for cmd in [\"msmtp\", \"sendmail\"]:\n        try:\n            if deliver(cmd, message):\n                return True\n        except OSError as exc:\n            log.error(\"%s failed: %s\", cmd, exc)\n    raise SystemExit(\"no mail transport worked\")\n\nfor account in accounts:\n    try:\n        announce(account)\n    except OSError:\n        pass\n    sync(account)\n",
       },
     ],
   },
@@ -149,7 +159,7 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
     id: "error-as-empty",
     words: "turns a failure into an empty result, so the caller sees \"nothing to do\"",
     looksFor:
-      "A failure branch that returns an empty value in place of the result: Python `except ...: return []` (or `{}`, `\"\"`, `0`, `None` when the callers treat it as nothing to do), JS/TS `catch { return [] }` or `.catch(() => [])`, shell `out=$(cmd || echo '[]')`, `cmd || echo \"No new messages\"` on the command's own output, a branch that logs a failure and writes `{\"findings\":[]}` to the answer file; around work that can fail (a request, a subprocess, a read of state). An expired token then reads as \"no new mail\". Followed across functions of a file: a helper that answers None (or nothing) when its request fails (an except or a failed-status branch that only prints), reached directly or through helpers that return its answer, is reported where a caller reads that answer as nothing (`_get(...) or []`, or `data = fetch(x)` then `if not data: continue` in an item loop). JS/TS the same way: a function of the file whose catch only logs and answers null, undefined or nothing, read by `(await f()) ?? []` or by `const x = await f(item)` then `if (!x) continue;` in an item loop. A precheck that answers `wake_agent: False` from an except on an operational error (returned, printed or emitted) answers \"nothing to do\" too: nobody wakes, so the error it carries reaches no one. So does a failure branch that records success (`catch (e) { console.error(e); this.initialized = true; }`, `except ConnectionError: self.connected = True`): the rest of the run reads it as \"it worked\". Missing input (`FileNotFoundError`) is absence, not failure; a branch that also tells someone is not silent.",
+      "A failure branch that returns an empty value in place of the result: Python `except ...: return []` (or `{}`, `\"\"`, `0`, `None` when the callers treat it as nothing to do), JS/TS `catch { return [] }` or `.catch(() => [])`, shell `out=$(cmd || echo '[]')`, `cmd || echo \"No new messages\"` on the command's own output, a branch that logs a failure and writes `{\"findings\":[]}` to the answer file; around work that can fail (a request, a subprocess, a read of state). An expired token then reads as \"no new mail\". Followed across functions of a file: a helper that answers None (or nothing) when its request fails (an except or a failed-status branch that only prints), reached directly or through helpers that return its answer, is reported where a caller reads that answer as nothing (`_get(...) or []`, or `data = fetch(x)` then `if not data: continue` in an item loop). JS/TS the same way: a function of the file whose catch only logs and answers null, undefined or nothing, read by `(await f()) ?? []` or by `const x = await f(item)` then `if (!x) continue;` in an item loop. A precheck that answers `wake_agent: False` from an except on an operational error (returned, printed or emitted) answers \"nothing to do\" too: nobody wakes, so the error it carries reaches no one. So does a failure branch that records success (`catch (e) { console.error(e); this.initialized = true; }`, `except ConnectionError: self.connected = True`): the rest of the run reads it as \"it worked\". JS/TS a branch on a failed response (`if (!res.ok) { console.error(...); return null; }`) answers nothing the same way. Missing input (`FileNotFoundError`) is absence, not failure; a branch that also tells someone is not silent. Not an empty answer: an empty stand-in that only goes into a message (`const body = await res.text().catch(() => \"\")` then `throw new Error(`...${body}`)`), a failed logout or close (nothing waits for its answer), and a shell `a | grep -c x || echo 0` (a pipeline's status is its last command's, and grep's 1 means no match).",
     examples: [
       {
         file: PY,
@@ -170,6 +180,21 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
         file: SH,
         fails: "events=$(curl -fsS \"$API/events\" || echo '[]')\necho \"$events\" | jq -c '.[]' | while read -r e; do handle \"$e\"; done\n",
         passes: "events=$(curl -fsS \"$API/events\") || { echo \"events API failed\" >&2; exit 1; }\necho \"$events\" | jq -c '.[]' | while read -r e; do handle \"$e\"; done\n",
+      },
+      {
+        file: JS,
+        fails: "async function offer(url) {\n  const res = await fetch(url);\n  if (!res.ok) {\n    const body = await res.text().catch(() => \"\");\n    console.error(`offers API ${res.status}: ${body}`);\n    return null;\n  }\n  return res.json();\n}\n\nfor (const date of dates) {\n  const o = await offer(`${API}/offers?date=${date}`);\n  if (!o) continue;\n  prices.push(o.price);\n}\n",
+        passes: "async function offer(url) {\n  const res = await fetch(url);\n  if (!res.ok) {\n    const body = await res.text().catch(() => \"\");\n    throw new Error(`offers API ${res.status}: ${body}`);\n  }\n  return res.json();\n}\n\nfor (const date of dates) {\n  const o = await offer(`${API}/offers?date=${date}`);\n  prices.push(o.price);\n}\n",
+      },
+      {
+        file: SH,
+        fails: "count=$(curl -fsS \"$API/open\" || echo 0)\necho \"open items: $count\"\n",
+        passes: "count=$(crontab -l 2>/dev/null | grep -c '# TASK:' || echo 0)\necho \"scheduled tasks: $count\"\n",
+      },
+      {
+        file: PY,
+        fails: "import imaplib\n\ndef unread(client):\n    try:\n        return client.uid(\"search\", None, \"UNSEEN\")\n    except imaplib.IMAP4.error:\n        return []\n",
+        passes: "import imaplib\n\ndef safe_logout(client):\n    try:\n        client.logout()\n    except imaplib.IMAP4.error:\n        return\n",
       },
     ],
   },

@@ -96,6 +96,9 @@ function errorAsEmpty(root: SyntaxNode, add: Add, taken: Set<number>): void {
     if (body.some(surfaces) || /\.(append|extend|add|insert)\(/.test(clause.text)) continue;
     const tryBlock = clause.parent?.type === "try_statement" ? clause.parent.namedChildren.find((c) => c.type === "block") : undefined;
     if (!tryBlock || parseOnly(tryBlock) || tryBlock.descendantsOfType("call").length === 0) continue;
+    // Closing, logging out of or removing something that is done with (`client.logout()`, `os.unlink(tmp)`) answers
+    // nothing anyone waits for: there is no result to read as empty.
+    if (tryBlock.descendantsOfType("call").every((c) => /(^|\.)(logout|close|quit|disconnect|shutdown|terminate|kill|release|remove|unlink|rmtree|rmdir)$/.test(dotted(c.childForFieldName("function")) || c.childForFieldName("function")?.text || ""))) continue;
     const fn = enclosingFunction(clause);
     if (!fn) continue;
     taken.add(clause.startIndex);

@@ -124,7 +124,11 @@ export function pythonSkips(root: SyntaxNode): SkipEvidence[] {
     // A loop that stops at the first alternative that works (a selector, a strategy, a mirror) tries the next one on a failure.
     const loop = enclosingLoop(clause);
     if (tryBlock && loop && firstSuccessLoop(loop, tryBlock, clause)) continue;
-    if (onlyLogs(body) && (body.some((s) => s.type === "continue_statement" || s.type === "pass_statement" || s.type === "return_statement") || fallsThroughToNextItem(clause))) add("log-only-skip", clause);
+    // A timeout on a wait (`asyncio.wait_for(stop.wait(), timeout=interval)`, `queue.get(timeout=5)`) is the loop's
+    // interval running out, not work that failed.
+    if (tryBlock && waitTimesOut(tryBlock, short)) continue;
+    // `pass` leaves the item only when nothing after the try statement works on it; `continue` or `return` always do.
+    if (onlyLogs(body) && (body.some((s) => s.type === "continue_statement" || s.type === "return_statement") || fallsThroughToNextItem(clause))) add("log-only-skip", clause);
   }
   for (const ifs of py(root, "if_statement")) {
     const cond = ifs.childForFieldName("condition");
@@ -150,6 +154,16 @@ function fallsThroughToNextItem(clause: SyntaxNode): boolean {
   return statements(block).filter((s) => s.startIndex > tryStmt.startIndex).every((s) => isLog(s) || (s.type === "expression_statement" && s.namedChildren[0]?.type === "augmented_assignment") || /^(time\.|asyncio\.)?sleep$/.test(calleeOf(s)?.name ?? "") || /^await\s+asyncio\.sleep\(/.test(s.text));
 }
 
+/**
+ * The try block only waits (an event, a queue, a sleep, `asyncio.wait_for` around one of them) and the except catches
+ * the wait's timeout or an empty queue: the interval ran out, which is how a timed loop wakes up.
+ */
+function waitTimesOut(block: SyntaxNode, caught: readonly string[]): boolean {
+  if (caught.length === 0 || !caught.every((n) => /^(TimeoutError|Timeout|Empty|CancelledError)$/.test(n))) return false;
+  const calls = block.descendantsOfType("call");
+  return calls.length > 0 && calls.every((c) => /(^|\.)(wait_for|wait|sleep|get|join|acquire)$/.test(dotted(c.childForFieldName("function")) || c.childForFieldName("function")?.text || ""));
+}
+
 /** Every call in the block deletes a file or folder (`os.remove`, `shutil.rmtree`, `path.unlink()`). */
 function deletesOnly(block: SyntaxNode): boolean {
   const calls = block.descendantsOfType("call");
@@ -163,6 +177,11 @@ function deletesOnly(block: SyntaxNode): boolean {
 function firstSuccessLoop(loop: SyntaxNode, tryBlock: SyntaxNode, clause: SyntaxNode): boolean {
   const set = new Set(tryBlock.descendantsOfType("assignment").map((a) => a.childForFieldName("left")).filter((l) => l?.type === "identifier").map((l) => l!.text));
   const body = loop.childForFieldName("body");
+  // `return True` / `return result` from the try block: the function answers with the first alternative that worked.
+  for (const ret of tryBlock.descendantsOfType("return_statement")) {
+    const v = ret.namedChildren[0];
+    if (v && !/^(None|False|\[\]|\{\}|0|""|'')$/.test(v.text) && enclosingLoop(ret)?.startIndex === loop.startIndex) return true;
+  }
   for (const brk of body?.descendantsOfType("break_statement") ?? []) {
     if (enclosingLoop(brk)?.startIndex !== loop.startIndex || (brk.startIndex >= clause.startIndex && brk.endIndex <= clause.endIndex)) continue;
     if (brk.parent?.startIndex === tryBlock.startIndex) return true;

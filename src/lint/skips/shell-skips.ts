@@ -44,7 +44,21 @@ function inSubstitution(node: SyntaxNode): boolean {
   return false;
 }
 
+/** The root of the tree a node belongs to. */
+function rootOf(node: SyntaxNode): SyntaxNode {
+  let n = node;
+  while (n.parent) n = n.parent;
+  return n;
+}
+
 function isWork(node: SyntaxNode): boolean {
+  // A pipeline's status is its last command's (`crontab -l | grep -c X || echo 0` fails when grep matches nothing),
+  // unless the script sets pipefail, when any command's failure is the pipeline's.
+  const inner = node.type === "redirected_statement" ? node.childForFieldName("body") ?? node : node;
+  if (inner.type === "pipeline" && inner.namedChildren.length > 1) {
+    if (/\bpipefail\b/.test(rootOf(inner).text)) return inner.namedChildren.some((p) => isWork(p));
+    return isWork(inner.namedChildren.at(-1)!);
+  }
   const cmd = firstCommand(node);
   const n = cmd?.childForFieldName("name")?.text ?? "";
   if (n === "" || NOT_WORK.has(n) || /^\$|^\[/.test(n)) return false;
