@@ -107,6 +107,28 @@ describe("who watches, read from the tile's structure", () => {
     expect(await flagged(said("Talks to the feed daemon and its watcher, which keep a heartbeat."))).toBe(false);
     expect(await flagged(said("Token lifetime is 24 * 60 * 60 seconds."))).toBe(false);
   });
+
+  it("the same said in Chinese: a scheduled task, every N minutes, every day at a time; not a given time span", async () => {
+    const said = (line: string) => ({ "skills/fetcher/SKILL.md": WATCHED.replace("Run `scripts", `${line}\n\nRun \`scripts`) });
+    expect(await flagged(said("每天 8:00 和 22:00 自动生成日报推送。"))).toBe(true);
+    expect(await flagged(said("自动化心跳：工作日每5分钟触发一次。"))).toBe(true);
+    expect(await flagged(said("## 定时任务设置"))).toBe(true);
+    expect(await flagged(said("可按指定时间段查询日志。"))).toBe(false);
+    expect(await flagged(said("日常心跳、自检、健康检查。"))).toBe(false);
+  });
+
+  it("a Windows scheduled task that runs the skill's PowerShell wrapper makes it unattended", async () => {
+    const task = '$action = New-ScheduledTaskAction -Execute powershell.exe -Argument "-File run-fetch-daily.ps1"\nRegister-ScheduledTask -TaskName Feeds -Action $action -Trigger (New-ScheduledTaskTrigger -Daily -At 9am)\n';
+    const wrapper = "python3 $PSScriptRoot/fetch_feeds.py *>> feeds.log\n";
+    expect(await flagged({ "skills/fetcher/scripts/run-fetch-daily.ps1": wrapper })).toBe(false);
+    expect(await flagged({ "skills/fetcher/scripts/run-fetch-daily.ps1": wrapper, "skills/fetcher/scripts/register-task.ps1": task })).toBe(true);
+  });
+
+  it("a program of the tile that loops on a timer and imports the skill's script makes it unattended; a usage text naming it does not", async () => {
+    const daemon = (head: string) => `${head}\nimport time\n\nwhile True:\n    poll()\n    time.sleep(300)\n`;
+    expect(await flagged({ "mail_daemon.py": daemon("from fetch_feeds import poll") })).toBe(true);
+    expect(await flagged({ "monitor.py": daemon('"""Started by: fetch_feeds.py run monitoring --live"""\nfrom live import poll') })).toBe(false);
+  });
 });
 
 function mechanismMetaFails(id: string): string {

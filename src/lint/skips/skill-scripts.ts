@@ -86,11 +86,12 @@ export function scriptsToJudge(tile: Tile, skill: Skill, docsOf: (skill: Skill) 
  * one; in a skill a person runs and watches, the same line is seen. Read by structure where the tile shows one:
  * - a schedule in the tile that names the skill or one of its scripts: a scheduler's own file (a crontab, a systemd
  *   timer, a launchd plist, a CI workflow, a jobs or schedule file) or a script that installs one (`crontab`,
- *   `launchctl load`, `systemctl enable`, a plist's `StartInterval`, `OnCalendar=`);
+ *   `launchctl load`, `systemctl enable`, a plist's `StartInterval`, `OnCalendar=`, a Windows scheduled task);
  * - its SKILL.md or a linked reference says a scheduler runs it: a cron expression, `/loop 1d`, "run by cron",
- *   "invoked daily via ...", "a scheduled task", "runs nightly", "every 10 minutes", a precheck or wake cycle;
+ *   "invoked daily via ...", "a scheduled task", "runs nightly", "every 10 minutes", a precheck or wake cycle (in
+ *   English or Chinese);
  * - one of its scripts loops on a timer (`setInterval`, `while True:` with `time.sleep`, a cron library) or answers a
- *   scheduler (`wake_agent`).
+ *   scheduler (`wake_agent`), or a timer loop elsewhere in the tile imports one of its own scripts.
  * Words that only name a kind of program ("daemon", "watcher", "heartbeat", "in the background") are not enough: an
  * interactive CLI's docs use them for what it talks to.
  */
@@ -109,12 +110,17 @@ const SCHEDULED_PROSE = new RegExp(
     String.raw`\bunattended\b`,
     String.raw`\blaunchd\b|\blaunchctl\b|\bsystemd timer\b`,
     String.raw`\b(?:every |each )?wake(?: cycle|_agent)\b|\bpre-?check\b|\bbackground (?:job|task)s?\b`,
+    // The same in Chinese, which has no word breaks: a scheduled task or run (定时任务, 定时推送; not 指定时间, "a given
+    // time"), every N minutes or hours, every day at a time, a Windows scheduled task, unattended.
+    String.raw`(?<!指)定时(?:任务|运行|执行|推送|备份|触发|调度|检查|检测|同步)|每\s*\d+\s*(?:分钟|小时)|每(?:天|日|晚|周[一二三四五六日天]?)\s*\d{1,2}\s*[:：点]|计划任务|无人值守`,
   ].join("|"),
   "i",
 );
 const TIMER_CODE = /\bwake_?agent\b|wakeAgent|\bsetInterval\(|node-cron|\bcron\.schedule\(|\bschedule\.every\b|APScheduler|BlockingScheduler|\bwhile True:[\s\S]{0,2000}?\btime\.sleep\(|\bwhile (?:true|:)\b[\s\S]{0,2000}?\bsleep \d/;
 /** A script that puts something on a schedule. */
-const INSTALLS_SCHEDULE = /\bcrontab\b|\blaunchctl\s+(?:load|bootstrap|kickstart)|\bsystemctl\s+(?:--user\s+)?(?:enable|start)\b|StartCalendarInterval|StartInterval|OnCalendar=|OnUnitActiveSec=|\bschtasks\b/;
+const INSTALLS_SCHEDULE = /\bcrontab\b|\blaunchctl\s+(?:load|bootstrap|kickstart)|\bsystemctl\s+(?:--user\s+)?(?:enable|start)\b|StartCalendarInterval|StartInterval|OnCalendar=|OnUnitActiveSec=|\bschtasks\b|\b(?:Register-ScheduledTask|New-ScheduledTaskTrigger)\b/;
+/** Windows scripts the lint does not parse, read only because they may install a scheduled task (files.ts). */
+const WINDOWS_SCRIPT = /\.(?:ps1|cmd|bat)$/i;
 
 /** What a scheduler's file holds: a cron expression or field, a timer, an interval, a service that runs unattended. */
 const SCHEDULE_FORM = /\bcron\b|\bschedule\b|StartCalendarInterval|StartInterval|KeepAlive|OnCalendar|OnUnitActiveSec|ExecStart=|\binterval\b|(?:^|[\s"'])(?:[\d*][\d*\/,-]*[ \t]+){4}[\d*][\d*\/,-]*(?=[\s"']|$)/i;
@@ -124,20 +130,51 @@ function schedules(tile: Tile): TileFile[] {
   if (!found) {
     // A workflow that runs on push runs tests, not the skill: only one with a `schedule:` trigger counts.
     const config = (f: TileFile) => isScheduleConfig(f.path) && (/\.ya?ml$/.test(f.path) && f.path.includes(".github/") ? /^\s*schedule:/m.test(f.text!) : SCHEDULE_FORM.test(f.text!));
-    found = tile.files.filter((f) => f.text !== undefined && (config(f) || (isCode(f.language) && INSTALLS_SCHEDULE.test(f.text))));
+    found = tile.files.filter((f) => f.text !== undefined && (config(f) || ((isCode(f.language) || WINDOWS_SCRIPT.test(f.path)) && INSTALLS_SCHEDULE.test(f.text))));
     scheduleCache.set(tile, found);
   }
   return found;
 }
 const scheduleCache = new WeakMap<Tile, TileFile[]>();
 
-/** Whether a schedule's text names the skill (its name or folder) or one of the scripts it runs (a name that is not generic). */
+/**
+ * Whether a schedule's text names the skill (its name or folder) or one of the scripts it runs (a name that is not
+ * generic), a Windows script of its folder among them (a scheduled task that runs `run-daily.ps1`).
+ */
 function namesSkill(text: string, skill: Skill, scripts: readonly TileFile[]): boolean {
-  const words = [skill.name, posix.basename(skill.dir), ...scripts.map((f) => posix.basename(f.path)).filter((b) => !GENERIC.test(b))].filter((w) => w.length > 2);
+  const runs = [...scripts, ...skill.files.filter((f) => WINDOWS_SCRIPT.test(f.path))];
+  const words = [skill.name, posix.basename(skill.dir), ...runs.map((f) => posix.basename(f.path)).filter((b) => !GENERIC.test(b))].filter((w) => w.length > 2);
   return words.some((w) => new RegExp(`(^|[^\\w-])${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w-])`).test(text));
 }
 
 export function runsUnattended(tile: Tile, skill: Skill, docs: readonly TileFile[], scripts: readonly TileFile[]): boolean {
   if (docs.some((d) => SCHEDULED_PROSE.test(d.text ?? "")) || scripts.some((s) => TIMER_CODE.test(s.text ?? ""))) return true;
-  return schedules(tile).some((f) => !docs.includes(f) && namesSkill(f.text!, skill, scripts));
+  if (schedules(tile).some((f) => !docs.includes(f) && namesSkill(f.text!, skill, scripts))) return true;
+  // A program elsewhere in the tile that loops on a timer and imports or runs one of the skill's own scripts (a root
+  // daemon doing `from imap_fetch import fetch` every five minutes) runs that script with nobody watching. Not a
+  // shared module the skill also uses: a server importing `lib/store.ts` does not run this skill's work.
+  const own = skill.scripts.filter((s) => s !== skill.skillMd);
+  return own.length > 0 && timerPrograms(tile).some((p) => !own.includes(p) && own.some((s) => imports(p.text!, s)));
+}
+
+/**
+ * The program imports the script or runs it with an interpreter: `from imap_fetch import x`, `require("./sync")`,
+ * `python3 scripts/fetch.py`. Not a name in a usage text ("ont_experiments.py run ..." printed by a monitor).
+ */
+function imports(text: string, file: TileFile): boolean {
+  const base = posix.basename(file.path);
+  const stem = base.replace(/\.[^.]+$/, "");
+  if (GENERIC.test(base) || !/^[\w-]+$/.test(stem)) return false;
+  const name = stem.replace(/-/g, "\\-");
+  if (/\.py$/.test(base)) return new RegExp(`^\\s*(?:from\\s+[\\w.]*\\b${name}\\s+import|import\\s+[\\w.]*\\b${name}\\b)|\\bpython[\\d.]*\\s+\\S*\\b${name}\\.py\\b`, "m").test(text);
+  if (/\.[cm]?[jt]sx?$/.test(base)) return new RegExp(`(?:require\\(|from\\s+|import\\()\\s*['"][^'"]*\\b${name}(?:\\.[cm]?[jt]sx?)?['"]|\\b(?:node|tsx|bun|deno run)\\s+\\S*\\b${name}\\.[cm]?[jt]sx?\\b`).test(text);
+  return new RegExp(`\\b(?:bash|sh|zsh)\\s+\\S*\\b${name}\\.sh\\b|(?:^|[\\s"'])\\S*/${name}\\.sh\\b`, "m").test(text);
+}
+
+const timerCache = new WeakMap<Tile, TileFile[]>();
+
+function timerPrograms(tile: Tile): TileFile[] {
+  let found = timerCache.get(tile);
+  if (!found) timerCache.set(tile, (found = tile.scripts.map((s) => s.file).filter((f) => isCode(f.language) && TIMER_CODE.test(f.text ?? ""))));
+  return found;
 }

@@ -185,15 +185,19 @@ class LinkFollower {
 }
 
 /** Code, SKILL.md, rule files, manifests and summaries are read; other files (docs, data, images) only listed. */
+/** Windows scripts: the lint does not parse them, but one may put a skill on a schedule (skill-scripts.ts). */
+const WINDOWS_SCRIPT = /\.(?:ps1|cmd|bat)$/i;
+
 /** Read only because it may be a scheduler's file, not because a check needs its text. */
 function onlyForSchedule(path: string, language: Language): boolean {
-  return (language === "other" || language === "json") && isScheduleConfig(path) && !isRead(path, language, false);
+  return (language === "other" || language === "json") && (isScheduleConfig(path) || WINDOWS_SCRIPT.test(path)) && !isRead(path, language, false);
 }
 
 function isRead(path: string, language: Language, schedules = true): boolean {
   switch (language) {
     case "other":
-      return isSummaryLikeName(path) || (schedules && isScheduleConfig(path));
+      // A Windows script may register a scheduled task (Register-ScheduledTask, schtasks): read for that alone.
+      return isSummaryLikeName(path) || (schedules && (isScheduleConfig(path) || WINDOWS_SCRIPT.test(path)));
     case "markdown": {
       const name = baseName(path);
       // references/*.md: a SKILL.md's linked instructions, read for instructed skips.
