@@ -6,7 +6,7 @@ import type { CycleContext } from "./cycle.js";
 import { versionWords } from "./describe.js";
 import { isDeadClaim } from "./liveness.js";
 import { runInOrder } from "./pool.js";
-import { oldestFirst, scanWorkspace, type WaitingEntry, type WorkspaceScan } from "./scan.js";
+import { hasLockBesideNoSummary, oldestFirst, scanWorkspace, type WaitingEntry, type WorkspaceScan } from "./scan.js";
 import { OWNER_LOCK_STALE_MS } from "./settings.js";
 import type { Deliver, SurfaceOutcome, SurfaceReport } from "./types.js";
 import { DEFAULT_NOTICE_SETTINGS, type NoticeSettings } from "./policy/settings.js";
@@ -75,7 +75,7 @@ export async function surfaceOnce(options: SurfaceOnceOptions): Promise<SurfaceR
   }
   // Locks beside no waiting summary are rare (a surfacer killed mid-claim): only then is the sweep loaded, and it runs
   // whether or not anything waits, so a run after the last skill still clears them.
-  if (!options.dryRun && scans.some((s) => [...s.locks.keys()].some((name) => !s.summaries.some((e) => e.name === name)))) {
+  if (!options.dryRun && scans.some(hasLockBesideNoSummary)) {
     const { removeDeadLocks } = await import("./dead-locks.js");
     for (const scan of scans) {
       for (const lock of await removeDeadLocks(scan, Date.now())) log({ level: "debug", event: "dead_lock_removed", workspace: scan.workspace, file: lock });

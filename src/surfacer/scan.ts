@@ -85,3 +85,9 @@ export async function scanWorkspace(workspace: string, options: { readonly skill
 export function oldestFirst(a: WaitingEntry, b: WaitingEntry): number {
   return a.mtimeMs - b.mtimeMs || (a.source < b.source ? -1 : a.source > b.source ? 1 : 0);
 }
+
+/** Whether `scan` shows a lock beside no waiting summary: rare (a surfacer killed mid-claim), and the only case worth loading dead-locks.ts for. */
+export function hasLockBesideNoSummary(scan: WorkspaceScan): boolean {
+  for (const name of scan.locks.keys()) if (!scan.summaries.some((e) => e.name === name)) return true;
+  return false;
+}

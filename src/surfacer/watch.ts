@@ -12,7 +12,7 @@ import { currentOwner, type ClaimOwner } from "./claim-name.js";
 import type { CycleContext } from "./cycle.js";
 import { OWNER_LOCK_STALE_MS } from "./settings.js";
 import { runInOrder } from "./pool.js";
-import { oldestFirst, scanWorkspace, type WaitingEntry } from "./scan.js";
+import { hasLockBesideNoSummary, oldestFirst, scanWorkspace, type WaitingEntry } from "./scan.js";
 import type { Deliver, SurfaceOutcome } from "./types.js";
 import { expandWorkspaces } from "./workspaces.js";
 import { DEFAULT_NOTICE_SETTINGS, type NoticeSettings } from "./policy/settings.js";
@@ -157,6 +157,12 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
         if (!scan?.exists) continue;
         forgetGone(scan.workspace, new Set(scan.summaries.map((e) => e.path)));
         if (scan.partials.length > 0) await sweepPartials(scan.workspace, scan.partials, at);
+        // As in a once run (dead-locks.ts): a watcher restarted after a kill mid-claim clears the lock it left, which
+        // no file event would bring back to our attention, before an emit from another pid namespace waits on it.
+        if (hasLockBesideNoSummary(scan)) {
+          const { removeDeadLocks } = await import("./dead-locks.js");
+          for (const lock of await removeDeadLocks(scan, Date.now())) log({ level: "debug", event: "dead_lock_removed", workspace: scan.workspace, file: lock });
+        }
         for (const entry of scan.summaries) {
           const lockAge = scan.locks.get(entry.name);
           if (lockAge !== undefined && lockAge <= OWNER_LOCK_STALE_MS) continue; // the lock's removal rings the bell
