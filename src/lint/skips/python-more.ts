@@ -130,13 +130,24 @@ function capSlice(node: SyntaxNode | null): { coll: string; cap: SyntaxNode } | 
   return { coll: value.text, cap: stop };
 }
 
-/** The loop body does work on each item: a call that is not a log, a print, a format or a list append. */
-function doesWork(body: SyntaxNode | null): boolean {
+/**
+ * The loop body does work on each item: a call that is not a log, a print, a format or a list append, nor a function
+ * of this file that itself only computes (`resolve_link(link, base)`, `parse_date(s)`): a loop that only turns items
+ * into values (a parse, a normalisation) and stops at a count bounds its answer, it leaves no work for later.
+ */
+function doesWork(body: SyntaxNode | null, defs?: ReadonlyMap<string, SyntaxNode>, seen: Set<string> = new Set()): boolean {
   if (!body) return false;
   return body.descendantsOfType("call").some((c) => {
     const name = dotted(c.childForFieldName("function")) || lastName(c);
     const short = name.slice(name.lastIndexOf(".") + 1);
-    return !LOG_CALL.test(name) && !/^(print|len|str|int|float|repr|format|join|append|extend|add|get|items|keys|values|strip|lower|upper|split|replace|startswith|endswith|isinstance|sorted|min|max|round|enumerate|range|zip|dict|list|set|tuple|bool|f|sum|any|all|getattr|setdefault|update|pop|strftime|isoformat|now|utcnow|time|monotonic)$/.test(short);
+    if (LOG_CALL.test(name) || /^(print|len|str|int|float|repr|format|join|append|extend|add|get|items|keys|values|strip|lstrip|rstrip|lower|upper|split|replace|startswith|endswith|isinstance|hasattr|sorted|min|max|round|enumerate|range|zip|dict|list|set|tuple|bool|f|sum|any|all|getattr|setdefault|update|pop|strftime|strptime|isoformat|fromisoformat|now|utcnow|time|monotonic|datetime|timedelta|group|encode|decode|casefold|copy|urljoin|urlparse|urlsplit|urlunparse|urlencode|quote|unquote)$/.test(short) || /^re\.\w+$|^[A-Z][A-Z0-9_]*\.(sub|search|match|fullmatch|findall|finditer|split)$/.test(name)) return false;
+    // A function of this file (called by its bare name) does work only if its own body does.
+    const def = name === short ? defs?.get(short) : undefined;
+    if (def && !seen.has(short)) {
+      seen.add(short);
+      return doesWork(def.childForFieldName("body"), defs, seen);
+    }
+    return !def;
   });
 }
 
@@ -172,8 +183,9 @@ function scopeOf(node: SyntaxNode): SyntaxNode {
 
 /** A cap by count on the items a loop works through, whose remainder reaches nobody. */
 function capDeferral(root: SyntaxNode, add: Add): void {
+  const defs = new Map(root.descendantsOfType("function_definition").map((f) => [f.childForFieldName("name")?.text ?? "", f]));
   const report = (loop: SyntaxNode, coll: string, at: SyntaxNode) => {
-    if (!doesWork(loop.childForFieldName("body"))) return;
+    if (!doesWork(loop.childForFieldName("body"), defs)) return;
     const fate = remainderFate(scopeOf(loop), coll, at);
     if (fate.told) return;
     add("cap-deferral", at, fate.fields.length > 0 ? fate.fields : undefined, `${snippetOf(at)}  (the rest of ${coll} is left)`);
@@ -193,7 +205,6 @@ function capDeferral(root: SyntaxNode, add: Add): void {
     }
   }
   // `entries = entries[:MAX]` then `verify(entries, ...)`, where verify() of this file works through its parameter.
-  const defs = new Map(root.descendantsOfType("function_definition").map((f) => [f.childForFieldName("name")?.text ?? "", f]));
   for (const assign of py(root, "assignment")) {
     const left = assign.childForFieldName("left");
     const slice = capSlice(assign.childForFieldName("right"));
@@ -205,7 +216,7 @@ function capDeferral(root: SyntaxNode, add: Add): void {
     const param = def.childForFieldName("parameters")?.namedChildren.filter((p) => p.type === "identifier" || p.type === "typed_parameter" || p.type === "default_parameter" || p.type === "typed_default_parameter")[callArgs(call).positional.findIndex((p) => p.text === left.text)];
     const pname = param?.type === "identifier" ? param.text : param?.namedChildren[0]?.text;
     const loop = def.descendantsOfType("for_statement").find((l) => l.childForFieldName("right")?.text === pname);
-    if (!pname || !loop || !doesWork(loop.childForFieldName("body"))) continue;
+    if (!pname || !loop || !doesWork(loop.childForFieldName("body"), defs)) continue;
     const fate = remainderFate(scope, slice.coll, assign);
     if (!fate.told) add("cap-deferral", assign, fate.fields.length > 0 ? fate.fields : undefined, `${snippetOf(assign)}  (the rest of ${slice.coll} is left; ${lastName(call)}() works through the capped list)`);
   }
