@@ -33,6 +33,8 @@ describe("instructed silence: the condition", () => {
     ["a code span is a name", "Drop: `Price dropped on {carrier} after a failed check`\n"],
     ["a flag's description", "`--skip-existing` — skip items whose output already exists, so a re-run retries only failures.\n"],
     ["a passive on a limit says how a platform behaves", "Reloads requested more often than the budget allows are silently deferred.\n"],
+    ["a consequence word inside a longer word", "After the old store could not keep up, the team moved reads to a cache, dropping the p50 latency to 20 ms.\n"],
+    ["a subject with an aside before the verb", "Some viewers (and a few strict parsers) silently drop the style when the fill comes second, which fails the check.\n"],
   ])("%s", (_name, md) => {
     expect(found(md)).toEqual([]);
   });

@@ -36,7 +36,10 @@ const CONSEQUENCE = new RegExp(
     String.raw`(?:no need to|need not|needn't) (?:report|mention|tell|surface|notify|flag)`,
     String.raw`stay (?:silent|quiet)`,
     String.raw`(?:do not|don't|never) (?:surface|report|forward|relay|notify|mention|tell|alert|bother) (?:it|them|this|the (?:failure|error|owner|user)|anyone|the rest)`,
-  ].join("|"),
+  ].join("|")
+    // Whole words: "dropping median latency" is not "drop", "ignoredFiles" is not "ignored".
+    .replace(/^/, String.raw`\b(?:`)
+    .concat(String.raw`)(?!\w)`),
   "gi",
 );
 /** A cheap first look: a sentence without any of these words cannot be an instruction to leave work undone. */
@@ -115,7 +118,8 @@ function instructedVerb(consequence: string): { verb: string; rest: string } | u
     if (/^(do not|don't|never)\b/i.test(verb)) return { verb, rest: after };
     // A compound or a name: "skip-optimize", "`--skip-existing`", "skipped_user_actioned".
     if (/^[-_"'`]/.test(after) || /[-_`"']$/.test(before)) continue;
-    const clause = before.split(/[,;:()—–]|\s-\s|\band\b|\bthen\b|\bor\b/).at(-1)!;
+    // A parenthesis is an aside, not a clause break: "Keynote (and some readers) silently drop it" has a subject.
+    const clause = before.replace(/\([^()]*\)/g, "").split(/[,;:()—–]|\s-\s|\band\b|\bthen\b|\bor\b/).at(-1)!;
     const passive = /(ed|ped|red|ted)$/i.test(verb) && !/\s/.test(verb);
     if (passive) {
       if (/\b(is|are|be|been|get|gets)\s+(\w+ly\s+)?$/i.test(clause) && !/\b(no|not|never)\b/i.test(clause)) return { verb, rest: after };

@@ -111,8 +111,8 @@ const SCHEDULED_PROSE = new RegExp(
     String.raw`\blaunchd\b|\blaunchctl\b|\bsystemd timer\b`,
     String.raw`\b(?:every |each )?wake(?: cycle|_agent)\b|\bpre-?check\b|\bbackground (?:job|task)s?\b`,
     // The same in Chinese, which has no word breaks: a scheduled task or run (定时任务, 定时推送; not 指定时间, "a given
-    // time"), every N minutes or hours, every day at a time, a Windows scheduled task, unattended.
-    String.raw`(?<!指)定时(?:任务|运行|执行|推送|备份|触发|调度|检查|检测|同步)|每\s*\d+\s*(?:分钟|小时)|每(?:天|日|晚|周[一二三四五六日天]?)\s*\d{1,2}\s*[:：点]|计划任务|无人值守`,
+    // time"), every N minutes or hours, every day at a time, unattended. Not 计划任务: 计划 is as often "a plan".
+    String.raw`(?<!指)定时(?:任务|运行|执行|推送|备份|触发|调度|检查|检测|同步)|每\s*\d+\s*(?:分钟|小时)|每(?:天|日|晚|周[一二三四五六日天]?)\s*\d{1,2}\s*[:：点]|无人值守`,
   ].join("|"),
   "i",
 );
