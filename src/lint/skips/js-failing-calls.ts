@@ -144,9 +144,10 @@ export function jsFailureAsNothing(root: SyntaxNode, add: Add): void {
   }
   if (failing.size === 0) return;
   const reported = new Set<number>();
-  const report = (site: SyntaxNode, name: string) => {
+  // The place is where the answer turns into "nothing": the `?? []` of a call written over several lines, not its first line.
+  const report = (site: SyntaxNode, name: string, anchor: SyntaxNode = site) => {
     const branches = failing.get(name)!;
-    add("error-as-empty", site, `${site.text.split("\n")[0]!.trim().slice(0, 120)}  (${name} answers nothing when it fails, line ${branches.map((b) => b.startPosition.row + 1).join(", ")})`);
+    add("error-as-empty", anchor, `${site.text.split("\n")[0]!.trim().slice(0, 120)}  (${name} answers nothing when it fails, line ${branches.map((b) => b.startPosition.row + 1).join(", ")})`);
     for (const branch of branches) {
       if (reported.has(branch.startIndex)) continue;
       reported.add(branch.startIndex);
@@ -161,7 +162,7 @@ export function jsFailureAsNothing(root: SyntaxNode, add: Add): void {
   for (const bin of root.descendantsOfType("binary_expression")) {
     const op = bin.childForFieldName("operator")?.text;
     const name = callOf(bin.childForFieldName("left"));
-    if ((op === "??" || op === "||") && name && /^(\[\]|\{\}|''|""|0)$/.test(bin.childForFieldName("right")?.text ?? "")) report(bin, name);
+    if ((op === "??" || op === "||") && name && /^(\[\]|\{\}|''|""|0)$/.test(bin.childForFieldName("right")?.text ?? "")) report(bin, name, bin.childForFieldName("operator") ?? bin);
   }
   for (const decl of root.descendantsOfType("variable_declarator")) {
     const id = decl.childForFieldName("name");

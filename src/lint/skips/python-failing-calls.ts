@@ -139,9 +139,10 @@ export function failureAsNothing(root: SyntaxNode, add: Add): void {
     const last = branch.type === "if_statement" ? statements(branch.childForFieldName("consequence")).at(-1) : undefined;
     if (last?.type === "return_statement" && EMPTY.test(last.namedChildren[0]?.text ?? "")) add("error-as-empty", branch, undefined, `${snippetOf(branch)} … ${last.text}`);
   }
-  const report = (site: SyntaxNode, call: SyntaxNode) => {
+  // The place is where the answer turns into "nothing": the `or []` of a call written over several lines, not its first line.
+  const report = (site: SyntaxNode, call: SyntaxNode, anchor: SyntaxNode = site) => {
     const branch = failing.get(lastName(call))!;
-    add("error-as-empty", site, undefined, `${snippetOf(site).slice(0, 120)}  (${lastName(call)} answers nothing when it fails, line ${branch.startPosition.row + 1})`);
+    add("error-as-empty", anchor, undefined, `${snippetOf(site).slice(0, 120)}  (${lastName(call)} answers nothing when it fails, line ${branch.startPosition.row + 1})`);
     if (!reported.has(branch.startIndex)) {
       reported.add(branch.startIndex);
       add("error-as-empty", branch, undefined, `${snippetOf(branch)}  (its caller reads the failure as nothing, line ${site.startPosition.row + 1})`);
@@ -151,7 +152,7 @@ export function failureAsNothing(root: SyntaxNode, add: Add): void {
     const [left, right] = [op.childForFieldName("left"), op.childForFieldName("right")];
     const call = left?.type === "await" ? left.namedChildren[0] : left;
     if (op.children.find((c) => !c.isNamed)?.text !== "or" || call?.type !== "call" || !right || !EMPTY.test(right.text)) continue;
-    if (failing.has(lastName(call))) report(op, call);
+    if (failing.has(lastName(call))) report(op, call, op.children.find((c) => !c.isNamed && c.text === "or"));
   }
   for (const assign of py(root, "assignment")) {
     const left = assign.childForFieldName("left");
