@@ -218,3 +218,53 @@ describe("a script the skill runs as a Python module", () => {
     expect(await lint("`python3 -m herald.client brief`")).toEqual([]);
   });
 });
+
+describe("error-as-empty: more failures answered as nothing (Python)", () => {
+  const RETRY = `import sys, time\n\ndef fetch_with_retry(client, url, retries=3):\n    delay = 1\n    for attempt in range(retries):\n        try:\n            resp = client.get(url)\n            resp.raise_for_status()\n            return resp\n        except Exception as exc:\n            if attempt < retries - 1:\n                time.sleep(delay)\n                delay *= 2\n            else:\n                print(f"giving up on {url}: {exc}", file=sys.stderr)\n    return None\n`;
+
+  it("follows a retry loop that gives up with a line to a caller that answers an empty list", async () => {
+    const code = `${RETRY}\ndef fetch_feed(client, url):\n    resp = fetch_with_retry(client, url)\n    if resp is None:\n        return []\n    return parse(resp.text)\n`;
+    expect(await places("scripts/run.py", code)).toEqual(["error-as-empty:10", "error-as-empty:19"].sort());
+  });
+
+  it("says nothing when the caller that gets the None raises or tells the owner, or the retry loop raises at the end", async () => {
+    expect(await places("scripts/run.py", `${RETRY}\ndef fetch_feed(client, url):\n    resp = fetch_with_retry(client, url)\n    if resp is None:\n        raise RuntimeError(f"cannot fetch {url}")\n    return parse(resp.text)\n`)).toEqual([]);
+    const raising = RETRY.replace("    return None\n", "    raise RuntimeError(f\"{url}: no answer after {retries} tries\")\n");
+    expect(await places("scripts/run.py", `${raising}\ndef fetch_feed(client, url):\n    resp = fetch_with_retry(client, url)\n    if resp is None:\n        return []\n    return parse(resp.text)\n`)).toEqual([]);
+  });
+
+  it("reads an HTTP status kept in a local (`code != 200`) and a feed parser's failure flag (`feed.bozo`) as a failure", async () => {
+    const status = `import sys\n\ndef get_tasks(session, url):\n    code, data = request(session, url)\n    if code != 200:\n        print(f"API error: {code}", file=sys.stderr)\n        return []\n    return data["value"]\n`;
+    expect(await places("scripts/run.py", status)).toEqual(["error-as-empty:5"]);
+    const feed = `import sys\nimport feedparser\n\ndef fetch_feed(url):\n    feed = feedparser.parse(url)\n    if feed.bozo and not feed.entries:\n        print(f"cannot parse {url}", file=sys.stderr)\n        return []\n    return feed.entries\n`;
+    expect(await places("scripts/run.py", feed)).toEqual(["error-as-empty:6"]);
+    // The same answer to a request that succeeded with nothing in it is not a failure.
+    expect(await places("scripts/run.py", status.replace("code != 200", "code == 204"))).toEqual([]);
+  });
+});
+
+describe("scripts a scheduled skill runs in another skill", () => {
+  const failing = `import sys\n\ndef get_tasks(api):\n    try:\n        return api.tasks()\n    except Exception as e:\n        print(f"task API failed: {e}", file=sys.stderr)\n        return []\n`;
+  const lint = async (files: Record<string, string>) => {
+    const dir = await writeTile(files);
+    const summary = await lintTiles(["."], { cwd: dir, severities: new Map([["defer-without-summary", "warning"]]), settings: { allMechanisms: true } });
+    return summary.files.flatMap((f) => f.findings).map((f) => `${f.file}:${f.line}`).sort();
+  };
+  const TODO = "---\nname: todo\n---\n# Todo\n\nList tasks: `python3 scripts/tasks.py`.\n";
+
+  it("judges a skill's scripts as unattended when a scheduled skill hands over to it or runs them", async () => {
+    // The scheduled skill links the other skill's SKILL.md as its next step.
+    const router = "---\nname: digest\n---\n# Digest\n\nRuns daily from cron at 08:00.\n\n### Tasks: see `todo/SKILL.md`\n";
+    expect(await lint({ "SKILL.md": router, "todo/SKILL.md": TODO, "todo/scripts/tasks.py": failing })).toEqual(["todo/scripts/tasks.py:6"]);
+    // The scheduled skill's script imports the other skill's module.
+    const daemon = "---\nname: daemon\n---\n# Daemon\n\nRuns every 5 minutes from launchd: `python3 daemon.py`.\n";
+    const files = { "daemon/SKILL.md": daemon, "daemon/daemon.py": "from tasks import get_tasks\nprint(len(get_tasks(api)))\n", "todo/SKILL.md": TODO, "todo/scripts/tasks.py": failing };
+    expect(await lint(files)).toEqual(["todo/scripts/tasks.py:6"]);
+  });
+
+  it("leaves a skill a person runs alone when no scheduled skill reaches it", async () => {
+    const daemon = "---\nname: daemon\n---\n# Daemon\n\nRuns every 5 minutes from launchd: `python3 daemon.py`.\n";
+    expect(await lint({ "daemon/SKILL.md": daemon, "daemon/daemon.py": "import mail\nmail.check()\n", "todo/SKILL.md": TODO, "todo/scripts/tasks.py": failing })).toEqual([]);
+    expect(await lint({ "SKILL.md": "---\nname: digest\n---\n# Digest\n\nSummarise the day. See `todo/SKILL.md` for tasks.\n", "todo/SKILL.md": TODO, "todo/scripts/tasks.py": failing })).toEqual([]);
+  });
+});

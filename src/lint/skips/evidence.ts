@@ -6,7 +6,7 @@ import type { Skill, Tile } from "../tile/tile.js";
 import type { TileFile } from "../tile/files.js";
 import { baseName } from "../tile/classify-path.js";
 import { emitsSummary, SKILL_MD_EMITS } from "../rules/skill-facts.js";
-import { runsUnattended, scriptsToJudge } from "./skill-scripts.js";
+import { reachedUnattended, runsUnattended, scriptsToJudge } from "./skill-scripts.js";
 import { linkedReferences, proseUnits, relayedFields, relayedFieldsIn, type RelayedField } from "./instructions.js";
 import { instructionSkips } from "./prose-skips.js";
 
@@ -39,9 +39,11 @@ export function skipEvidence(tile: Tile, skill: Skill): Map<SkipMechanism, Place
   const docsOf = (s: Skill) => skillDocs(s.dir, s.skillMd, texts!);
   const scripts = scriptsToJudge(tile, skill, docsOf);
   // In a skill a person runs and watches, what it prints or says is seen; with nobody watching, only what is sent is.
-  const watched = !runsUnattended(tile, skill, docs, scripts);
+  // So does one a scheduled skill hands over to, and a script a scheduled skill's code runs.
+  const reached = reachedUnattended(tile, docsOf);
+  const watched = !reached.skills.has(skill) && !runsUnattended(tile, skill, docs, scripts);
   for (const file of scripts) {
-    if (watched) continue;
+    if (watched && !reached.files.has(file.path)) continue;
     const facts = tile.facts(file);
     // A script that writes a skip summary itself tells the owner about what it leaves undone.
     if (writesSkipSummary(facts)) continue;

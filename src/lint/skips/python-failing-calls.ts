@@ -21,7 +21,7 @@ type Add = (mechanism: SkipMechanism, node: SyntaxNode, fields?: readonly string
 /** Exceptions that say a remote or system operation failed, as opposed to a value that does not parse. */
 export const OPERATIONAL_EXC = /^(Exception|BaseException|OSError|IOError|EnvironmentError|PermissionError|TimeoutError|ConnectionError|\w*(HTTP|Http|URL|Url|Connection|Timeout|Request|CalledProcess|API|Api|Auth|Socket|SSL|Client|Service|Transport|Network|Remote|Response|Gaxios|Boto|Botocore)\w*)$/;
 /** A failure as a condition: a bad exit status or HTTP status, a response that is not ok. */
-const FAILURE_COND = /returncode\s*!=\s*0|returncode\s*(>|!=)|status_code\s*(!=|>=\s*[45]|>\s*[23])|\bnot\s+[\w.]*\.(ok|success|succeeded)\b|\.ok\s*(is|==)\s*False/;
+const FAILURE_COND = /returncode\s*!=\s*0|returncode\s*(>|!=)|status_code\s*(!=|>=\s*[45]|>\s*[23])|\b(code|status)\s*!=\s*20[04]\b|\bnot\s+[\w.]*\.(ok|success|succeeded)\b|\.ok\s*(is|==)\s*False|\.bozo\b/;
 /** What a failed helper answers: nothing at all, or an empty value. */
 const NOTHING = /^(None|False|\[\]|\{\}|""|''|0|set\(\)|\(\)|list\(\)|dict\(\))$/;
 const EMPTY = /^(\[\]|\{\}|""|''|0|set\(\)|\(\)|list\(\)|dict\(\))$/;
@@ -43,17 +43,34 @@ function returnsNothing(s: SyntaxNode): boolean {
   return s.type === "return_statement" && (s.namedChildren.length === 0 || NOTHING.test(s.namedChildren[0]!.text));
 }
 
-/** The branch only prints or logs (and keeps a local), then returns nothing, or ends so the function does. */
+/** A statement that leaves no trace: a line, `pass`, a local kept, a retry's wait, `continue`, or an if/else of those. */
+function quiet(s: SyntaxNode): boolean {
+  if (isLine(s) || s.type === "pass_statement" || s.type === "continue_statement") return true;
+  if (s.type === "expression_statement" && s.namedChildren[0]?.type === "assignment") return !/\.(append|extend|add)\(/.test(s.text);
+  if (s.type === "expression_statement" && s.namedChildren[0]?.type === "augmented_assignment") return true;
+  if (s.type === "expression_statement" && /^(time\.|asyncio\.)?sleep$/.test(dotted(s.namedChildren[0]?.childForFieldName("function") ?? null) ?? "")) return true;
+  if (s.type === "if_statement") {
+    const parts = [s.childForFieldName("consequence"), ...s.namedChildren.filter((c) => c.type === "elif_clause" || c.type === "else_clause").map((c) => c.childForFieldName(c.type === "else_clause" ? "body" : "consequence"))];
+    return parts.every((b) => statements(b).every(quiet));
+  }
+  return false;
+}
+
+/** The branch only prints or logs (and keeps a local, or waits to retry), then returns nothing, or ends so the function does. */
 function quietBranch(body: readonly SyntaxNode[], endsFunction: () => boolean): boolean {
   if (body.length === 0 || body.some(surfaces)) return false;
   const last = body.at(-1)!;
   const before = returnsNothing(last) ? body.slice(0, -1) : body;
-  if (!before.every((s) => isLine(s) || s.type === "pass_statement" || (s.type === "expression_statement" && s.namedChildren[0]?.type === "assignment" && !/\.(append|extend|add)\(/.test(s.text)))) return false;
+  if (!before.every(quiet)) return false;
   return returnsNothing(last) || endsFunction();
 }
 
-/** After `stmt`, the function only returns nothing (or simply ends). */
+/**
+ * After `stmt`, the function only returns nothing (or simply ends). A try inside a retry loop (`for attempt in
+ * range(n)`) ends with the loop: what counts is what the function does after its last attempt.
+ */
 function restReturnsNothing(stmt: SyntaxNode, fn: SyntaxNode): boolean {
+  if (stmt.parent?.parent?.type === "for_statement" && stmt.parent.parent.parent?.parent?.startIndex === fn.startIndex && statements(stmt.parent).at(-1)?.startIndex === stmt.startIndex) return restReturnsNothing(stmt.parent.parent, fn);
   if (stmt.parent?.parent?.startIndex !== fn.startIndex) return false;
   const rest = statements(stmt.parent).filter((s) => s.startIndex > stmt.startIndex);
   return rest.length === 0 || (rest.length === 1 && returnsNothing(rest[0]!));
@@ -124,12 +141,22 @@ function silentlyPassedOver(ifs: SyntaxNode, name: string): boolean {
   return body.some((s) => s.type === "continue_statement") && body.every((s) => s.type === "continue_statement" || s.type === "pass_statement" || isLine(s));
 }
 
+/** `if x is None: return []` (or `not x`): the failure read as an empty answer, with nothing said. */
+function answeredEmpty(ifs: SyntaxNode, name: string): boolean {
+  const cond = ifs.childForFieldName("condition")?.text ?? "";
+  const n = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  if (!new RegExp(`^(not\\s+${n}|${n}\\s+is\\s+None|${n}\\s*==\\s*None)$`).test(cond)) return false;
+  const body = statements(ifs.childForFieldName("consequence"));
+  const last = body.at(-1);
+  return last?.type === "return_statement" && EMPTY.test(last.namedChildren[0]?.text ?? "") && body.slice(0, -1).every(isLine) && !body.some(surfaces);
+}
+
 /**
  * Call sites of a failing function that turn its failure into "nothing": `f(...) or []`, and in an item loop
  * `x = f(...)` followed by a silent `if not x: continue`. Each is reported with the failing branch.
  */
 export function failureAsNothing(root: SyntaxNode, add: Add): void {
-  if (!/\bexcept\b|returncode|status_code|\.ok\b/.test(root.text)) return;
+  if (!/\bexcept\b|returncode|status_code|\.ok\b|\.bozo\b|\b(code|status)\s*!=/.test(root.text)) return;
   const branches: SyntaxNode[] = [];
   const failing = failingFunctions(root, branches);
   if (failing.size === 0) return;
@@ -162,6 +189,16 @@ export function failureAsNothing(root: SyntaxNode, add: Add): void {
     const stmt = assign.parent?.type === "expression_statement" ? assign.parent : assign;
     const next = statements(stmt.parent).filter((s) => s.startIndex > stmt.startIndex).slice(0, 3);
     if (next.some((s) => s.type === "if_statement" && silentlyPassedOver(s, left.text))) report(assign, call);
+  }
+  // Outside a loop, `x = f(...)` then `if x is None: return []`: the caller answers "no items" for the failure in turn.
+  for (const assign of py(root, "assignment")) {
+    const left = assign.childForFieldName("left");
+    const right = assign.childForFieldName("right");
+    const call = right?.type === "await" ? right.namedChildren[0] : right;
+    if (left?.type !== "identifier" || call?.type !== "call" || !failing.has(lastName(call))) continue;
+    const stmt = assign.parent?.type === "expression_statement" ? assign.parent : assign;
+    const next = statements(stmt.parent).filter((s) => s.startIndex > stmt.startIndex).slice(0, 2);
+    if (next.some((s) => s.type === "if_statement" && answeredEmpty(s, left.text))) report(assign, call);
   }
 }
 

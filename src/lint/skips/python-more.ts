@@ -333,7 +333,7 @@ export function pythonMoreSkips(root: SyntaxNode, add: Add): Set<number> {
   const text = root.text;
   const excepts = /\bexcept\b/.test(text);
   if (excepts && /\breturn\b/.test(text)) errorAsEmpty(root, add, taken);
-  if (/\bexcept\b|returncode|status_code|\.ok\b/.test(text) && (/\bor\s+(\[\]|\{\}|""|''|0)/.test(text) || /\bcontinue\b|return\s+(\[\]|\{\})/.test(text))) failureAsNothing(root, add);
+  if (/\bexcept\b|returncode|status_code|\.ok\b|\.bozo\b|\b(?:code|status)\s*!=/.test(text) && (/\bor\s+(\[\]|\{\}|""|''|0)/.test(text) || /\bcontinue\b|return\s+(\[\]|\{\})/.test(text))) failureAsNothing(root, add);
   if (/\bexcept\b|returncode|status_code|\.ok\b/.test(text)) unconfirmedSends(root, add);
   if (excepts && /wake_?agent|wakeAgent/.test(text)) wakeOffOnFailure(root, add);
   if (excepts && /=\s*True\b/.test(text)) successOnFailure(root, add, SUCCESS_STATE);

@@ -11,6 +11,9 @@ import type { Skill, Tile } from "../tile/tile.js";
 /** Names too common to tie a script to a skill without its folder (`scripts/run.py`, not `run.py`). */
 const GENERIC = /^(run|main|index|cli|app|utils?|common|helpers?|lib|setup|install|__init__|__main__|config|test|build|start|server|client|api)\.\w+$/;
 
+/** How many import or call steps from a skill's docs and own scripts a shared script can be and still be the skill's. */
+const SHARED_DEPTH = 3;
+
 interface TileScripts {
   /** Path → the skill that reports it (the first that runs it). */
   readonly owner: Map<string, Skill>;
@@ -55,7 +58,8 @@ function build(tile: Tile, docsOf: (skill: Skill) => readonly TileFile[]): TileS
     const list = [...own];
     // Shared scripts its SKILL.md (or linked references) names, then the shared scripts those name: one step further.
     let texts = [...docsOf(skill), ...own].map((f) => f.text ?? "");
-    for (let depth = 0; depth < 2; depth++) {
+    // A Python package run as `-m pkg.cli` reaches its collectors through a pipeline module: a few steps, not one.
+    for (let depth = 0; depth < SHARED_DEPTH && texts.length > 0; depth++) {
       const added = shared.filter((f) => !list.includes(f) && texts.some((t) => mentions(t, f)));
       list.push(...added);
       texts = added.map((f) => f.text ?? "");
@@ -178,3 +182,45 @@ function timerPrograms(tile: Tile): TileFile[] {
   if (!found) timerCache.set(tile, (found = tile.scripts.map((s) => s.file).filter((f) => isCode(f.language) && TIMER_CODE.test(f.text ?? ""))));
   return found;
 }
+
+/**
+ * Skills and scripts that run with nobody watching because an unattended skill runs them: a skill whose own docs
+ * describe no schedule is still run by cron when a scheduled skill hands over to it (its docs link the other skill's
+ * SKILL.md) or a scheduled skill's script imports or calls its scripts (`from imap_fetch import ...`, a path to
+ * `mail/scripts/unprocessed_mail.py`). Followed from skill to skill until nothing new is reached.
+ */
+export function reachedUnattended(tile: Tile, docsOf: (skill: Skill) => readonly TileFile[]): { skills: ReadonlySet<Skill>; files: ReadonlySet<string> } {
+  let found = reachedCache.get(tile);
+  if (found) return found;
+  const skills = new Set<Skill>();
+  const files = new Set<string>();
+  const runsOf = (s: Skill) => {
+    let t = cache.get(tile);
+    if (!t) cache.set(tile, (t = build(tile, docsOf)));
+    return t.runs.get(s) ?? [];
+  };
+  const queue = tile.skills.filter((s) => runsUnattended(tile, s, docsOf(s), runsOf(s)));
+  for (const s of queue) skills.add(s);
+  const watched = () => tile.skills.filter((s) => !skills.has(s));
+  while (queue.length > 0) {
+    const u = queue.shift()!;
+    const texts = [...docsOf(u), ...runsOf(u)].map((f) => f.text ?? "").filter((t) => t.length > 0);
+    for (const s of watched()) {
+      const md = s.skillMd.path;
+      const rel = posix.relative(u.dir, md);
+      if (s.dir !== "" && texts.some((t) => t.includes(rel) || (rel !== md && t.includes(md)))) {
+        skills.add(s);
+        queue.push(s);
+        continue;
+      }
+      for (const f of s.scripts) {
+        if (f === s.skillMd || files.has(f.path)) continue;
+        const stem = posix.basename(f.path).replace(/\.[^.]+$/, "");
+        if (texts.some((t) => t.includes(stem) && mentions(t, f))) files.add(f.path);
+      }
+    }
+  }
+  reachedCache.set(tile, (found = { skills, files }));
+  return found;
+}
+const reachedCache = new WeakMap<Tile, { skills: ReadonlySet<Skill>; files: ReadonlySet<string> }>();
