@@ -260,11 +260,16 @@ describe("scripts a scheduled skill runs in another skill", () => {
     const daemon = "---\nname: daemon\n---\n# Daemon\n\nRuns every 5 minutes from launchd: `python3 daemon.py`.\n";
     const files = { "daemon/SKILL.md": daemon, "daemon/daemon.py": "from tasks import get_tasks\nprint(len(get_tasks(api)))\n", "todo/SKILL.md": TODO, "todo/scripts/tasks.py": failing };
     expect(await lint(files)).toEqual(["todo/scripts/tasks.py:6"]);
+    // The scheduled skill's shell script runs it by its path.
+    const shell = { "daemon/SKILL.md": daemon.replace("python3 daemon.py", "bash daemon.sh"), "daemon/daemon.sh": "#!/bin/bash\npython3 \"$ROOT/todo/scripts/tasks.py\" --list\n", "todo/SKILL.md": TODO, "todo/scripts/tasks.py": failing };
+    expect(await lint(shell)).toEqual(["todo/scripts/tasks.py:6"]);
   });
 
   it("leaves a skill a person runs alone when no scheduled skill reaches it", async () => {
     const daemon = "---\nname: daemon\n---\n# Daemon\n\nRuns every 5 minutes from launchd: `python3 daemon.py`.\n";
     expect(await lint({ "daemon/SKILL.md": daemon, "daemon/daemon.py": "import mail\nmail.check()\n", "todo/SKILL.md": TODO, "todo/scripts/tasks.py": failing })).toEqual([]);
+    // A name in a comment or a usage line runs nothing.
+    expect(await lint({ "daemon/SKILL.md": daemon, "daemon/daemon.py": "# the list is written by tasks.py (see todo/)\nprint('then run: python3 tasks.py --list')\n", "todo/SKILL.md": TODO, "todo/scripts/tasks.py": failing })).toEqual([]);
     expect(await lint({ "SKILL.md": "---\nname: digest\n---\n# Digest\n\nSummarise the day. See `todo/SKILL.md` for tasks.\n", "todo/SKILL.md": TODO, "todo/scripts/tasks.py": failing })).toEqual([]);
   });
 });

@@ -23,13 +23,19 @@ interface TileScripts {
 
 const cache = new WeakMap<Tile, TileScripts>();
 
-function mentions(text: string, file: TileFile): boolean {
+/** `importsOnly`: only an import of the module counts, not its name in any text (a usage line, an echo). */
+function mentions(text: string, file: TileFile, importsOnly = false): boolean {
   const base = posix.basename(file.path);
   // An import names a module, not a file: `from src.core.base_watcher import X`, `require("../lib/sync")`.
   const stem = base.replace(/\.[^.]+$/, "");
   if (!GENERIC.test(base) && stem.length > 2 && /^[\w-]+$/.test(stem)) {
     if (/\.py$/.test(base) && new RegExp(`\\b(?:from|import)\\s+[\\w.]*\\b${stem}\\b`).test(text)) return true;
     if (/\.[cm]?[jt]sx?$/.test(base) && new RegExp(`(?:require\\(|from\\s+|import\\()\\s*['"][^'"]*\\b${stem}(?:\\.[cm]?[jt]sx?)?['"]`).test(text)) return true;
+  }
+  if (importsOnly) {
+    // Run by an interpreter with a path that ends in the script's folder and name: `bash "$DIR/daily-digest/skill.sh"`.
+    const key = `${posix.basename(posix.dirname(file.path))}/${base}`.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    return text.includes(base) && new RegExp(`\\b(?:bash|sh|zsh|python[\\d.]*|node|tsx|bun)\\s+["']?[^\\s"']*\\b${key}\\b`).test(text);
   }
   // A module run: `python3 -m herald.cli` runs herald/cli.py (or herald/cli/__main__.py).
   if (/\.py$/.test(base) && text.includes("-m ") && /\bpython[\d.]*\s+(?:-\w+\s+)*-m\s/.test(text)) {
@@ -60,7 +66,8 @@ function build(tile: Tile, docsOf: (skill: Skill) => readonly TileFile[]): TileS
     let texts = [...docsOf(skill), ...own].map((f) => f.text ?? "");
     // A Python package run as `-m pkg.cli` reaches its collectors through a pipeline module: a few steps, not one.
     for (let depth = 0; depth < SHARED_DEPTH && texts.length > 0; depth++) {
-      const added = shared.filter((f) => !list.includes(f) && texts.some((t) => mentions(t, f)));
+      // Past the second step only an import counts: a name in a usage text (`echo "run ./tui.sh"`) runs nothing.
+      const added = shared.filter((f) => !list.includes(f) && texts.some((t) => mentions(t, f, depth >= 2)));
       list.push(...added);
       texts = added.map((f) => f.text ?? "");
     }
@@ -186,8 +193,7 @@ function timerPrograms(tile: Tile): TileFile[] {
 /**
  * Skills and scripts that run with nobody watching because an unattended skill runs them: a skill whose own docs
  * describe no schedule is still run by cron when a scheduled skill hands over to it (its docs link the other skill's
- * SKILL.md) or a scheduled skill's script imports or calls its scripts (`from imap_fetch import ...`, a path to
- * `mail/scripts/unprocessed_mail.py`). Followed from skill to skill until nothing new is reached.
+ * SKILL.md) or a scheduled skill's script imports its scripts (`from imap_fetch import ...`, `require("../todo/tasks")`). Followed from skill to skill until nothing new is reached.
  */
 export function reachedUnattended(tile: Tile, docsOf: (skill: Skill) => readonly TileFile[]): { skills: ReadonlySet<Skill>; files: ReadonlySet<string> } {
   let found = reachedCache.get(tile);
@@ -205,6 +211,8 @@ export function reachedUnattended(tile: Tile, docsOf: (skill: Skill) => readonly
   while (queue.length > 0) {
     const u = queue.shift()!;
     const texts = [...docsOf(u), ...runsOf(u)].map((f) => f.text ?? "").filter((t) => t.length > 0);
+    // A script is run by what imports it; a name in a comment or a schema note ("written by append-watchlist.py") runs nothing.
+    const code = runsOf(u).filter((f) => isCode(f.language)).map((f) => f.text ?? "");
     for (const s of watched()) {
       const md = s.skillMd.path;
       const rel = posix.relative(u.dir, md);
@@ -216,7 +224,7 @@ export function reachedUnattended(tile: Tile, docsOf: (skill: Skill) => readonly
       for (const f of s.scripts) {
         if (f === s.skillMd || files.has(f.path)) continue;
         const stem = posix.basename(f.path).replace(/\.[^.]+$/, "");
-        if (texts.some((t) => t.includes(stem) && mentions(t, f))) files.add(f.path);
+        if (code.some((t) => t.includes(stem) && mentions(t, f, true))) files.add(f.path);
       }
     }
   }
