@@ -90,4 +90,16 @@ describe("not a skip", () => {
     expect(await places("scripts/run.mjs", code)).toEqual([]);
     expect(await places("scripts/run.mjs", "const text = await res.text().catch(() => \"\");\nfor (const line of text.split(\"\\n\")) handle(line);\n")).toEqual(["error-as-empty:1"]);
   });
+
+  it("a field of the loop's item named budget filters that item; a budget the run spends stops it", async () => {
+    expect(await places("scripts/run.py", "for cat in categories:\n    if cat.budgeted <= 0 or cat[\"budget\"] is None:\n        continue\n    check(cat)\n")).toEqual([]);
+    expect(await places("scripts/run.py", "import time\nstart = time.monotonic()\nfor cat in categories:\n    if time.monotonic() - start > budget_s:\n        break\n    check(cat)\n")).toEqual(["budget-stop:4"]);
+    expect(await places("scripts/run.mjs", "for (const a of accounts) {\n  if (a.on_budget !== true) continue;\n  await check(a);\n}\n")).toEqual([]);
+  });
+
+  it("a list of errors whose `if errors:` branch answers failure to the caller is handed on", async () => {
+    const told = "import logging\n\ndef validate(sources):\n    errors = []\n    for s in sources:\n        if not s.get(\"url\"):\n            errors.append(s)\n    if errors:\n        logging.error(\"%d invalid\", len(errors))\n        return False\n    return True\n";
+    expect(await places("scripts/run.py", told)).toEqual([]);
+    expect(await places("scripts/run.py", told.replace("        return False\n", ""))).toEqual(["unrelayed-collection:4"]);
+  });
 });

@@ -100,6 +100,16 @@ function scopeOf(node: SyntaxNode): SyntaxNode {
   return p ?? node;
 }
 
+/**
+ * The condition without the loop item's own fields: `a.on_budget`, `c.budgeted` of the item being looked at is a
+ * filter on that item, not a budget the run spends.
+ */
+function withoutItemFields(text: string, loop: SyntaxNode | undefined): string {
+  const left = loop?.type === "for_in_statement" ? loop.childForFieldName("left") : undefined;
+  const names = left ? (left.type === "identifier" ? [left] : left.descendantsOfType(["identifier", "shorthand_property_identifier_pattern"])).map((n) => n.text) : [];
+  return names.reduce((t, n) => t.replace(new RegExp(`\\b${n}(\\??\\.\\w+|\\[[^\\]]*\\])+`, "g"), ""), text);
+}
+
 /** `X.slice(0, N)` with a count cap N: the collection X. */
 function capSlice(expr: SyntaxNode | null | undefined): string | undefined {
   if (expr?.type !== "call_expression") return undefined;
@@ -207,7 +217,7 @@ export function jsSkips(root: SyntaxNode): SkipEvidence[] {
     const text = stmts.map((s) => s.text).join("\n");
     if (SURFACE.test(text)) continue;
     const loop = itemLoop(ifs);
-    if (BUDGET.test(cond.text) && loop && stmts.some((s) => /^(break|continue|return)_statement$/.test(s.type))) {
+    if (BUDGET.test(withoutItemFields(cond.text, loop)) && loop && stmts.some((s) => /^(break|continue|return)_statement$/.test(s.type))) {
       add("budget-stop", ifs);
       continue;
     }

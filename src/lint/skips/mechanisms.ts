@@ -308,12 +308,17 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
     id: "unrelayed-collection",
     words: "collects skipped or failed items that only reach stderr, a count, or a field nothing relays",
     looksFor:
-      "A list that a failure branch adds items to (or one named for skipped, failed, deferred, dropped or invalid items) that reaches nothing but stderr, a log, `len(...)`, or a result field that SKILL.md never tells the agent to relay. A list that is returned, sent, written to a skip summary or used for the exit code is taken as surfaced.",
+      "A list that a failure branch adds items to (or one named for skipped, failed, deferred, dropped or invalid items) that reaches nothing but stderr, a log, `len(...)`, or a result field that SKILL.md never tells the agent to relay. A list that is returned, sent, written to a skip summary or used for the exit code is taken as surfaced, and so is one whose `if errors:` branch answers failure to the caller (`return False`, `return 1`): a validator telling the run it failed.",
     examples: [
       {
         file: PY,
         fails: "import sys\nfailed = []\nfor op in ops:\n    if not apply(op):\n        failed.append(op)\nprint(f\"{len(failed)} ops failed\", file=sys.stderr)\n",
         passes: "import sys\nfailed = []\nfor op in ops:\n    if not apply(op):\n        failed.append(op)\nif failed:\n    send_message(f\"{len(failed)} ops failed: {failed}\")\n",
+      },
+      {
+        file: PY,
+        fails: "import logging\n\ndef validate(sources):\n    errors = []\n    for s in sources:\n        if \"url\" not in s:\n            errors.append(s[\"id\"])\n    if errors:\n        logging.error(\"invalid sources: %s\", errors)\n    return True\n",
+        passes: "import logging\nimport sys\n\ndef validate(sources):\n    errors = []\n    for s in sources:\n        if \"url\" not in s:\n            errors.append(s[\"id\"])\n    if errors:\n        logging.error(\"invalid sources: %s\", errors)\n        return False\n    return True\n\nsys.exit(0 if validate(load()) else 1)\n",
       },
     ],
   },
@@ -321,12 +326,17 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
     id: "budget-stop",
     words: "stops early on a budget or deadline and leaves the rest undone",
     looksFor:
-      "A stop inside a loop on a time budget or a deadline measured by a clock (`time.monotonic()`, `Date.now()`, `$SECONDS`, an `over_budget()`-style call) that breaks, continues or returns with nothing but a log line or a counter. A `deadline` that is data (a CFP's deadline) is not a budget.",
+      "A stop inside a loop on a time budget or a deadline measured by a clock (`time.monotonic()`, `Date.now()`, `$SECONDS`, an `over_budget()`-style call) that breaks, continues or returns with nothing but a log line or a counter. A `deadline` that is data (a CFP's deadline) is not a budget, nor is a field of the item the loop looks at (`account.on_budget`, `category.budgeted`): that filters the item, it spends nothing.",
     examples: [
       {
         file: PY,
         fails: "for op in ops:\n    if over_budget():\n        deferred += 1\n        continue\n    apply(op)\n",
         passes: "import sys\nfor i, op in enumerate(ops):\n    if over_budget():\n        emit_skip(\"tessl__a\", step=2, reason=\"20 s apply budget spent\", items=[o.id for o in ops[i:]])\n        sys.exit(2)\n    apply(op)\n",
+      },
+      {
+        file: JS,
+        fails: "const start = Date.now();\nfor (const op of ops) {\n  if (Date.now() - start > BUDGET_MS) break;\n  await apply(op);\n}\n",
+        passes: "for (const account of accounts) {\n  if (account.on_budget !== true || account.closed) continue;\n  await check(account);\n}\n",
       },
     ],
   },

@@ -132,7 +132,12 @@ export function pythonSkips(root: SyntaxNode): SkipEvidence[] {
   }
   for (const ifs of py(root, "if_statement")) {
     const cond = ifs.childForFieldName("condition");
-    if (!cond || !BUDGET.test(cond.text) || !enclosingLoop(ifs)) continue;
+    const loop = enclosingLoop(ifs);
+    // The loop item's own fields (`if item.budget <= 0: continue`) filter that item; a budget is what the run spends.
+    const target = loop?.type === "for_statement" ? loop.childForFieldName("left") : undefined;
+    const itemVars = !target ? [] : target.type === "identifier" ? [target.text] : target.descendantsOfType("identifier").map((i) => i.text);
+    const own = itemVars.reduce((t, n) => (n ? t.replace(new RegExp(`\\b${n}(\\.\\w+|\\[[^\\]]*\\])+`, "g"), "") : t), cond?.text ?? "");
+    if (!cond || !BUDGET.test(own) || !loop) continue;
     const body = statements(ifs.childForFieldName("consequence"));
     const stops = body.some((s) => /^(break|continue|return)_statement$/.test(s.type));
     if (stops && !body.some(surfaces)) add("budget-stop", ifs, appended(body));
@@ -292,12 +297,24 @@ export function stderrOnly(id: SyntaxNode): boolean {
     }
     if (p.type === "if_statement" || p.type === "conditional_expression" || p.type === "boolean_operator" || p.type === "not_operator") {
       const stmt = p.type === "if_statement" ? p : undefined;
-      if (stmt && !surfaces(stmt)) return true;
+      if (stmt && !surfaces(stmt) && !returnsFailure(stmt)) return true;
     }
   }
   // `for x in failed:` that only logs each one.
   const loop = id.parent;
   if (loop?.type === "for_statement" && loop.childForFieldName("right")?.startIndex === id.startIndex) return statements(loop.childForFieldName("body")).every(isLog);
-  if (id.parent?.type === "if_statement" || id.parent?.type === "not_operator") return !surfaces(id.parent.type === "if_statement" ? id.parent : id.parent.parent ?? id.parent);
+  if (id.parent?.type === "if_statement" || id.parent?.type === "not_operator") {
+    const stmt = id.parent.type === "if_statement" ? id.parent : id.parent.parent ?? id.parent;
+    return !surfaces(stmt) && !returnsFailure(stmt);
+  }
   return false;
+}
+
+/**
+ * `if errors: ...; return False` (or `return 1`): the function answers failure to its caller, which is how a
+ * validator or a step tells the run it failed; what the caller does with it is the caller's question.
+ */
+function returnsFailure(ifs: SyntaxNode): boolean {
+  const body = statements(ifs.childForFieldName("consequence"));
+  return body.some((s) => s.type === "return_statement" && /^(False|[1-9]\d*|-1)$/.test(s.namedChildren[0]?.text ?? ""));
 }
