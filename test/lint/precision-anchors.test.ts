@@ -102,4 +102,11 @@ describe("not a skip", () => {
     expect(await places("scripts/run.py", told)).toEqual([]);
     expect(await places("scripts/run.py", told.replace("        return False\n", ""))).toEqual(["unrelayed-collection:4"]);
   });
+
+  it("a missing tool in a fallback chain: an alternatives loop tries the next, a False every caller tests is heard", async () => {
+    const chain = "import subprocess\nimport sys\n\ndef via_msmtp(m):\n    try:\n        return subprocess.run([\"msmtp\", \"-t\"], input=m).returncode == 0\n    except FileNotFoundError:\n        return False\n\ndef via_sendmail(m):\n    for cmd in [\"sendmail\", \"/usr/sbin/sendmail\"]:\n        try:\n            if subprocess.run([cmd, \"-t\"], input=m).returncode == 0:\n                return True\n        except FileNotFoundError:\n            continue\n    return False\n\nif not via_msmtp(M) and not via_sendmail(M):\n    sys.exit(1)\n";
+    expect(await places("scripts/run.py", chain)).toEqual([]);
+    // The same False, dropped by a caller that does not look at it, skips the step.
+    expect(await places("scripts/run.py", chain.replace("if not via_msmtp(M) and not via_sendmail(M):\n    sys.exit(1)\n", "via_msmtp(M)\n"))).toEqual(["tool-missing:7"]);
+  });
 });

@@ -253,7 +253,7 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
     id: "tool-missing",
     words: "skips a step when a tool is missing, without telling anyone",
     looksFor:
-      "A step that is left undone when a tool is not there: shell `if ! command -v X; then ... exit 0 / continue / return; fi` or `command -v X || exit 0`, Python `if shutil.which(\"x\") is None: return` or `except FileNotFoundError: return` around running it, and in SKILL.md an instruction whose condition is a missing tool (\"if WebSearch is not available, skip this step and treat every unknown as not released\") with nothing in it that reaches the owner. A branch that only logs or passes falls through to the next way of doing it (a fallback chain) or to the rest of the work without an optional extra, so only a branch that stops counts. Stopping with an error, or saying what was skipped, is not silent.",
+      "A step that is left undone when a tool is not there: shell `if ! command -v X; then ... exit 0 / continue / return; fi` or `command -v X || exit 0`, Python `if shutil.which(\"x\") is None: return` or `except FileNotFoundError: return` around running it, and in SKILL.md an instruction whose condition is a missing tool (\"if WebSearch is not available, skip this step and treat every unknown as not released\") with nothing in it that reaches the owner. A branch that only logs or passes falls through to the next way of doing it (a fallback chain) or to the rest of the work without an optional extra, so only a branch that stops counts; a missing tool in a loop over alternatives that returns the first that works means \"try the next\", and (Python) a `return False`/`return None` that every caller of the function in the file tests (`if send(...):`, `send(...) or other(...)`) hands the answer to a caller that decides. Stopping with an error, or saying what was skipped, is not silent.",
     examples: [
       {
         file: SH,
@@ -261,6 +261,11 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
         passes: "if ! command -v gh >/dev/null; then\n  echo \"gh is not installed; install it to sync pull requests\" >&2\n  exit 1\nfi\ngh pr list --json number\n",
       },
       { file: PY, fails: "import shutil\ndef render(doc):\n    if shutil.which(\"pandoc\") is None:\n        return\n    convert(doc)\n", passes: "import shutil\ndef render(doc):\n    if shutil.which(\"pandoc\") is None:\n        raise SystemExit(\"pandoc is not installed\")\n    convert(doc)\n" },
+      {
+        file: PY,
+        fails: "import subprocess\n\ndef send_mail(message):\n    try:\n        subprocess.run([\"msmtp\", \"-t\"], input=message, check=True)\n    except FileNotFoundError:\n        return\n\nsend_mail(build())\n",
+        passes: "import logging\nimport subprocess\nimport sys\n\ndef send_via_msmtp(message):\n    try:\n        return subprocess.run([\"msmtp\", \"-t\"], input=message).returncode == 0\n    except FileNotFoundError:\n        logging.debug(\"msmtp not found\")\n        return False\n\ndef send_via_sendmail(message):\n    for cmd in [\"sendmail\", \"/usr/sbin/sendmail\"]:\n        try:\n            if subprocess.run([cmd, \"-t\"], input=message).returncode == 0:\n                return True\n        except FileNotFoundError:\n            continue\n    return False\n\nif not (send_via_msmtp(build()) or send_via_sendmail(build())):\n    sys.exit(\"no mail transport worked\")\n",
+      },
       {
         file: MD,
         fails: "If WebSearch is not available, skip this step entirely and treat every unknown release as not released.\n",

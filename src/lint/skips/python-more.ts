@@ -7,7 +7,7 @@ import { callArgs, dotted } from "../source/python.js";
 import { at, nodesOf, nodesWithin, type SyntaxNode } from "../source/tree-sitter.js";
 import { failureAsNothing, OPERATIONAL_EXC, successOnFailure, unconfirmedSends, wakeOffOnFailure } from "./python-failing-calls.js";
 import { SUCCESS_STATE } from "./js-failing-calls.js";
-import { caughtNames, enclosingLoop, exitsNonZero, fieldOf, isLog, LOG_CALL, parseOnly, SCOPES, snippetOf, statements, surfaces } from "./python-skips.js";
+import { caughtNames, enclosingLoop, exitsNonZero, fieldOf, firstSuccessLoop, isLog, LOG_CALL, parseOnly, SCOPES, snippetOf, statements, surfaces } from "./python-skips.js";
 
 const PY_TYPES = ["except_clause", "if_statement", "for_statement", "try_statement", "assignment"];
 const py = (root: SyntaxNode, type: string) => nodesOf(root, type, PY_TYPES);
@@ -256,7 +256,8 @@ function toolMissing(root: SyntaxNode, add: Add): void {
   for (const ifs of py(root, "if_statement")) {
     const cond = ifs.childForFieldName("condition")?.text ?? "";
     if (!/\bwhich\(|find_spec\(/.test(cond) || !/\bnot\b|is None|== None/.test(cond)) continue;
-    if (quietStop(statements(ifs.childForFieldName("consequence")))) add("tool-missing", ifs);
+    const body = statements(ifs.childForFieldName("consequence"));
+    if (quietStop(body) && !answerTested(root, ifs, body)) add("tool-missing", ifs);
   }
   for (const clause of py(root, "except_clause")) {
     const names = caughtNames(clause).map((n) => n.replace(/^\w+\./, ""));
@@ -265,9 +266,30 @@ function toolMissing(root: SyntaxNode, add: Add): void {
     const missing = names.some((n) => /^(ImportError|ModuleNotFoundError)$/.test(n)) || (runsTool && names.some((n) => n === "FileNotFoundError"));
     if (!missing) continue;
     const body = statements(clause.namedChildren.find((c) => c.type === "block"));
+    // A tool missing from a list of alternatives (`for cmd in ["sendmail", "/usr/sbin/sendmail"]`) means: try the next.
+    const loop = enclosingLoop(clause);
+    if (loop && tryBlock && firstSuccessLoop(loop, tryBlock, clause)) continue;
     // `except ImportError: x = None` is an optional dependency; a stop or a return in its place skips the step.
-    if (quietStop(body)) add("tool-missing", clause);
+    if (quietStop(body) && !answerTested(root, clause, body)) add("tool-missing", clause);
   }
+}
+
+/**
+ * The branch answers False or None and every caller of its function in this file tests that answer (`if send(...):`,
+ * `if not send(...):`, `ok = send(...) or other(...)`): the caller hears that the tool was missing and decides.
+ */
+function answerTested(root: SyntaxNode, branch: SyntaxNode, body: SyntaxNode[]): boolean {
+  const ret = body.find((s) => s.type === "return_statement");
+  if (!ret || !/^(False|None)$/.test(ret.namedChildren[0]?.text ?? "")) return false;
+  let fn: SyntaxNode | null = branch.parent;
+  while (fn && fn.type !== "function_definition") fn = fn.parent;
+  const name = fn?.childForFieldName("name")?.text;
+  if (!name) return false;
+  const calls = root.descendantsOfType("call").filter((c) => lastName(c) === name && c.childForFieldName("function")?.type === "identifier");
+  return calls.length > 0 && calls.every((c) => {
+    const p = c.parent?.type === "await" ? c.parent.parent : c.parent;
+    return p?.type === "if_statement" || p?.type === "elif_clause" || p?.type === "not_operator" || p?.type === "boolean_operator" || p?.type === "while_statement";
+  });
 }
 
 function isProgressWrite(stmt: SyntaxNode): boolean {

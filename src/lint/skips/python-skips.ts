@@ -179,7 +179,7 @@ function deletesOnly(block: SyntaxNode): boolean {
  * The loop ends at its first success: an unconditional `break` of this loop in the try block, or one in an `if` on a
  * value the try block sets (`if price: break`). Such a loop walks alternatives, and a failure moves on to the next alternative.
  */
-function firstSuccessLoop(loop: SyntaxNode, tryBlock: SyntaxNode, clause: SyntaxNode): boolean {
+export function firstSuccessLoop(loop: SyntaxNode, tryBlock: SyntaxNode, clause: SyntaxNode): boolean {
   const set = new Set(tryBlock.descendantsOfType("assignment").map((a) => a.childForFieldName("left")).filter((l) => l?.type === "identifier").map((l) => l!.text));
   const body = loop.childForFieldName("body");
   // `return True` / `return result` from the try block: the function answers with the first alternative that worked.
