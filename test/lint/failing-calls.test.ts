@@ -273,3 +273,20 @@ describe("scripts a scheduled skill runs in another skill", () => {
     expect(await lint({ "SKILL.md": "---\nname: digest\n---\n# Digest\n\nSummarise the day. See `todo/SKILL.md` for tasks.\n", "todo/SKILL.md": TODO, "todo/scripts/tasks.py": failing })).toEqual([]);
   });
 });
+
+describe("exit-0-on-failure (shell): a failure only recorded, then the run ends with exit 0", () => {
+  it("reports a failed push recorded in a log and a status variable, and a wrapper that writes FAIL to a status file then exits 0", async () => {
+    const push = `#!/bin/bash\nif timeout 120 git push origin main > /dev/null 2>&1; then\n  log_success "pushed"\n  PUSH_STATUS=ok\nelse\n  log_error "push failed"\n  PUSH_STATUS=failed\nfi\necho "push: $PUSH_STATUS" >> "$REPORT"\n`;
+    expect(await places("scripts/backup.sh", push)).toEqual(["exit-0-on-failure:2"]);
+    const wrapper = `#!/bin/bash\ntimeout 600 python3 orchestrator.py\nexit_code=$?\nif [ $exit_code -eq 0 ]; then\n  echo "OK" > "$STATUS_FILE"\nelif [ $exit_code -eq 124 ]; then\n  echo "TIMEOUT" > "$STATUS_FILE"\nelse\n  echo "FAIL exit=$exit_code" > "$STATUS_FILE"\n  echo "orchestrator failed"\nfi\n\nexit 0\n`;
+    expect(await places("scripts/wrapper.sh", wrapper)).toEqual(["exit-0-on-failure:13", "exit-0-on-failure:4"].sort());
+  });
+
+  it("says nothing when the script exits non-zero after the branch, tells someone, tests a file, or formats in a function", async () => {
+    const push = `#!/bin/bash\nif git push origin main; then\n  PUSH_STATUS=ok\nelse\n  log_error "push failed"\n  PUSH_STATUS=failed\nfi\n`;
+    expect(await places("scripts/backup.sh", `${push}[ "$PUSH_STATUS" = failed ] && exit 1\n`)).toEqual([]);
+    expect(await places("scripts/backup.sh", push.replace(`log_error "push failed"`, `notify_owner "push failed"`))).toEqual([]);
+    expect(await places("scripts/check.sh", `#!/bin/bash\nif [ -d "$VENV" ]; then\n  "$VENV/bin/python" check.py\nelse\n  echo "no venv" >> "$LOG"\nfi\n`)).toEqual([]);
+    expect(await places("scripts/fmt.sh", `#!/bin/bash\nhuman() {\n  if numfmt --to=iec "$1"; then\n    :\n  else\n    echo "$1 B"\n  fi\n}\nhuman 2048\n`)).toEqual([]);
+  });
+});

@@ -217,12 +217,17 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
     id: "exit-0-on-failure",
     words: "exits 0 right after a failure, so the run looks successful",
     looksFor:
-      "A failure branch that ends the run with exit 0: shell `if ! cmd; then ...; exit 0; fi` or `cmd || exit 0`, Python `except ...: sys.exit(0)` or `if proc.returncode != 0: sys.exit(0)`, JS `catch { process.exit(0) }`. The host then reports success and a nightly check that never ran again looks green. Exiting non-zero, or sending a message first, is not silent.",
+      "A failure branch that ends the run with exit 0: shell `if ! cmd; then ...; exit 0; fi` or `cmd || exit 0`, Python `except ...: sys.exit(0)` or `if proc.returncode != 0: sys.exit(0)`, JS `catch { process.exit(0) }`. The host then reports success and a nightly check that never ran again looks green. In shell also a failure branch outside an item loop that only records the failure (a log line, `echo FAIL > status`, a variable) when the script then ends with exit 0: `if git push; then ...; else log_error \"push failed\"; fi`, `if [ $exit_code -eq 0 ]; then ...; else echo \"FAIL\" > \"$STATUS_FILE\"; fi; exit 0` (the `exit 0` is reported too). A test or an arithmetic comparison is not work that failed, and a plain `echo` inside a function may be its answer. Exiting non-zero anywhere after the branch, or sending a message first, is not silent.",
     examples: [
       {
         file: SH,
         fails: "if ! curl -fsS -o feed.xml \"$FEED\"; then\n  echo \"login expired\" >&2\n  exit 0\nfi\n",
         passes: "if ! curl -fsS -o feed.xml \"$FEED\"; then\n  echo \"login expired\" >&2\n  exit 1\nfi\n",
+      },
+      {
+        file: SH,
+        fails: "if git push origin main; then\n  echo \"$(date) pushed\" >> \"$LOG\"\nelse\n  echo \"$(date) push failed\" >> \"$LOG\"\n  PUSH_STATUS=failed\nfi\nwrite_report \"$PUSH_STATUS\"\n",
+        passes: "if git push origin main; then\n  echo \"$(date) pushed\" >> \"$LOG\"\nelse\n  echo \"$(date) push failed\" >> \"$LOG\"\n  PUSH_STATUS=failed\nfi\nwrite_report \"$PUSH_STATUS\"\n[ \"$PUSH_STATUS\" = failed ] && exit 1\n",
       },
       {
         file: PY,

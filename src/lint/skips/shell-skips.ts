@@ -186,10 +186,60 @@ export function shellSkips(root: SyntaxNode): SkipEvidence[] {
       if (empty && !out.some((o) => o.line === at(empty)[0])) add("error-as-empty", empty);
     }
   }
+  failureThenExitZero(root, add, out);
   for (const cmd of sh(root, "command")) {
     if (cmd.childForFieldName("name")?.text !== "trap") continue;
     const args = cmd.childrenForFieldName("argument").map((a) => a.text);
     if (args.some((a) => /^ERR$/.test(a)) && /\bexit( 0)?\b['"]?$/.test(args[0]?.replace(/['"]$/, "") ?? "") && !/exit [1-9]/.test(args[0] ?? "")) add("catch-all-exit-0", cmd);
   }
   return out;
+}
+
+/** A captured exit status tested for success (`[ $exit_code -eq 0 ]`) or failure (`[ $? -ne 0 ]`, `(( rc != 0 ))`). */
+const STATUS_VAR = String.raw`\$\{?(?:\?|\w*(?:exit|rc|status|code|ret)\w*)\}?"?`;
+const STATUS_OK = new RegExp(`${STATUS_VAR}\\s*(?:-eq|==?)\\s*"?0\\b`, "i");
+const STATUS_FAILED = new RegExp(`${STATUS_VAR}\\s*(?:-ne|-gt|!=)\\s*"?0\\b`, "i");
+/** What a failure branch may do and still tell no one: log lines, lines appended to a log or status file, a variable set. */
+function recordsOnly(stmt: SyntaxNode, inFunction: boolean): boolean {
+  // A plain `echo` too: a scheduled script's output goes to a log file nobody reads (in a function it may be its answer).
+  if (isLog(stmt) || stmt.type === "variable_assignment" || /^(true|:)$/.test(name(stmt)) || (!inFunction && /^(echo|printf)$/.test(name(stmt)))) return true;
+  // `echo "FAIL" > "$STATUS_FILE"`, `echo "error" >> "$LOG_FILE"`: written where nobody is told.
+  return stmt.type === "redirected_statement" && /^(echo|printf|date)$/.test(name(stmt)) && stmt.descendantsOfType("file_redirect").length > 0;
+}
+
+/**
+ * The run's work fails, the failure branch only records it (a log line, a status file, a variable) and the script
+ * goes on to end with exit 0: `if git push; then ...; else log_error "push failed"; fi`, `if [ $exit_code -eq 0 ];
+ * then ...; else echo "FAIL" > status; fi; exit 0`. In an item loop that is log-only-skip; a branch that stops with
+ * exit 0 is the older shape. Not when the script exits non-zero anywhere after the branch (the variable it set may be
+ * what decides), nor when the branch sends, notifies or writes a skip summary.
+ */
+function failureThenExitZero(root: SyntaxNode, add: (mechanism: SkipMechanism, node: SyntaxNode) => void, out: readonly SkipEvidence[]): void {
+  if (!/\bif\b/.test(root.text)) return;
+  const text = root.text;
+  for (const ifs of sh(root, "if_statement")) {
+    if (inLoop(ifs)) continue;
+    const cond = ifs.childForFieldName("condition") ?? ifs.namedChildren[0];
+    if (!cond) continue;
+    const condEnd = Math.max(...ifs.childrenForFieldName("condition").map((c) => c.endIndex), cond.endIndex);
+    const negated = /^!/.test(cond.text.trim());
+    // A test or an arithmetic comparison (`[ -d venv ]`, `(( n > 5 ))`) is not work that failed.
+    const work = isWork(cond) && !/^!?\s*(\(\(|\[)/.test(cond.text.trim());
+    const inFunction = ifs.descendantsOfType("function_definition").length > 0 || (() => { for (let p = ifs.parent; p; p = p.parent) if (p.type === "function_definition") return true; return false; })();
+    const clauses = ifs.namedChildren.filter((c) => c.type === "elif_clause" || c.type === "else_clause");
+    let branches: SyntaxNode[][] = [];
+    if ((negated && work) || STATUS_FAILED.test(cond.text)) branches = [statementsOf(ifs).filter((c) => c.startIndex >= condEnd && !/^(elif_clause|else_clause)$/.test(c.type))];
+    else if ((!negated && work) || STATUS_OK.test(cond.text)) branches = clauses.map((c) => statementsOf(c).filter((x) => !/^(elif_clause|else_clause)$/.test(x.type) && (c.type === "else_clause" || x.startIndex >= (c.namedChildren[0]?.endIndex ?? 0))));
+    branches = branches.filter((b) => b.length > 0);
+    if (branches.length === 0 || !branches.every((b) => b.every((x) => recordsOnly(x, inFunction)) && b.some((x) => x.type !== "variable_assignment"))) continue;
+    if (SURFACE.test(branches.flat().map((b) => b.text).join("\n"))) continue;
+    // Whatever comes after may still end the run non-zero: then the failure is not hidden.
+    if (SURFACE.test(text.slice(ifs.endIndex))) continue;
+    const first = branches[0]![0]!;
+    if (out.some((o) => o.line === at(first)[0])) continue;
+    add("exit-0-on-failure", ifs);
+    // An explicit `exit 0` right after it ends the run as a success.
+    const next = statementsOf(ifs.parent!).find((c) => c.startIndex > ifs.endIndex);
+    if (next && exitZero(next)) add("exit-0-on-failure", next);
+  }
 }
