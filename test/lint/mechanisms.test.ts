@@ -127,6 +127,7 @@ describe("who watches, read from the tile's structure", () => {
   it("a program of the tile that loops on a timer and imports the skill's script makes it unattended; a usage text naming it does not", async () => {
     const daemon = (head: string) => `${head}\nimport time\n\nwhile True:\n    poll()\n    time.sleep(300)\n`;
     expect(await flagged({ "mail_daemon.py": daemon("from fetch_feeds import poll") })).toBe(true);
+    expect(await flagged({ "bin/poll.sh": "while true; do\n  python3 skills/fetcher/scripts/fetch_feeds.py --once\n  sleep 300\ndone\n" })).toBe(true);
     expect(await flagged({ "monitor.py": daemon('"""Started by: fetch_feeds.py run monitoring --live"""\nfrom live import poll') })).toBe(false);
   });
 });

@@ -165,28 +165,47 @@ export function runsUnattended(tile: Tile, skill: Skill, docs: readonly TileFile
   // daemon doing `from imap_fetch import fetch` every five minutes) runs that script with nobody watching. Not a
   // shared module the skill also uses: a server importing `lib/store.ts` does not run this skill's work.
   const own = skill.scripts.filter((s) => s !== skill.skillMd);
-  return own.length > 0 && timerPrograms(tile).some((p) => !own.includes(p) && own.some((s) => imports(p.text!, s)));
+  return own.length > 0 && timerPrograms(tile).some((p) => !own.includes(p.file) && own.some((s) => imports(p, s)));
+}
+
+interface TimerProgram {
+  readonly file: TileFile;
+  /** What it imports or runs: `py:imap_fetch`, `js:sync`, `run:fetch.sh`. */
+  readonly runs: ReadonlySet<string>;
 }
 
 /**
- * The program imports the script or runs it with an interpreter: `from imap_fetch import x`, `require("./sync")`,
- * `python3 scripts/fetch.py`. Not a name in a usage text ("ont_experiments.py run ..." printed by a monitor).
+ * What a program imports or runs with an interpreter: `from imap_fetch import x`, `require("./sync")`,
+ * `python3 scripts/fetch.py`. Not a name in a usage text ("ont_experiments.py run ..." printed by a monitor). Read
+ * once per program, so a tile with many skills and many timer loops costs one pass over each loop's text.
  */
-function imports(text: string, file: TileFile): boolean {
-  const base = posix.basename(file.path);
-  const stem = base.replace(/\.[^.]+$/, "");
-  if (GENERIC.test(base) || !/^[\w-]+$/.test(stem)) return false;
-  const name = stem.replace(/-/g, "\\-");
-  if (/\.py$/.test(base)) return new RegExp(`^\\s*(?:from\\s+[\\w.]*\\b${name}\\s+import|import\\s+[\\w.]*\\b${name}\\b)|\\bpython[\\d.]*\\s+\\S*\\b${name}\\.py\\b`, "m").test(text);
-  if (/\.[cm]?[jt]sx?$/.test(base)) return new RegExp(`(?:require\\(|from\\s+|import\\()\\s*['"][^'"]*\\b${name}(?:\\.[cm]?[jt]sx?)?['"]|\\b(?:node|tsx|bun|deno run)\\s+\\S*\\b${name}\\.[cm]?[jt]sx?\\b`).test(text);
-  return new RegExp(`\\b(?:bash|sh|zsh)\\s+\\S*\\b${name}\\.sh\\b|(?:^|[\\s"'])\\S*/${name}\\.sh\\b`, "m").test(text);
+function runsOf(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/^[ \t]*from\s+([\w.]+)\s+import\b/gm)) out.add(`py:${m[1]!.split(".").pop()}`);
+  for (const m of text.matchAll(/^[ \t]*import\s+([\w.]+(?:\s*,\s*[\w.]+)*)[ \t]*$/gm)) for (const mod of m[1]!.split(",")) for (const part of mod.trim().split(".")) out.add(`py:${part}`);
+  for (const m of text.matchAll(/(?:\brequire\(|\bfrom\s+|\bimport\(|^[ \t]*import\s+)\s*['"]([^'"]+)['"]/gm)) out.add(`js:${posix.basename(m[1]!).replace(/\.[cm]?[jt]sx?$/, "")}`);
+  for (const m of text.matchAll(/\b(?:python[\d.]*|node|tsx|bun|deno run|bash|sh|zsh)\s+(?:-\S+\s+)*["']?(\S+?\.(?:py|[cm]?[jt]sx?|sh))\b/g)) out.add(`run:${posix.basename(m[1]!)}`);
+  for (const m of text.matchAll(/(?:^|[\s"'])\S*\/([\w.-]+\.sh)\b/gm)) out.add(`run:${m[1]}`);
+  return out;
 }
 
-const timerCache = new WeakMap<Tile, TileFile[]>();
+function imports(program: TimerProgram, file: TileFile): boolean {
+  const base = posix.basename(file.path);
+  if (GENERIC.test(base)) return false;
+  if (program.runs.has(`run:${base}`)) return true;
+  const stem = base.replace(/\.[^.]+$/, "");
+  if (/\.py$/.test(base)) return program.runs.has(`py:${stem}`);
+  return /\.[cm]?[jt]sx?$/.test(base) && program.runs.has(`js:${stem}`);
+}
 
-function timerPrograms(tile: Tile): TileFile[] {
+const timerCache = new WeakMap<Tile, TimerProgram[]>();
+
+function timerPrograms(tile: Tile): TimerProgram[] {
   let found = timerCache.get(tile);
-  if (!found) timerCache.set(tile, (found = tile.scripts.map((s) => s.file).filter((f) => isCode(f.language) && TIMER_CODE.test(f.text ?? ""))));
+  if (!found) {
+    const loops = tile.scripts.map((s) => s.file).filter((f) => isCode(f.language) && TIMER_CODE.test(f.text ?? ""));
+    timerCache.set(tile, (found = loops.map((file) => ({ file, runs: runsOf(file.text ?? "") }))));
+  }
   return found;
 }
 
