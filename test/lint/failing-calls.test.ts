@@ -290,3 +290,20 @@ describe("exit-0-on-failure (shell): a failure only recorded, then the run ends 
     expect(await places("scripts/fmt.sh", `#!/bin/bash\nhuman() {\n  if numfmt --to=iec "$1"; then\n    :\n  else\n    echo "$1 B"\n  fi\n}\nhuman 2048\n`)).toEqual([]);
   });
 });
+
+describe("error-as-empty: an except that puts an empty answer where the result goes (Python)", () => {
+  it("reports `print(\"[]\")` as the script's answer and an account's slot set to [] after a failed fetch", async () => {
+    const cli = `import json, sys\n\ndef cmd_list():\n    try:\n        tasks = get_tasks(load_config())\n        print(json.dumps(tasks))\n    except Exception as e:\n        print(f"Error: {e}", file=sys.stderr)\n        print("[]")\n`;
+    expect(await places("scripts/todo_cli.py", cli)).toEqual(["error-as-empty:7"]);
+    const accounts = `def fetch_all(accounts):\n    result = {}\n    for account in accounts:\n        try:\n            result[account] = fetch_unread(account)\n        except Exception as e:\n            print(f"Failed to fetch from {account}: {e}")\n            result[account] = []\n    return result\n`;
+    expect(await places("scripts/fetch.py", accounts)).toEqual(["error-as-empty:6"]);
+  });
+
+  it("says nothing when the error is stored where the file reads it, recorded, or raised, or when a value does not parse", async () => {
+    const withError = (reads: string) => `def collect(out):\n    try:\n        out["hf"] = {"items": fetch_papers()}\n    except Exception as e:\n        out["hf"] = {"error": str(e), "items": []}\n${reads}`;
+    expect(await places("scripts/digest.py", withError(`\ndef report(out):\n    if out["hf"].get("error"):\n        alert(out["hf"]["error"])\n`))).toEqual([]);
+    expect(await places("scripts/digest.py", withError(""))).toEqual(["error-as-empty:4"]);
+    expect(await places("scripts/fetch.py", `for account in accounts:\n    try:\n        result[account] = fetch_unread(account)\n    except Exception as e:\n        failed.append(account)\n        result[account] = []\n`)).toEqual([]);
+    expect(await places("scripts/parse.py", `import json\nfor line in lines:\n    try:\n        rows[line] = json.loads(line)\n    except json.JSONDecodeError:\n        rows[line] = {}\n`)).toEqual([]);
+  });
+});

@@ -285,3 +285,59 @@ export function successOnFailure(root: SyntaxNode, add: Add, success: RegExp): v
     }
   }
 }
+
+/** `print("[]")`, `print(json.dumps({}))` to standard output: the script's answer, empty. */
+function printsEmptyAnswer(s: SyntaxNode): boolean {
+  const e = s.type === "expression_statement" ? s.namedChildren[0] : undefined;
+  if (e?.type !== "call" || dotted(e.childForFieldName("function")) !== "print") return false;
+  const args = e.childForFieldName("arguments")?.namedChildren ?? [];
+  if (args.length !== 1) return false;
+  const a = args[0]!;
+  const inner = a.type === "call" && /^json\.dumps$/.test(dotted(a.childForFieldName("function"))) ? a.childForFieldName("arguments")?.namedChildren[0]?.text ?? "" : a.text.replace(/^["']|["']$/g, "");
+  return /^(\[\]|\{\}|list\(\)|dict\(\))$/.test(inner);
+}
+
+/**
+ * `result[key] = []`, or `out["hf"] = {"error": str(e), "items": []}` whose error key the file never reads: the item's
+ * slot holds an empty answer where its failure was.
+ */
+function storesEmptySlot(s: SyntaxNode, fileText: string): boolean {
+  const a = s.type === "expression_statement" ? s.namedChildren[0] : undefined;
+  const left = a?.type === "assignment" ? a.childForFieldName("left") : undefined;
+  const right = a?.childForFieldName("right");
+  if (!left || !right || left.type !== "subscript") return false;
+  if (EMPTY.test(right.text)) return true;
+  if (right.type !== "dictionary") return false;
+  const pairs = right.namedChildren.filter((p) => p.type === "pair");
+  if (pairs.length === 0) return false;
+  let emptyItems = false;
+  for (const p of pairs) {
+    const key = p.childForFieldName("key")?.text.replace(/^["']|["']$/g, "") ?? "";
+    const value = p.childForFieldName("value")?.text ?? "";
+    if (EMPTY.test(value)) emptyItems ||= value === "[]";
+    else if (/^(error|err|message|reason|exception)$/i.test(key)) {
+      // Follow the data: an error field some code reads (`x["error"]`, `.get("error")`) is handed on.
+      if (new RegExp(`\\[\\s*["']${key}["']\\s*\\]|\\.get\\(\\s*["']${key}["']`).test(fileText)) return false;
+    } else return false;
+  }
+  return emptyItems;
+}
+
+/**
+ * An except on a failed operation that only logs and puts an empty answer where the result goes: prints `[]` as the
+ * script's output, or stores an empty list in the item's slot of the result. Whoever reads the output sees "nothing".
+ */
+export function emptyStandIns(root: SyntaxNode, add: Add): void {
+  const text = root.text;
+  for (const clause of py(root, "except_clause")) {
+    const names = caughtNames(clause).map((n) => (/\.error$/.test(n) ? "OSError" : n.replace(/^[\w.]+\./, "")));
+    if (names.length > 0 && !names.some((n) => OPERATIONAL_EXC.test(n))) continue;
+    const tryBlock = clause.parent?.type === "try_statement" ? clause.parent.namedChildren.find((c) => c.type === "block") : undefined;
+    if (!tryBlock || parseOnly(tryBlock) || tryBlock.descendantsOfType("call").length === 0) continue;
+    const body = statements(clause.namedChildren.find((c) => c.type === "block"));
+    if (body.some(surfaces)) continue;
+    const standIn = body.find((s) => printsEmptyAnswer(s) || storesEmptySlot(s, text));
+    if (!standIn || !body.every((s) => s === standIn || isLine(s) || s.type === "pass_statement" || s.type === "continue_statement")) continue;
+    add("error-as-empty", clause, undefined, `${snippetOf(clause)} … ${snippetOf(standIn).slice(0, 100)}  (an empty answer where the result goes)`);
+  }
+}

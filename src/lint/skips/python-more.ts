@@ -5,7 +5,7 @@
 import type { SkipEvidence, SkipMechanism } from "../source/facts.js";
 import { callArgs, dotted } from "../source/python.js";
 import { at, nodesOf, nodesWithin, type SyntaxNode } from "../source/tree-sitter.js";
-import { failureAsNothing, OPERATIONAL_EXC, successOnFailure, unconfirmedSends, wakeOffOnFailure } from "./python-failing-calls.js";
+import { emptyStandIns, failureAsNothing, OPERATIONAL_EXC, successOnFailure, unconfirmedSends, wakeOffOnFailure } from "./python-failing-calls.js";
 import { SUCCESS_STATE } from "./js-failing-calls.js";
 import { caughtNames, enclosingLoop, exitsNonZero, fieldOf, firstSuccessLoop, isLog, LOG_CALL, parseOnly, SCOPES, snippetOf, statements, surfaces } from "./python-skips.js";
 
@@ -358,6 +358,7 @@ export function pythonMoreSkips(root: SyntaxNode, add: Add): Set<number> {
   if (/\bexcept\b|returncode|status_code|\.ok\b|\.bozo\b|\b(?:code|status)\s*!=/.test(text) && (/\bor\s+(\[\]|\{\}|""|''|0)/.test(text) || /\bcontinue\b|return\s+(\[\]|\{\})/.test(text))) failureAsNothing(root, add);
   if (/\bexcept\b|returncode|status_code|\.ok\b/.test(text)) unconfirmedSends(root, add);
   if (excepts && /wake_?agent|wakeAgent/.test(text)) wakeOffOnFailure(root, add);
+  if (excepts && /print\(\s*(?:["'](?:\[\]|\{\})["']|json\.dumps\(\s*(?:\[\]|\{\}))|\]\s*=\s*(?:\[\]|\{)/.test(text)) emptyStandIns(root, add);
   if (excepts && /=\s*True\b/.test(text)) successOnFailure(root, add, SUCCESS_STATE);
   if (/\b(exit|_exit|quit)\(\s*(0|None|False)?\s*\)/.test(text)) exitZeroOnFailure(root, add);
   if (/\[0?:\s*[\w.]+\s*\]/.test(text) || (/\bbreak\b/.test(text) && CAP_TEXT.test(text))) capDeferral(root, add);
