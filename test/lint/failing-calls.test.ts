@@ -307,3 +307,13 @@ describe("error-as-empty: an except that puts an empty answer where the result g
     expect(await places("scripts/parse.py", `import json\nfor line in lines:\n    try:\n        rows[line] = json.loads(line)\n    except json.JSONDecodeError:\n        rows[line] = {}\n`)).toEqual([]);
   });
 });
+
+describe("cap-deferral (JS/TS): a capped copy of a sorted or filtered list handed to work", () => {
+  it("reports `const kept = sort(valid).slice(0, MAX)` passed to a dispatch, and not when the rest is counted in the answer", async () => {
+    const code = (tail: string) => `export function dispatch(findings, notify) {\n  const valid = findings.filter(Boolean);\n  const kept = sortFindings(valid).slice(0, MAX_FINDINGS);\n  notify(render(kept));\n${tail}}\n`;
+    expect(await places("scripts/alerts.mjs", code(""))).toEqual(["cap-deferral:3"]);
+    expect(await places("scripts/alerts.mjs", code("  return { sent: kept.length, dropped: valid.length - kept.length };\n"))).toEqual([]);
+    // A capped copy only shown in a log line is not work left undone.
+    expect(await places("scripts/alerts.mjs", `const top = sortFindings(valid).slice(0, MAX_SHOWN);\nconsole.log(top.join(", "));\n`)).toEqual([]);
+  });
+});

@@ -123,6 +123,18 @@ function capSlice(expr: SyntaxNode | null | undefined): string | undefined {
   return obj && (obj.type === "identifier" || obj.type === "member_expression") ? obj.text : undefined;
 }
 
+/** `sortFindings(valid).slice(0, MAX)`, `valid.filter(f).slice(0, MAX)`: the collection a sort or filter passes on. */
+function cappedThrough(expr: SyntaxNode): string | undefined {
+  const fn = expr.childForFieldName("function");
+  const obj = fn?.type === "member_expression" ? fn.childForFieldName("object") : undefined;
+  if (obj?.type !== "call_expression" || fn?.childForFieldName("property")?.text !== "slice") return undefined;
+  const args = expr.childForFieldName("arguments")?.namedChildren ?? [];
+  if (args.length !== 2 || args[0]!.text !== "0" || (args[1]!.type === "number" ? Number(args[1]!.text) < 10 : !CAP_NAME.test(args[1]!.text))) return undefined;
+  const innerFn = obj.childForFieldName("function");
+  const through = innerFn?.type === "member_expression" && /^(sort|filter|toSorted|reverse)$/.test(innerFn.childForFieldName("property")?.text ?? "") ? innerFn.childForFieldName("object") : obj.childForFieldName("arguments")?.namedChildren[0];
+  return through?.type === "identifier" ? through.text : undefined;
+}
+
 /** Every call only reads or parses a local value: a file read, JSON.parse, a path join, a stat. */
 function readsOnly(node: SyntaxNode): boolean {
   const calls = node.descendantsOfType("call_expression");
@@ -239,6 +251,22 @@ export function jsSkips(root: SyntaxNode): SkipEvidence[] {
     if (fn?.type !== "member_expression" || !/^(forEach|map)$/.test(fn.childForFieldName("property")?.text ?? "")) continue;
     const coll = capSlice(fn.childForFieldName("object"));
     if (coll && doesWork(call.childForFieldName("arguments")) && !remainderTold(scopeOf(call), coll, fn.childForFieldName("object")!)) add("cap-deferral", call);
+  }
+  // `const kept = sortFindings(valid).slice(0, MAX_FINDINGS)` then work on `kept`: the rest of `valid` is dropped.
+  for (const decl of js(root, "variable_declarator")) {
+    const value = decl.childForFieldName("value");
+    const id = decl.childForFieldName("name");
+    if (value?.type !== "call_expression" || id?.type !== "identifier") continue;
+    const coll = capSlice(value) ?? cappedThrough(value);
+    if (!coll) continue;
+    const scope = scopeOf(decl);
+    const uses = scope.descendantsOfType("identifier").filter((u) => u.text === id.text && u.startIndex > decl.endIndex);
+    const worked = uses.some((u) => {
+      const call = u.parent?.type === "arguments" ? u.parent.parent : undefined;
+      const loop = u.parent?.type === "for_in_statement" ? u.parent : undefined;
+      return (call?.type === "call_expression" && doesWork(call)) || (loop !== undefined && doesWork(loop.childForFieldName("body")));
+    });
+    if (worked && !remainderTold(scope, coll, value)) add("cap-deferral", decl.parent ?? decl);
   }
   jsUnconfirmedSends(root, add);
   jsSuccessOnFailure(root, add);
