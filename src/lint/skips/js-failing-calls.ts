@@ -107,7 +107,7 @@ const FAILED_STATUS = /^\(?\s*(!\s*[\w.]+\.ok|[\w.]+\.ok\s*===?\s*false|[\w.]*st
  * Where a function of the file answers nothing (null, undefined, [] or a bare return) after only logging: a catch, or
  * a branch on a failed response status. A declaration before the log (`const body = await res.text()...`) feeds it.
  */
-function answersNothing(def: SyntaxNode): SyntaxNode[] {
+function answersNothing(def: SyntaxNode, statusChecks: boolean): SyntaxNode[] {
   const out: SyntaxNode[] = [];
   const onlyLogsThenNothing = (stmts: SyntaxNode[]) => {
     const last = stmts.at(-1);
@@ -121,7 +121,7 @@ function answersNothing(def: SyntaxNode): SyntaxNode[] {
     if (last?.type !== "return_statement" || (last.namedChildren.length > 0 && !NOTHING.test(last.namedChildren[0]!.text))) continue;
     if (stmts.slice(0, -1).every((s) => s.type === "expression_statement" && JS_LOG.test(s.text))) out.push(clause);
   }
-  for (const ifs of def.descendantsOfType("if_statement")) {
+  for (const ifs of statusChecks ? def.descendantsOfType("if_statement") : []) {
     if (!FAILED_STATUS.test(ifs.childForFieldName("condition")?.text.trim() ?? "")) continue;
     const cons = ifs.childForFieldName("consequence");
     const stmts = cons?.type === "statement_block" ? cons.namedChildren.filter((c) => c.type !== "comment") : cons ? [cons] : [];
@@ -136,10 +136,12 @@ function answersNothing(def: SyntaxNode): SyntaxNode[] {
  */
 export function jsFailureAsNothing(root: SyntaxNode, add: Add): void {
   const failing = new Map<string, SyntaxNode[]>();
+  // Branches on a response status are looked for only in a file that reads one.
+  const statusChecks = /\.ok\b|status/.test(root.text);
   for (const def of root.descendantsOfType(FUNCTION_TYPES)) {
     const name = nameOf(def);
     if (!name || failing.has(name)) continue;
-    const branches = answersNothing(def);
+    const branches = answersNothing(def, statusChecks);
     if (branches.length > 0) failing.set(name, branches);
   }
   if (failing.size === 0) return;

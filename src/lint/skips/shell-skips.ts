@@ -44,19 +44,15 @@ function inSubstitution(node: SyntaxNode): boolean {
   return false;
 }
 
-/** The root of the tree a node belongs to. */
-function rootOf(node: SyntaxNode): SyntaxNode {
-  let n = node;
-  while (n.parent) n = n.parent;
-  return n;
-}
+/** Whether the script being read sets pipefail (set once per script by shellSkips, which reads one tree at a time). */
+let pipefail = false;
 
 function isWork(node: SyntaxNode): boolean {
   // A pipeline's status is its last command's (`crontab -l | grep -c X || echo 0` fails when grep matches nothing),
   // unless the script sets pipefail, when any command's failure is the pipeline's.
   const inner = node.type === "redirected_statement" ? node.childForFieldName("body") ?? node : node;
   if (inner.type === "pipeline" && inner.namedChildren.length > 1) {
-    if (/\bpipefail\b/.test(rootOf(inner).text)) return inner.namedChildren.some((p) => isWork(p));
+    if (pipefail) return inner.namedChildren.some((p) => isWork(p));
     return isWork(inner.namedChildren.at(-1)!);
   }
   const cmd = firstCommand(node);
@@ -109,6 +105,7 @@ export function shellSkips(root: SyntaxNode): SkipEvidence[] {
   const out: SkipEvidence[] = [];
   const add = (mechanism: SkipMechanism, node: SyntaxNode) => out.push({ mechanism, line: at(node)[0], column: at(node)[1], snippet: node.text.split("\n")[0]!.trim().slice(0, 160) });
   const fileTells = SURFACE.test(root.text);
+  pipefail = /\bpipefail\b/.test(root.text);
   for (const list of sh(root, "list")) {
     const op = list.children.find((c) => c.text === "||" || c.text === "&&");
     if (op?.text !== "||") continue;
