@@ -286,7 +286,7 @@ describe("exit-0-on-failure (shell): a failure only recorded, then the run ends 
     const push = `#!/bin/bash\nif git push origin main; then\n  PUSH_STATUS=ok\nelse\n  log_error "push failed"\n  PUSH_STATUS=failed\nfi\n`;
     expect(await places("scripts/backup.sh", `${push}[ "$PUSH_STATUS" = failed ] && exit 1\n`)).toEqual([]);
     expect(await places("scripts/backup.sh", push.replace(`log_error "push failed"`, `notify_owner "push failed"`))).toEqual([]);
-    expect(await places("scripts/check.sh", `#!/bin/bash\nif [ -d "$VENV" ]; then\n  "$VENV/bin/python" check.py\nelse\n  echo "no venv" >> "$LOG"\nfi\n`)).toEqual([]);
+    expect(await places("scripts/check.sh", `#!/bin/bash\nif [ -d "$INBOX/new" ]; then\n  process_mail "$INBOX/new"\nelse\n  echo "no new mail folder" >> "$LOG"\nfi\n`)).toEqual([]);
     expect(await places("scripts/fmt.sh", `#!/bin/bash\nhuman() {\n  if numfmt --to=iec "$1"; then\n    :\n  else\n    echo "$1 B"\n  fi\n}\nhuman 2048\n`)).toEqual([]);
   });
 });
@@ -315,5 +315,17 @@ describe("cap-deferral (JS/TS): a capped copy of a sorted or filtered list hande
     expect(await places("scripts/alerts.mjs", code("  return { sent: kept.length, dropped: valid.length - kept.length };\n"))).toEqual([]);
     // A capped copy only shown in a log line is not work left undone.
     expect(await places("scripts/alerts.mjs", `const top = sortFindings(valid).slice(0, MAX_SHOWN);\nconsole.log(top.join(", "));\n`)).toEqual([]);
+  });
+});
+
+describe("tool-missing (shell): the run's environment is not there and the step is skipped with a log line", () => {
+  it("reports a venv or binary checked by its own variable whose absence is only logged, and says nothing for an optional data folder", async () => {
+    const venv = (missing: string) => `#!/bin/bash\nVENV="$DIR/venv"\nif [ -d "$VENV" ]; then\n  source "$VENV/bin/activate"\n  python3 "$DIR/monitor.py" >> "$LOG" 2>&1\nelse\n${missing}fi\n`;
+    expect(await places("monitor_cron.sh", venv(`  echo "venv missing" >> "$LOG"\n`))).toEqual(["tool-missing:6"]);
+    expect(await places("monitor_cron.sh", venv(`  echo "venv missing" >> "$LOG"\n  exit 1\n`))).toEqual([]);
+    const negated = `#!/bin/bash\nif [ ! -x "$NODE_BIN" ]; then\n  echo "no node at $NODE_BIN" >> "$LOG"\n  exit 0\nfi\n"$NODE_BIN" watchdog.js\n`;
+    expect(await places("watchdog.sh", negated)).toEqual(["tool-missing:2"]);
+    const optional = `#!/bin/bash\nif [ -d "$WORKSPACE/memory" ]; then\n  cp -r "$WORKSPACE/memory" "$DEST/"\nelse\n  log_warning "memory/ missing"\nfi\n`;
+    expect(await places("backup.sh", optional)).toEqual([]);
   });
 });

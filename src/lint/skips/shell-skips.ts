@@ -184,6 +184,7 @@ export function shellSkips(root: SyntaxNode): SkipEvidence[] {
     }
   }
   failureThenExitZero(root, add, out);
+  requiredPathMissing(root, add);
   for (const cmd of sh(root, "command")) {
     if (cmd.childForFieldName("name")?.text !== "trap") continue;
     const args = cmd.childrenForFieldName("argument").map((a) => a.text);
@@ -238,5 +239,43 @@ function failureThenExitZero(root: SyntaxNode, add: (mechanism: SkipMechanism, n
     // An explicit `exit 0` right after it ends the run as a success.
     const next = statementsOf(ifs.parent!).find((c) => c.startIndex > ifs.endIndex);
     if (next && exitZero(next)) add("exit-0-on-failure", next);
+  }
+}
+
+/**
+ * The run's environment is not there and the whole step is skipped with a line in a log: `if [ -d "$VENV" ]; then
+ * source "$VENV/bin/activate"; python3 monitor.py; else echo "venv missing" >> "$LOG"; fi`, or `if [ ! -x "$BIN" ];
+ * then echo ...; exit 0; fi`. Only a folder or an executable held in a variable of its own that the work then uses (a
+ * file, or a folder under a path such as "$WORKSPACE/memory", may be input that is simply absent); only outside an item loop, and not when the script exits non-zero or tells someone afterwards.
+ */
+function requiredPathMissing(root: SyntaxNode, add: (mechanism: SkipMechanism, node: SyntaxNode) => void): void {
+  if (!/\[\[?\s+!?\s*-[dx]\s/.test(root.text)) return;
+  const text = root.text;
+  for (const ifs of sh(root, "if_statement")) {
+    if (inLoop(ifs)) continue;
+    const cond = ifs.childForFieldName("condition") ?? ifs.namedChildren[0];
+    const m = cond ? /^\[\[?\s+(!\s+)?-[dx]\s+"?\$\{?(\w+)\}?"?\s*\]\]?$/.exec(cond.text.trim().replace(/;$/, "")) : null;
+    if (!cond || !m) continue;
+    const [, negated, variable] = m;
+    const inFunction = (() => { for (let p = ifs.parent; p; p = p.parent) if (p.type === "function_definition") return true; return false; })();
+    const condEnd = Math.max(...ifs.childrenForFieldName("condition").map((c) => c.endIndex), cond.endIndex);
+    const thenBody = statementsOf(ifs).filter((c) => c.startIndex >= condEnd && !/^(elif_clause|else_clause)$/.test(c.type));
+    const elseClause = ifs.namedChildren.find((c) => c.type === "else_clause");
+    // The work needs it: the branch or the rest names the path and runs something (`source "$VENV/bin/activate"; python3 ...`).
+    const uses = (nodes: readonly SyntaxNode[]) => new RegExp(`\\$\\{?${variable}\\b`).test(nodes.map((n) => n.text).join("\n")) && nodes.some((n) => [n, ...n.descendantsOfType("command")].some((c) => c.type === "command" && isWork(c)));
+    let missing: SyntaxNode[];
+    if (negated) {
+      // `if [ ! -d "$VENV" ]; then log; exit 0; fi`, and the rest of the script works with it.
+      if (!thenBody.some(exitZero) || !thenBody.every((b) => exitZero(b) || recordsOnly(b, inFunction))) continue;
+      missing = thenBody;
+      const rest = statementsOf(ifs.parent!).filter((c) => c.startIndex > ifs.endIndex);
+      if (!uses(rest)) continue;
+    } else {
+      if (!elseClause || ifs.namedChildren.some((c) => c.type === "elif_clause") || !uses(thenBody)) continue;
+      missing = statementsOf(elseClause);
+      if (missing.length === 0 || !missing.every((b) => exitZero(b) || recordsOnly(b, inFunction))) continue;
+    }
+    if (SURFACE.test(missing.map((b) => b.text).join("\n")) || SURFACE.test(text.slice(ifs.endIndex))) continue;
+    add("tool-missing", negated ? ifs : elseClause!);
   }
 }
