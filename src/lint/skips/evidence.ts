@@ -6,7 +6,7 @@ import type { Skill, Tile } from "../tile/tile.js";
 import type { TileFile } from "../tile/files.js";
 import { baseName } from "../tile/classify-path.js";
 import { emitsSummary, SKILL_MD_EMITS } from "../rules/skill-facts.js";
-import { reachedUnattended, runsUnattended, scriptsToJudge } from "./skill-scripts.js";
+import { reachedUnattended, scriptsToJudge } from "./skill-scripts.js";
 import { linkedReferences, proseUnits, relayedFields, relayedFieldsIn, type RelayedField } from "./instructions.js";
 import { instructionSkips } from "./prose-skips.js";
 
@@ -41,7 +41,7 @@ export function skipEvidence(tile: Tile, skill: Skill): Map<SkipMechanism, Place
   // In a skill a person runs and watches, what it prints or says is seen; with nobody watching, only what is sent is.
   // So does one a scheduled skill hands over to, and a script a scheduled skill's code runs.
   const reached = reachedUnattended(tile, docsOf);
-  const watched = !reached.skills.has(skill) && !runsUnattended(tile, skill, docs, scripts);
+  const watched = !reached.skills.has(skill);
   for (const file of scripts) {
     if (watched && !reached.files.has(file.path)) continue;
     const facts = tile.facts(file);

@@ -193,6 +193,18 @@ export function shellSkips(root: SyntaxNode): SkipEvidence[] {
   return out;
 }
 
+/** Where the last surfacing word of the script starts (-1 for none): "does anything after this point tell?" in one scan. */
+const lastSurfaceCache = new WeakMap<SyntaxNode, number>();
+function lastSurface(root: SyntaxNode): number {
+  let at = lastSurfaceCache.get(root);
+  if (at === undefined) {
+    at = -1;
+    for (const m of root.text.matchAll(new RegExp(SURFACE.source, "g"))) at = m.index!;
+    lastSurfaceCache.set(root, at);
+  }
+  return at;
+}
+
 /** A captured exit status tested for success (`[ $exit_code -eq 0 ]`) or failure (`[ $? -ne 0 ]`, `(( rc != 0 ))`). */
 const STATUS_VAR = String.raw`\$\{?(?:\?|\w*(?:exit|rc|status|code|ret)\w*)\}?"?`;
 const STATUS_OK = new RegExp(`${STATUS_VAR}\\s*(?:-eq|==?)\\s*"?0\\b`, "i");
@@ -214,7 +226,6 @@ function recordsOnly(stmt: SyntaxNode, inFunction: boolean): boolean {
  */
 function failureThenExitZero(root: SyntaxNode, add: (mechanism: SkipMechanism, node: SyntaxNode) => void, out: readonly SkipEvidence[]): void {
   if (!/\bif\b/.test(root.text)) return;
-  const text = root.text;
   for (const ifs of sh(root, "if_statement")) {
     if (inLoop(ifs)) continue;
     const cond = ifs.childForFieldName("condition") ?? ifs.namedChildren[0];
@@ -232,7 +243,7 @@ function failureThenExitZero(root: SyntaxNode, add: (mechanism: SkipMechanism, n
     if (branches.length === 0 || !branches.every((b) => b.every((x) => recordsOnly(x, inFunction)) && b.some((x) => x.type !== "variable_assignment"))) continue;
     if (SURFACE.test(branches.flat().map((b) => b.text).join("\n"))) continue;
     // Whatever comes after may still end the run non-zero: then the failure is not hidden.
-    if (SURFACE.test(text.slice(ifs.endIndex))) continue;
+    if (lastSurface(root) >= ifs.endIndex) continue;
     const first = branches[0]![0]!;
     if (out.some((o) => o.line === at(first)[0])) continue;
     add("exit-0-on-failure", ifs);
@@ -250,7 +261,6 @@ function failureThenExitZero(root: SyntaxNode, add: (mechanism: SkipMechanism, n
  */
 function requiredPathMissing(root: SyntaxNode, add: (mechanism: SkipMechanism, node: SyntaxNode) => void): void {
   if (!/\[\[?\s+!?\s*-[dx]\s/.test(root.text)) return;
-  const text = root.text;
   for (const ifs of sh(root, "if_statement")) {
     if (inLoop(ifs)) continue;
     const cond = ifs.childForFieldName("condition") ?? ifs.namedChildren[0];
@@ -275,7 +285,7 @@ function requiredPathMissing(root: SyntaxNode, add: (mechanism: SkipMechanism, n
       missing = statementsOf(elseClause);
       if (missing.length === 0 || !missing.every((b) => exitZero(b) || recordsOnly(b, inFunction))) continue;
     }
-    if (SURFACE.test(missing.map((b) => b.text).join("\n")) || SURFACE.test(text.slice(ifs.endIndex))) continue;
+    if (SURFACE.test(missing.map((b) => b.text).join("\n")) || lastSurface(root) >= ifs.endIndex) continue;
     add("tool-missing", negated ? ifs : elseClause!);
   }
 }
