@@ -108,6 +108,23 @@ describe("who watches, read from the tile's structure", () => {
     expect(await flagged(said("Token lifetime is 24 * 60 * 60 seconds."))).toBe(false);
   });
 
+  it("a schedule word that only names a file, lists what is scheduled, or is negated does not make it unattended", async () => {
+    const said = (line: string) => ({ "skills/fetcher/SKILL.md": WATCHED.replace("Run `scripts", `${line}\n\nRun \`scripts`) });
+    expect(await flagged(said("```\nvault/\n├── Scheduled Tasks.md  # dashboard\n└── Inbox.md\n```"))).toBe(false);
+    expect(await flagged(said("Scheduled tasks write their results to the dashboard."))).toBe(true);
+    expect(await flagged(said("Remove the dropper: `rm -f /etc/cron.hourly/gcc.sh`."))).toBe(false);
+    expect(await flagged(said("Check what is installed with `crontab -l`."))).toBe(false);
+    expect(await flagged(said("Install it with `crontab -e`."))).toBe(true);
+    expect(await flagged(said("It does **not** fire automatically on a schedule; it runs when you ask."))).toBe(false);
+    expect(await flagged(said("It fires automatically on a schedule."))).toBe(true);
+  });
+
+  it("a loop that polls one job and gives up after a time limit is a wait, not a timer", async () => {
+    const poll = (check: string) => `import time\n\ndef wait(job):\n    start = time.time()\n    while True:\n${check}        if done(job):\n            return job\n        time.sleep(5)\n`;
+    expect(await flagged({ "skills/fetcher/scripts/poll.py": poll("        elapsed = time.time() - start\n        if elapsed > MAX_WAIT:\n            raise TimeoutError(job)\n") })).toBe(false);
+    expect(await flagged({ "skills/fetcher/scripts/poll.py": poll("") })).toBe(true);
+  });
+
   it("the same said in Chinese: a scheduled task, every N minutes, every day at a time; not a given time span", async () => {
     const said = (line: string) => ({ "skills/fetcher/SKILL.md": WATCHED.replace("Run `scripts", `${line}\n\nRun \`scripts`) });
     expect(await flagged(said("每天 8:00 和 22:00 自动生成日报推送。"))).toBe(true);

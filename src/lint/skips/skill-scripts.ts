@@ -127,7 +127,45 @@ const SCHEDULED_PROSE = new RegExp(
   ].join("|"),
   "i",
 );
+const SCHEDULED_GLOBAL = new RegExp(SCHEDULED_PROSE.source, "gi");
+/**
+ * A schedule word that says how something runs, not one that only names a file or reads a scheduler: part of a path or
+ * a file name (`/etc/cron.hourly/gcc.sh`, "Scheduled Tasks.md" in a tree listing), a command that lists what is
+ * scheduled (`crontab -l`, `launchctl list`; `launchd` alone stays: "run it under systemd or launchd"), or a clause that says it is not scheduled ("does not fire automatically
+ * on a schedule", "rather than a scheduled job").
+ */
+function saysScheduled(text: string): boolean {
+  if (!SCHEDULED_PROSE.test(text)) return false;
+  for (const m of text.matchAll(SCHEDULED_GLOBAL)) {
+    const at = m.index!;
+    const word = m[0].trim();
+    const before = text.slice(Math.max(0, at - 60), at);
+    const after = text.slice(at + m[0].length, at + m[0].length + 12);
+    if (/[\w-]/.test(word.at(-1) ?? "") && /^(?:[.\w-]*\.[A-Za-z]{1,5}\b|\/|\.\w)/.test(after)) continue;
+    if (/[\w-]/.test(word[0] ?? "") && /[/.]$/.test(before)) continue;
+    if (/^crontab$/i.test(word) && /^\s+-l\b/.test(after)) continue;
+    if (/^launchctl$/i.test(word) && /^\s+list\b/.test(after)) continue;
+    // The clause before the word negates it: "not", "never", "rather than", "instead of", "without" (same sentence).
+    const clause = before.split(/[.;:!?\n]\s|[(\u3002]/).at(-1) ?? "";
+    if (/\b(?:not|never|no|rather than|instead of|without)\b[^,]{0,40}$/i.test(clause) && !/\b(?:not|never)\s+(?:only|just)\b/i.test(clause)) continue;
+    return true;
+  }
+  return false;
+}
 const TIMER_CODE = /\bwake_?agent\b|wakeAgent|\bsetInterval\(|node-cron|\bcron\.schedule\(|\bschedule\.every\b|APScheduler|BlockingScheduler|\bwhile True:[\s\S]{0,2000}?\btime\.sleep\(|\bwhile (?:true|:)\b[\s\S]{0,2000}?\bsleep \d/;
+const TIMER_GLOBAL = new RegExp(TIMER_CODE.source, "g");
+/** A loop that gives up once a time limit has passed (`if elapsed > MAX_TIMEOUT: raise`), then raises, returns or breaks. */
+const DEADLINE = /(?:\b(?:elapsed|waited)\w*|\btime\.(?:time|monotonic)\(\)(?:\s*-\s*\w+)?)\s*[<>]=?\s*[\w.]+[^\n]*\n(?:[^\n]*\n){0,3}?\s*(?:raise|return|break)\b/;
+/**
+ * A program that loops on a timer: a scheduler library, `setInterval`, or an endless loop that sleeps between rounds.
+ * Not a loop that waits for one result and gives up after a time limit (polling a job until it is done): a caller
+ * waits on that loop, it runs no schedule.
+ */
+function loopsOnTimer(text: string): boolean {
+  if (!TIMER_CODE.test(text)) return false;
+  for (const m of text.matchAll(TIMER_GLOBAL)) if (!/^while/.test(m[0]) || !DEADLINE.test(m[0])) return true;
+  return false;
+}
 /** A script that puts something on a schedule. */
 const INSTALLS_SCHEDULE = /\bcrontab\b|\blaunchctl\s+(?:load|bootstrap|kickstart)|\bsystemctl\s+(?:--user\s+)?(?:enable|start)\b|StartCalendarInterval|StartInterval|OnCalendar=|OnUnitActiveSec=|\bschtasks\b|\b(?:Register-ScheduledTask|New-ScheduledTaskTrigger)\b/;
 /** Windows scripts the lint does not parse, read only because they may install a scheduled task (files.ts). */
@@ -159,7 +197,7 @@ function namesSkill(text: string, skill: Skill, scripts: readonly TileFile[]): b
 }
 
 export function runsUnattended(tile: Tile, skill: Skill, docs: readonly TileFile[], scripts: readonly TileFile[]): boolean {
-  if (docs.some((d) => SCHEDULED_PROSE.test(d.text ?? "")) || scripts.some((s) => TIMER_CODE.test(s.text ?? ""))) return true;
+  if (docs.some((d) => saysScheduled(d.text ?? "")) || scripts.some((s) => loopsOnTimer(s.text ?? ""))) return true;
   if (schedules(tile).some((f) => !docs.includes(f) && namesSkill(f.text!, skill, scripts))) return true;
   // A program elsewhere in the tile that loops on a timer and imports or runs one of the skill's own scripts (a root
   // daemon doing `from imap_fetch import fetch` every five minutes) runs that script with nobody watching. Not a
@@ -203,7 +241,7 @@ const timerCache = new WeakMap<Tile, TimerProgram[]>();
 function timerPrograms(tile: Tile): TimerProgram[] {
   let found = timerCache.get(tile);
   if (!found) {
-    const loops = tile.scripts.map((s) => s.file).filter((f) => isCode(f.language) && TIMER_CODE.test(f.text ?? ""));
+    const loops = tile.scripts.map((s) => s.file).filter((f) => isCode(f.language) && loopsOnTimer(f.text ?? ""));
     timerCache.set(tile, (found = loops.map((file) => ({ file, runs: runsOf(file.text ?? "") }))));
   }
   return found;
