@@ -329,3 +329,13 @@ describe("tool-missing (shell): the run's environment is not there and the step 
     expect(await places("backup.sh", optional)).toEqual([]);
   });
 });
+
+describe("log-only-skip (Python): a logging helper of the file is a log line", () => {
+  const helper = `import sys\nfrom datetime import datetime\n\n\ndef timestamped_log(message, *, error=False):\n    stamp = datetime.now().strftime("%H:%M")\n    print(f"[{stamp}] {message}", file=sys.stderr if error else sys.stdout, flush=True)\n\n\n`;
+  it("reports an except in a queue worker that only calls a helper which prints, and not one that calls a helper which records", async () => {
+    const worker = (call: string) => `${helper}async def worker(queue):\n    while True:\n        target, alert = await queue.get()\n        try:\n            await deliver(target, alert)\n        except Exception as exc:\n            ${call}\n        finally:\n            queue.task_done()\n`;
+    expect(await places("scripts/run.py", worker(`timestamped_log(f"failed: {exc}", error=True)`))).toEqual(["log-only-skip:15"]);
+    const recording = `def remember_failure(alert):\n    FAILED.append(alert)\n    print("kept for retry", file=sys.stderr)\n\n\n`;
+    expect(await places("scripts/run.py", `${helper}${recording}${worker("remember_failure(alert)").slice(helper.length)}`)).toEqual([]);
+  });
+});

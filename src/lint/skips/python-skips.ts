@@ -52,7 +52,42 @@ export function isLog(stmt: SyntaxNode): boolean {
   const c = calleeOf(stmt);
   if (!c) return false;
   if (c.name === "print") return /file\s*=\s*sys\.stderr/.test(c.call.text);
-  return LOG_CALL.test(c.name);
+  if (LOG_CALL.test(c.name)) return true;
+  // A helper of the file that only prints or logs (`timestamped_log(msg, error=True)`) is a log line too.
+  const short = c.name.replace(/^self\./, "");
+  return /^\w+$/.test(short) && logHelpers(stmt).has(short);
+}
+
+/** Calls a log helper may make besides printing: formatting a time or a message, writing to its log file. */
+const FORMAT_CALL = /^(?:str|repr|len|open|format|ZoneInfo|[\w.]*\.(?:now|utcnow|strftime|isoformat|write|flush|replace|strip|join|format|dumps|get|astimezone)|time\.\w+|datetime\.\w+)$/;
+
+let helperKey = "";
+let helperNames: ReadonlySet<string> = new Set();
+
+/** Names of the functions of a file whose body only prints or logs (a one-file cache: files are read one at a time). */
+function logHelpers(node: SyntaxNode): ReadonlySet<string> {
+  let root = node;
+  while (root.parent) root = root.parent;
+  const key = `${root.id}:${root.endIndex}:${root.endPosition.row}:${root.endPosition.column}:${root.namedChildren.length}`;
+  if (key === helperKey) return helperNames;
+  const names = new Set<string>();
+  for (const fn of root.descendantsOfType("function_definition")) {
+    const body = fn.childForFieldName("body");
+    const calls = body?.descendantsOfType("call") ?? [];
+    // `datetime.now().strftime(...)` has no dotted name: its method name is what it does.
+    const callee = (c: SyntaxNode) => {
+      const f = c.childForFieldName("function");
+      return dotted(f) || (f?.type === "attribute" ? `x.${f.childForFieldName("attribute")?.text ?? ""}` : f?.text ?? "");
+    };
+    const prints = calls.filter((c) => callee(c) === "print" || LOG_CALL.test(callee(c)));
+    if (prints.length === 0 || !calls.every((c) => prints.includes(c) || FORMAT_CALL.test(callee(c)))) continue;
+    if (body!.descendantsOfType(["raise_statement", "return_statement", "yield"]).some((r) => r.type !== "return_statement" || r.namedChildren.length > 0)) continue;
+    const name = fn.childForFieldName("name")?.text;
+    if (name) names.add(name);
+  }
+  helperKey = key;
+  helperNames = names;
+  return names;
 }
 
 /** `sys.exit(2)`, `exit(1)`, `raise`: the run does not end clean. */
