@@ -339,3 +339,11 @@ describe("log-only-skip (Python): a logging helper of the file is a log line", (
     expect(await places("scripts/run.py", `${helper}${recording}${worker("remember_failure(alert)").slice(helper.length)}`)).toEqual([]);
   });
 });
+
+describe("cap-deferral (Python): keeping the newest N", () => {
+  it("reports `ids = ids[-max_messages:]` worked through by a loop, and not a short tail that is only shown", async () => {
+    const code = `def fetch_unseen(client, max_messages):\n    ids = client.search("UNSEEN")\n    ids = ids[-max_messages:]\n    for raw in ids:\n        handle(client.fetch(raw))\n`;
+    expect(await places("scripts/fetch.py", code)).toContain("cap-deferral:3");
+    expect(await places("scripts/fetch.py", `def tail(lines):\n    for line in lines[-5:]:\n        print(line)\n`)).toEqual([]);
+  });
+});

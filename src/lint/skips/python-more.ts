@@ -111,7 +111,7 @@ function enclosingFunction(node: SyntaxNode): SyntaxNode | undefined {
   return undefined;
 }
 
-/** The cap of a slice `X[:N]` / `X[0:N]`: N when it reads as a count cap, and the sliced collection X. */
+/** The cap of a slice `X[:N]` / `X[0:N]` / `X[-N:]`: N when it reads as a count cap, and the sliced collection X. */
 function capSlice(node: SyntaxNode | null): { coll: string; cap: SyntaxNode } | undefined {
   if (node?.type !== "subscript") return undefined;
   const slice = node.childForFieldName("subscript");
@@ -121,8 +121,10 @@ function capSlice(node: SyntaxNode | null): { coll: string; cap: SyntaxNode } | 
   const colon = parts.indexOf(":");
   if (colon === -1 || parts.filter((p) => p === ":").length > 1) return undefined;
   const start = parts.slice(0, colon).join("");
-  const stop = slice.namedChildren.find((c) => c.startIndex > slice.children[colon]!.startIndex);
-  if ((start !== "" && start !== "0") || !stop) return undefined;
+  // `[-N:]` keeps the newest N (the last of a list in arrival order), and leaves the older rest the same way.
+  const newest = slice.namedChildren.length === 1 && slice.namedChildren[0]!.type === "unary_operator" && slice.namedChildren[0]!.startIndex < slice.children[colon]!.startIndex && parts.at(-1) === ":";
+  const stop = newest ? slice.namedChildren[0]!.namedChildren[0] : slice.namedChildren.find((c) => c.startIndex > slice.children[colon]!.startIndex);
+  if ((!newest && start !== "" && start !== "0") || !stop) return undefined;
   // A small literal (`[:5]`) picks the top few to show; a cap on work is a named limit or a larger count.
   if (stop.type === "integer" ? Number(stop.text) < 10 : !(stop.type === "identifier" || stop.type === "attribute") || !CAP_NAME.test(stop.text)) return undefined;
   const value = node.childForFieldName("value");
@@ -361,7 +363,7 @@ export function pythonMoreSkips(root: SyntaxNode, add: Add): Set<number> {
   if (excepts && /print\(\s*(?:["'](?:\[\]|\{\})["']|json\.dumps\(\s*(?:\[\]|\{\}))|\]\s*=\s*(?:\[\]|\{)/.test(text)) emptyStandIns(root, add);
   if (excepts && /=\s*True\b/.test(text)) successOnFailure(root, add, SUCCESS_STATE);
   if (/\b(exit|_exit|quit)\(\s*(0|None|False)?\s*\)/.test(text)) exitZeroOnFailure(root, add);
-  if (/\[0?:\s*[\w.]+\s*\]/.test(text) || (/\bbreak\b/.test(text) && CAP_TEXT.test(text))) capDeferral(root, add);
+  if (/\[0?:\s*[\w.]+\s*\]|\[-\s*[\w.]+\s*:\]/.test(text) || (/\bbreak\b/.test(text) && CAP_TEXT.test(text))) capDeferral(root, add);
   if (/which\(|find_spec\(|ImportError|ModuleNotFoundError|FileNotFoundError/.test(text)) toolMissing(root, add);
   if (excepts && PROGRESS_TEXT.test(text)) progressPastFailure(root, add);
   return taken;
