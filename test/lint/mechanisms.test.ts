@@ -119,6 +119,14 @@ describe("who watches, read from the tile's structure", () => {
     expect(await flagged(said("It fires automatically on a schedule."))).toBe(true);
   });
 
+  it("a timer loop in a shared module the skill imports is not its schedule; a shared program its docs start is", async () => {
+    const loop = "import time\n\ndef watch():\n    while True:\n        check()\n        time.sleep(30)\n";
+    const importsIt = { "skills/fetcher/scripts/fetch_feeds.py": `from health import watch\n${FAILS}`, "lib/health.py": loop };
+    expect(await flagged(importsIt)).toBe(false);
+    const starts = "---\nname: fetcher\n---\n# Fetcher\n\nStart the poller with `python3 lib/health.py`, then run `scripts/fetch_feeds.py` and show what it printed.\n";
+    expect(await flagged({ ...importsIt, "skills/fetcher/SKILL.md": starts })).toBe(true);
+  });
+
   it("a loop that polls one job and gives up after a time limit is a wait, not a timer", async () => {
     const poll = (check: string) => `import time\n\ndef wait(job):\n    start = time.time()\n    while True:\n${check}        if done(job):\n            return job\n        time.sleep(5)\n`;
     expect(await flagged({ "skills/fetcher/scripts/poll.py": poll("        elapsed = time.time() - start\n        if elapsed > MAX_WAIT:\n            raise TimeoutError(job)\n") })).toBe(false);

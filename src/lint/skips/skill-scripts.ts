@@ -196,8 +196,20 @@ function namesSkill(text: string, skill: Skill, scripts: readonly TileFile[]): b
   return words.some((w) => new RegExp(`(^|[^\\w-])${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w-])`).test(text));
 }
 
+/** Text that starts a program with an interpreter (`python3 bin/poller.py`, `node ./lib/daemon.js`), not an import of it. */
+function startsProgram(text: string, file: TileFile): boolean {
+  const base = posix.basename(file.path);
+  if (!text.includes(base)) return false;
+  const key = (GENERIC.test(base) ? `${posix.basename(posix.dirname(file.path))}/${base}` : base).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`\\b(?:bash|sh|zsh|python[\\d.]*|node|tsx|bun|deno run)\\s+(?:-\\S+\\s+)*["']?(?:[^\\s"']*/)?${key}\\b`).test(text);
+}
+
 export function runsUnattended(tile: Tile, skill: Skill, docs: readonly TileFile[], scripts: readonly TileFile[]): boolean {
-  if (docs.some((d) => saysScheduled(d.text ?? "")) || scripts.some((s) => loopsOnTimer(s.text ?? ""))) return true;
+  if (docs.some((d) => saysScheduled(d.text ?? ""))) return true;
+  // A timer loop in the skill's own code, or in a shared program its docs start with an interpreter (`python3
+  // bin/poller.py`). Not one in a shared module it only names or imports: a library's health-check `setInterval`, or a
+  // bot's main loop named by a skill about editing that code, runs none of this skill's work on a schedule.
+  if (scripts.some((s) => loopsOnTimer(s.text ?? "") && (skill.scripts.includes(s) || docs.some((d) => startsProgram(d.text ?? "", s))))) return true;
   if (schedules(tile).some((f) => !docs.includes(f) && namesSkill(f.text!, skill, scripts))) return true;
   // A program elsewhere in the tile that loops on a timer and imports or runs one of the skill's own scripts (a root
   // daemon doing `from imap_fetch import fetch` every five minutes) runs that script with nobody watching. Not a
