@@ -127,6 +127,15 @@ describe("who watches, read from the tile's structure", () => {
     expect(await flagged({ ...importsIt, "skills/fetcher/SKILL.md": starts })).toBe(true);
   });
 
+  it("launchd by what schedules with it, not its name among system processes", async () => {
+    const said = (line: string) => ({ "skills/fetcher/SKILL.md": WATCHED.replace("Run `scripts", `${line}\n\nRun \`scripts`) });
+    expect(await flagged(said("WindowServer, launchd and kernel_task are essential system processes."))).toBe(false);
+    expect(await flagged(said("The plist Label must match the one used in `launchctl` commands."))).toBe(false);
+    expect(await flagged(said("Always run the listener under `systemd` or `launchd`."))).toBe(true);
+    expect(await flagged(said("```xml\n<key>StartCalendarInterval</key>\n<dict><key>Hour</key><integer>8</integer></dict>\n```"))).toBe(true);
+    expect(await flagged(said("Then `launchctl load ~/Library/LaunchAgents/com.example.fetcher.plist`."))).toBe(true);
+  });
+
   it("a loop that polls one job and gives up after a time limit is a wait, not a timer", async () => {
     const poll = (check: string) => `import time\n\ndef wait(job):\n    start = time.time()\n    while True:\n${check}        if done(job):\n            return job\n        time.sleep(5)\n`;
     expect(await flagged({ "skills/fetcher/scripts/poll.py": poll("        elapsed = time.time() - start\n        if elapsed > MAX_WAIT:\n            raise TimeoutError(job)\n") })).toBe(false);

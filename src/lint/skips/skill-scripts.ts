@@ -114,12 +114,14 @@ const SCHEDULED_PROSE = new RegExp(
     String.raw`/loop\s+\d+\s*[smhd]\b`,
     String.raw`\bscheduled (?:task|job|run|trigger|agent|workflow)s?\b`,
     String.raw`\bon a schedule\b`,
-    String.raw`\b(?:run|runs|ran|invoked|triggered|fired|started|called|executed) (?:\w+ ){0,4}(?:by|from|via|through|under) (?:a |the |an )?(?:cron|crontab|launchd|systemd|scheduler|timer|/loop|heartbeat|scheduled task)`,
+    String.raw`\b(?:run|runs|ran|invoked|triggered|fired|started|called|executed) (?:\w+ ){0,4}(?:by|from|via|through|under) (?:a |the |an )?[\x60"']?(?:cron|crontab|launchd|systemd|scheduler|timer|/loop|heartbeat|scheduled task)`,
     String.raw`\b(?:runs?|invoked|triggered|fires?|executed) (?:\w+ )?(?:nightly|hourly|daily|weekly|every \d+ (?:minutes?|hours?|mins?)|every (?:morning|night|evening|hour|day)|each (?:morning|night|day)|unattended|periodically|automatically|in the background)\b`,
     String.raw`\bnightly\b`,
     String.raw`\bevery \d+ (?:minutes?|hours?|mins?)\b`,
     String.raw`\bunattended\b`,
-    String.raw`\blaunchd\b|\blaunchctl\b|\bsystemd timer\b`,
+    // launchd by what schedules with it (a plist's interval, `launchctl load`), not its name in a list of system
+    // processes or a writing guide; "run it under `systemd` or `launchd`" is read by the "run ... under" form above.
+    String.raw`\blaunchctl\s+(?:load|bootstrap|kickstart)\b|\bStart(?:Calendar)?Interval\b|\bOnCalendar=|\bsystemd timer\b`,
     String.raw`\b(?:every |each )?wake(?: cycle|_agent)\b|\bpre-?check\b|\bbackground (?:job|task)s?\b`,
     // The same in Chinese, which has no word breaks: a scheduled task or run (定时任务, 定时推送; not 指定时间, "a given
     // time"), every N minutes or hours, every day at a time, unattended. Not 计划任务: 计划 is as often "a plan".
