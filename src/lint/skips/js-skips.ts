@@ -8,7 +8,7 @@ import { jsFailureAsNothing, jsSuccessOnFailure, jsUnconfirmedSends } from "./js
 
 const LOOPS = new Set(["for_statement", "for_in_statement", "while_statement", "do_statement"]);
 /** The node types jsSkips looks for in the whole tree: found in one search (nodesOf), not one search each. */
-const JS_SKIP_TYPES = ["catch_clause", "call_expression", "if_statement", "for_in_statement"];
+const JS_SKIP_TYPES = ["catch_clause", "call_expression", "if_statement", "for_in_statement", "variable_declarator"];
 const js = (root: SyntaxNode, type: string) => nodesOf(root, type, JS_SKIP_TYPES);
 const FUNCTIONS = new Set(["function_declaration", "function_expression", "arrow_function", "method_definition", "function", "generator_function_declaration"]);
 const BUDGET = /budget|deadline|elapsed|timeLeft|remainingMs|overBudget|performance\.now\(\)|Date\.now\(\)/;
@@ -253,7 +253,7 @@ export function jsSkips(root: SyntaxNode): SkipEvidence[] {
     if (coll && doesWork(call.childForFieldName("arguments")) && !remainderTold(scopeOf(call), coll, fn.childForFieldName("object")!)) add("cap-deferral", call);
   }
   // `const kept = sortFindings(valid).slice(0, MAX_FINDINGS)` then work on `kept`: the rest of `valid` is dropped.
-  for (const decl of js(root, "variable_declarator")) {
+  for (const decl of /\.slice\(\s*0\s*,/.test(root.text) ? js(root, "variable_declarator") : []) {
     const value = decl.childForFieldName("value");
     const id = decl.childForFieldName("name");
     if (value?.type !== "call_expression" || id?.type !== "identifier") continue;

@@ -55,23 +55,22 @@ export function isLog(stmt: SyntaxNode): boolean {
   if (LOG_CALL.test(c.name)) return true;
   // A helper of the file that only prints or logs (`timestamped_log(msg, error=True)`) is a log line too.
   const short = c.name.replace(/^self\./, "");
-  return /^\w+$/.test(short) && logHelpers(stmt).has(short);
+  return currentRoot !== null && /^\w+$/.test(short) && logHelpers().has(short);
 }
 
 /** Calls a log helper may make besides printing: formatting a time or a message, writing to its log file. */
 const FORMAT_CALL = /^(?:str|repr|len|open|format|ZoneInfo|[\w.]*\.(?:now|utcnow|strftime|isoformat|write|flush|replace|strip|join|format|dumps|get|astimezone)|time\.\w+|datetime\.\w+)$/;
 
-let helperKey = "";
-let helperNames: ReadonlySet<string> = new Set();
+/** The file being read by pythonSkips, and its log helpers once asked for: isLog is hot, so no walk to the root per call. */
+let currentRoot: SyntaxNode | null = null;
+let currentHelpers: ReadonlySet<string> | null = null;
 
-/** Names of the functions of a file whose body only prints or logs (a one-file cache: files are read one at a time). */
-function logHelpers(node: SyntaxNode): ReadonlySet<string> {
-  let root = node;
-  while (root.parent) root = root.parent;
-  const key = `${root.id}:${root.endIndex}:${root.endPosition.row}:${root.endPosition.column}:${root.namedChildren.length}`;
-  if (key === helperKey) return helperNames;
+/** Names of the functions of the file being read whose body only prints or logs. */
+function logHelpers(): ReadonlySet<string> {
+  if (!currentRoot) return new Set();
+  if (currentHelpers) return currentHelpers;
   const names = new Set<string>();
-  for (const fn of root.descendantsOfType("function_definition")) {
+  for (const fn of currentRoot.descendantsOfType("function_definition")) {
     const body = fn.childForFieldName("body");
     const calls = body?.descendantsOfType("call") ?? [];
     // `datetime.now().strftime(...)` has no dotted name: its method name is what it does.
@@ -85,9 +84,7 @@ function logHelpers(node: SyntaxNode): ReadonlySet<string> {
     const name = fn.childForFieldName("name")?.text;
     if (name) names.add(name);
   }
-  helperKey = key;
-  helperNames = names;
-  return names;
+  return (currentHelpers = names);
 }
 
 /** `sys.exit(2)`, `exit(1)`, `raise`: the run does not end clean. */
@@ -132,6 +129,17 @@ export function caughtNames(clause: SyntaxNode): string[] {
 }
 
 export function pythonSkips(root: SyntaxNode): SkipEvidence[] {
+  currentRoot = root;
+  currentHelpers = null;
+  try {
+    return readPython(root);
+  } finally {
+    currentRoot = null;
+    currentHelpers = null;
+  }
+}
+
+function readPython(root: SyntaxNode): SkipEvidence[] {
   const out: SkipEvidence[] = [];
   const add = (mechanism: SkipMechanism, node: SyntaxNode, fields?: readonly string[], snippet?: string) =>
     out.push({ mechanism, line: at(node)[0], column: at(node)[1], snippet: (snippet ?? snippetOf(node)).slice(0, 200), ...(fields ? { fields } : {}) });
