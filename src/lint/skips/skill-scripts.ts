@@ -137,9 +137,9 @@ const SCHEDULED_GLOBAL = new RegExp(SCHEDULED_PROSE.source, "gi");
  * on a schedule", "rather than a scheduled job").
  */
 function saysScheduled(text: string): boolean {
-  if (!SCHEDULED_PROSE.test(text)) return false;
-  for (const m of text.matchAll(SCHEDULED_GLOBAL)) {
-    const at = m.index!;
+  SCHEDULED_GLOBAL.lastIndex = 0;
+  for (let m = SCHEDULED_GLOBAL.exec(text); m !== null; m = SCHEDULED_GLOBAL.exec(text)) {
+    const at = m.index;
     const word = m[0].trim();
     const before = text.slice(Math.max(0, at - 60), at);
     const after = text.slice(at + m[0].length, at + m[0].length + 12);
@@ -164,9 +164,23 @@ const DEADLINE = /(?:\b(?:elapsed|waited)\w*|\btime\.(?:time|monotonic)\(\)(?:\s
  * waits on that loop, it runs no schedule.
  */
 function loopsOnTimer(text: string): boolean {
-  if (!TIMER_CODE.test(text)) return false;
-  for (const m of text.matchAll(TIMER_GLOBAL)) if (!/^while/.test(m[0]) || !DEADLINE.test(m[0])) return true;
+  TIMER_GLOBAL.lastIndex = 0;
+  for (let m = TIMER_GLOBAL.exec(text); m !== null; m = TIMER_GLOBAL.exec(text)) if (!/^while/.test(m[0]) || !DEADLINE.test(m[0])) return true;
   return false;
+}
+
+// Both are read per skill, and a tile's docs and shared scripts are read by many skills: once per file.
+const scheduledCache = new WeakMap<TileFile, boolean>();
+const timerLoopCache = new WeakMap<TileFile, boolean>();
+function docSaysScheduled(f: TileFile): boolean {
+  let r = scheduledCache.get(f);
+  if (r === undefined) scheduledCache.set(f, (r = saysScheduled(f.text ?? "")));
+  return r;
+}
+function fileLoopsOnTimer(f: TileFile): boolean {
+  let r = timerLoopCache.get(f);
+  if (r === undefined) timerLoopCache.set(f, (r = loopsOnTimer(f.text ?? "")));
+  return r;
 }
 /** A script that puts something on a schedule. */
 const INSTALLS_SCHEDULE = /\bcrontab\b|\blaunchctl\s+(?:load|bootstrap|kickstart)|\bsystemctl\s+(?:--user\s+)?(?:enable|start)\b|StartCalendarInterval|StartInterval|OnCalendar=|OnUnitActiveSec=|\bschtasks\b|\b(?:Register-ScheduledTask|New-ScheduledTaskTrigger)\b/;
@@ -207,11 +221,11 @@ function startsProgram(text: string, file: TileFile): boolean {
 }
 
 export function runsUnattended(tile: Tile, skill: Skill, docs: readonly TileFile[], scripts: readonly TileFile[]): boolean {
-  if (docs.some((d) => saysScheduled(d.text ?? ""))) return true;
+  if (docs.some(docSaysScheduled)) return true;
   // A timer loop in the skill's own code, or in a shared program its docs start with an interpreter (`python3
   // bin/poller.py`). Not one in a shared module it only names or imports: a library's health-check `setInterval`, or a
   // bot's main loop named by a skill about editing that code, runs none of this skill's work on a schedule.
-  if (scripts.some((s) => loopsOnTimer(s.text ?? "") && (skill.scripts.includes(s) || docs.some((d) => startsProgram(d.text ?? "", s))))) return true;
+  if (scripts.some((s) => fileLoopsOnTimer(s) && (skill.scripts.includes(s) || docs.some((d) => startsProgram(d.text ?? "", s))))) return true;
   if (schedules(tile).some((f) => !docs.includes(f) && namesSkill(f.text!, skill, scripts))) return true;
   // A program elsewhere in the tile that loops on a timer and imports or runs one of the skill's own scripts (a root
   // daemon doing `from imap_fetch import fetch` every five minutes) runs that script with nobody watching. Not a
@@ -255,7 +269,7 @@ const timerCache = new WeakMap<Tile, TimerProgram[]>();
 function timerPrograms(tile: Tile): TimerProgram[] {
   let found = timerCache.get(tile);
   if (!found) {
-    const loops = tile.scripts.map((s) => s.file).filter((f) => isCode(f.language) && loopsOnTimer(f.text ?? ""));
+    const loops = tile.scripts.map((s) => s.file).filter((f) => isCode(f.language) && fileLoopsOnTimer(f));
     timerCache.set(tile, (found = loops.map((file) => ({ file, runs: runsOf(file.text ?? "") }))));
   }
   return found;
