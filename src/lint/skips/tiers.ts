@@ -26,59 +26,59 @@ export interface Measurement {
 }
 
 export const MEASURED: Measurement = {
-  half: "test2",
-  repos: 33,
-  when: "2026-11-28 07:06 UTC",
-  clearPlaces: 53,
+  half: "test3",
+  repos: 29,
+  when: "2026-11-28 09:27 UTC",
+  clearPlaces: 36,
   figures: {
     "instructed-skip": {
-      places: 2,
-      right: 1,
-      wrong: 1,
+      places: 0,
+      right: 0,
+      wrong: 0,
       unlabelled: 0,
-      clearFound: 1
+      clearFound: 0
     },
     "log-only-skip": {
-      places: 28,
-      right: 13,
-      wrong: 15,
+      places: 2,
+      right: 2,
+      wrong: 0,
       unlabelled: 0,
-      clearFound: 2
+      clearFound: 0
     },
     "cap-deferral": {
-      places: 12,
-      right: 5,
-      wrong: 7,
+      places: 1,
+      right: 1,
+      wrong: 0,
       unlabelled: 0,
       clearFound: 0
     },
     "error-as-empty": {
-      places: 31,
-      right: 21,
-      wrong: 10,
+      places: 11,
+      right: 5,
+      wrong: 6,
       unlabelled: 0,
       clearFound: 2
     },
     "exit-0-on-failure": {
-      places: 0,
+      places: 2,
       right: 0,
-      wrong: 0,
+      wrong: 2,
       unlabelled: 0,
       clearFound: 0
     },
     "catch-all-exit-0": {
-      places: 0,
+      places: 1,
       right: 0,
-      wrong: 0,
+      wrong: 1,
       unlabelled: 0,
       clearFound: 0
     },
     "tool-missing": {
-      places: 3,
-      right: 1,
-      wrong: 2,
+      places: 5,
+      right: 5,
+      wrong: 0,
       unlabelled: 0,
-      clearFound: 1
+      clearFound: 0
     },
     "progress-past-failure": {
       places: 0,
@@ -88,23 +88,23 @@ export const MEASURED: Measurement = {
       clearFound: 0
     },
     "unconfirmed-send": {
-      places: 4,
-      right: 3,
-      wrong: 1,
+      places: 0,
+      right: 0,
+      wrong: 0,
       unlabelled: 0,
-      clearFound: 1
+      clearFound: 0
     },
     "unrelayed-collection": {
-      places: 4,
+      places: 0,
       right: 0,
-      wrong: 4,
+      wrong: 0,
       unlabelled: 0,
       clearFound: 0
     },
     "budget-stop": {
-      places: 2,
+      places: 0,
       right: 0,
-      wrong: 2,
+      wrong: 0,
       unlabelled: 0,
       clearFound: 0
     },
