@@ -142,6 +142,24 @@ describe("error-as-empty (shell): a failure's stand-in where the answer goes", (
   });
 });
 
+describe("error-as-empty (shell): a read of state the script keeps itself", () => {
+  const COUNT = `restarts() {\n  python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["r"]))' "$STATE_FILE" 2>/dev/null || echo 0\n}\nif [ "$(restarts)" -lt 3 ]; then systemctl restart gateway; fi\n`;
+  const CRON = `current=$(crontab -l 2>/dev/null || echo "")\nfiltered=$(echo "$current" | grep -v health-check)\n`;
+
+  it("reports the default when nothing in the script writes what it read", async () => {
+    expect(await places("scripts/watchdog.sh", `#!/bin/bash\n${COUNT}`)).toEqual(["error-as-empty:3"]);
+    expect(await places("scripts/watchdog.sh", `#!/bin/bash\n${COUNT}python3 -c 'import json,sys; print(json.load(open(sys.argv[1])))' "$STATE_FILE"\n`)).toEqual(["error-as-empty:3"]);
+    expect(await places("scripts/configure.sh", `#!/bin/bash\n${CRON}echo "$filtered"\n`)).toEqual(["error-as-empty:2"]);
+  });
+
+  it("says nothing when the script writes that state itself: absent, it is a first run", async () => {
+    const write = `python3 -c 'import json,sys,time; json.dump({"r": [time.time()]}, open(sys.argv[1], "w"))' "$STATE_FILE"\n`;
+    expect(await places("scripts/watchdog.sh", `#!/bin/bash\n${COUNT}${write}`)).toEqual([]);
+    expect(await places("scripts/watchdog.sh", `#!/bin/bash\n${COUNT}date +%s >> "$STATE_FILE"\n`)).toEqual([]);
+    expect(await places("scripts/configure.sh", `#!/bin/bash\n${CRON}echo "$filtered" | crontab -\n`)).toEqual([]);
+  });
+});
+
 describe("error-as-empty: a failure branch that records success", () => {
   it("reports a catch or except that sets a success state after a failed start-up", async () => {
     const js = `class Calendar {\n  async init() {\n    try {\n      await this.auth.login();\n      this.initialized = true;\n    } catch (error) {\n      console.error("login failed:", error.message);\n      this.initialized = true;\n    }\n  }\n}\n`;

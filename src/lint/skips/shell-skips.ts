@@ -61,6 +61,26 @@ function isWork(node: SyntaxNode): boolean {
   return true;
 }
 
+/** Code that writes a file it was handed: `open(p, "w")`, `json.dump`, `os.replace`, `writeFileSync`, `> "$F"`. */
+const WRITES = /open\([^)]*,\s*['"][wax]|json\.dump\(|os\.replace\(|write_text\(|writeFileSync\(/;
+
+/**
+ * The failing read is of state this script keeps itself: `crontab -l` in a script that installs the crontab, or a
+ * file (`"$STATE_FILE"`) that another statement of the script writes. Unreadable or absent, that state is a first run,
+ * and an empty or default answer is its true starting value, not work left undone.
+ */
+function readsOwnState(left: SyntaxNode, root: SyntaxNode): boolean {
+  if (/\bcrontab\s+-l\b/.test(left.text)) return /\|\s*crontab\s+-(?![\w-])|\bcrontab\s+"?\$\{?\w/.test(root.text);
+  const vars = new Set([...left.text.matchAll(/"\$\{?(\w+)\}?"/g)].map((m) => m[1]!));
+  if (vars.size === 0) return false;
+  for (const v of vars) {
+    if (new RegExp(String.raw`(?:>>?\s*|\btee\s+(?:-a\s+)?|\bmv\s+\S+\s+)"?\$\{?${v}\b`).test(root.text)) return true;
+    const arg = new RegExp(String.raw`"\$\{?${v}\}?"`);
+    if (sh(root, "command").some((c) => (c.endIndex <= left.startIndex || c.startIndex >= left.endIndex) && arg.test(c.text) && WRITES.test(c.text))) return true;
+  }
+  return false;
+}
+
 /** Stands for an echo whose redirect to stderr is on the enclosing statement. */
 const LOG_MARK = { type: "log-mark", text: "", namedChildren: [] } as unknown as SyntaxNode;
 
@@ -125,14 +145,14 @@ export function shellSkips(root: SyntaxNode): SkipEvidence[] {
     else if (inLoop(list) && logThenNext(body)) add("log-only-skip", list);
     // `gog gmail search ... || echo "No unread messages found"`: the failure's stand-in goes to the stream the command's
     // own answer goes to, so whoever reads the output reads an answer, not a failure.
-    else if (!loggedList && body.length === 1 && /^(echo|printf)$/.test(name(body[0])) && body[0]!.type === "command" && writesStdout(left) && !inSubstitution(list) && list.parent?.type !== "pipeline") add("error-as-empty", list);
+    else if (!loggedList && body.length === 1 && /^(echo|printf)$/.test(name(body[0])) && body[0]!.type === "command" && writesStdout(left) && !inSubstitution(list) && list.parent?.type !== "pipeline" && !readsOwnState(left, root)) add("error-as-empty", list);
   }
   // `x=$(curl ... || echo '[]')`: the failure reads as an empty answer.
   for (const sub of sh(root, "command_substitution")) {
     for (const list of sub.descendantsOfType("list")) {
       const right = list.namedChildren.at(-1)!;
       if (!list.children.some((c) => c.text === "||") || !isWork(list.namedChildren[0]!)) continue;
-      if (/^(echo|printf)$/.test(name(right)) && /^(echo|printf)\s+(-n\s+)?(['"]?(\[\]|\{\}|null|0|)['"]?)\s*$/.test(right.text)) add("error-as-empty", list);
+      if (/^(echo|printf)$/.test(name(right)) && /^(echo|printf)\s+(-n\s+)?(['"]?(\[\]|\{\}|null|0|)['"]?)\s*$/.test(right.text) && !readsOwnState(list.namedChildren[0]!, root)) add("error-as-empty", list);
     }
   }
   for (const ifs of sh(root, "if_statement")) {
