@@ -160,6 +160,22 @@ describe("error-as-empty (shell): a read of state the script keeps itself", () =
   });
 });
 
+describe("error-as-empty (JS/TS): a read of a file the program writes itself", () => {
+  const READ = `import fs from "node:fs/promises";\nasync function history() {\n  try {\n    const text = await fs.readFile(HISTORY_PATH, "utf8");\n    return JSON.parse(text).slice(-5);\n  } catch {\n    return [];\n  }\n}\n`;
+
+  it("reports the empty answer when the file is someone else's, or the try does other work", async () => {
+    expect(await places("scripts/run.mjs", READ)).toEqual(["error-as-empty:6"]);
+    expect(await places("scripts/run.mjs", `${READ}await fs.writeFile(OTHER_PATH, "[]");\n`)).toEqual(["error-as-empty:6"]);
+    const fetches = READ.replace(`const text = await fs.readFile(HISTORY_PATH, "utf8");`, `const text = await fs.readFile(HISTORY_PATH, "utf8") + (await fetch(URL)).status;`);
+    expect(await places("scripts/run.mjs", `${fetches}await fs.appendFile(HISTORY_PATH, "x");\n`)).toEqual(["error-as-empty:6"]);
+  });
+
+  it("says nothing when the same program writes that file: absent, it is a first run", async () => {
+    expect(await places("scripts/run.mjs", `${READ}await fs.appendFile(HISTORY_PATH, JSON.stringify(entry));\n`)).toEqual([]);
+    expect(await places("scripts/run.mjs", `${READ}fs.writeFileSync(HISTORY_PATH, "[]");\n`)).toEqual([]);
+  });
+});
+
 describe("error-as-empty: a failure branch that records success", () => {
   it("reports a catch or except that sets a success state after a failed start-up", async () => {
     const js = `class Calendar {\n  async init() {\n    try {\n      await this.auth.login();\n      this.initialized = true;\n    } catch (error) {\n      console.error("login failed:", error.message);\n      this.initialized = true;\n    }\n  }\n}\n`;

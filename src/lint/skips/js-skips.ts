@@ -172,6 +172,26 @@ function onlyInMessages(call: SyntaxNode): boolean {
   });
 }
 
+/**
+ * The try only reads a file this program writes itself (`readFile(LOG_PATH)` beside `appendFile(LOG_PATH, ...)`,
+ * `readFileSync(CONFIG_PATH)` beside `writeFileSync(CONFIG_PATH, ...)`): absent or unreadable, that state is a first
+ * run, and the empty answer is its true starting value, not work left undone. Any other work in the try keeps it a failure.
+ */
+function readsOwnState(tryBody: SyntaxNode, root: SyntaxNode): boolean {
+  const calls = tryBody.descendantsOfType("call_expression");
+  const reads = calls.filter((c) => /(^|\.)(readFileSync|readFile)$/.test(c.childForFieldName("function")?.text ?? ""));
+  if (reads.length === 0) return false;
+  const fn = (c: SyntaxNode) => c.childForFieldName("function")?.text ?? "";
+  // Everything else only computes on what was read (JSON.parse, split, slice) or asks whether the file is there.
+  if (calls.some((c) => !reads.some((r) => r.startIndex === c.startIndex) && !LOG.test(`${fn(c)}(`) && !/(^|\.)(existsSync|statSync|stat|access|accessSync|push|join|map|filter|toString|trim|slice|split|parse|includes|keys|values|entries|String|Number|Boolean|filter|reverse|sort)$/.test(fn(c)))) return false;
+  return reads.every((r) => {
+    const path = r.childForFieldName("arguments")?.namedChildren[0]?.text ?? "";
+    if (!/^[\w$.]+$/.test(path)) return false;
+    const esc = path.replace(/[.$]/g, (c) => `\\${c}`);
+    return new RegExp(String.raw`(?:^|\.|\b)(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|renameSync|rename)\(\s*(?:[\w$.]+,\s*)?${esc}\b`).test(root.text);
+  });
+}
+
 export function jsSkips(root: SyntaxNode): SkipEvidence[] {
   const out: SkipEvidence[] = [];
   const add = (mechanism: SkipMechanism, node: SyntaxNode, snippet?: string) => out.push({ mechanism, line: at(node)[0], column: at(node)[1], snippet: (snippet ?? node.text.split("\n")[0]!.trim()).slice(0, 160) });
@@ -195,7 +215,7 @@ export function jsSkips(root: SyntaxNode): SkipEvidence[] {
     const last = stmts.at(-1);
     const returnsEmpty = last?.type === "return_statement" && EMPTY.test(last.namedChildren[0]?.text ?? "") && stmts.slice(0, -1).every(logsOnlyDeep);
     const tryBody = tryStmt?.childForFieldName("body");
-    if (returnsEmpty && last.namedChildren.length > 0 && tryBody && doesWork(tryBody) && !(loop && LOOPS.has(loop.type))) {
+    if (returnsEmpty && last.namedChildren.length > 0 && tryBody && doesWork(tryBody) && !(loop && LOOPS.has(loop.type)) && !readsOwnState(tryBody, root)) {
       add("error-as-empty", clause, `${clause.text.split("\n")[0]!.trim()} … ${last.text}`);
       continue;
     }
