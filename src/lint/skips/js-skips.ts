@@ -51,6 +51,20 @@ const logsOnlyDeep = (s: SyntaxNode): boolean => {
 };
 const exitsZero = (text: string) => /process\.exit\(\s*(0)?\s*\)/.test(text);
 
+/**
+ * The `return x` right after a try statement, when x is a collection declared empty (`const x = []`) in the same
+ * function before the try: what the function answers when the try failed part-way or at once.
+ */
+function returnsUnfilled(tryStmt: SyntaxNode): string | undefined {
+  const block = tryStmt.parent;
+  if (block?.type !== "statement_block" || !block.parent || !FUNCTIONS.has(block.parent.type)) return undefined;
+  const next = block.namedChildren.find((c) => c.startIndex > tryStmt.endIndex && c.type !== "comment");
+  const v = next?.type === "return_statement" ? next.namedChildren[0] : undefined;
+  if (v?.type !== "identifier") return undefined;
+  const declared = block.namedChildren.some((c) => c.endIndex <= tryStmt.startIndex && /^(lexical_declaration|variable_declaration)$/.test(c.type) && c.namedChildren.some((d) => d.childForFieldName("name")?.text === v.text && EMPTY.test(d.childForFieldName("value")?.text ?? "-")));
+  return declared ? next!.text : undefined;
+}
+
 /** The catch is at the top: around the script's main call, not inside a function that does one piece of work. */
 function atTop(clause: SyntaxNode): boolean {
   for (let p = clause.parent; p; p = p.parent) if (FUNCTIONS.has(p.type)) return /main|run|cli/i.test(p.parent?.type === "variable_declarator" ? p.parent.childForFieldName("name")?.text ?? "" : p.childForFieldName("name")?.text ?? "");
@@ -217,6 +231,12 @@ export function jsSkips(root: SyntaxNode): SkipEvidence[] {
     const tryBody = tryStmt?.childForFieldName("body");
     if (returnsEmpty && last.namedChildren.length > 0 && tryBody && doesWork(tryBody) && !(loop && LOOPS.has(loop.type)) && !readsOwnState(tryBody, root)) {
       add("error-as-empty", clause, `${clause.text.split("\n")[0]!.trim()} … ${last.text}`);
+      continue;
+    }
+    // `try { … findings.push(…) } catch { /* git diff failed, skip */ } return findings;`: a failure that only logs falls
+    // through to returning the collection the try was filling, still empty, and the caller reads "nothing found".
+    if (!loop && tryStmt && tryBody && stmts.every(logsOnlyDeep) && doesWork(tryBody) && returnsUnfilled(tryStmt)) {
+      add("error-as-empty", clause, `${clause.text.split("\n")[0]!.trim()} … (falls through to ${returnsUnfilled(tryStmt)})`);
       continue;
     }
     if (!loop || !tryStmt) continue;

@@ -87,6 +87,17 @@ function errorAsEmpty(root: SyntaxNode, add: Add, taken: Set<number>): void {
     if (names.length > 0 && !names.some((n) => OPERATIONAL_EXC.test(n))) continue;
     const body = statements(clause.namedChildren.find((c) => c.type === "block"));
     const last = body.at(-1);
+    if (last && last.type !== "return_statement" && clause.parent?.type === "try_statement") {
+      // `try: … results.append(…) except requests.RequestException as e: log(e)` then `return results`: the failure
+      // falls through to returning the collection the try was filling, still empty.
+      const after = returnsUnfilled(clause.parent);
+      const tryBlock = clause.parent.namedChildren.find((c) => c.type === "block");
+      if (after && body.every((s) => isLog(s) || s.type === "pass_statement") && !body.some(surfaces) && tryBlock && !parseOnly(tryBlock) && tryBlock.descendantsOfType("call").length > 0 && !enclosingLoop(clause)) {
+        taken.add(clause.startIndex);
+        add("error-as-empty", clause, undefined, `${snippetOf(clause)} … (falls through to ${after})`);
+      }
+      continue;
+    }
     if (!last || last.type !== "return_statement") continue;
     const value = last.namedChildren[0];
     const empty = value === undefined || EMPTY_VALUE.test(value.text) || (value.type === "tuple" && value.namedChildren.every((v) => EMPTY_VALUE.test(v.text)));
@@ -104,6 +115,17 @@ function errorAsEmpty(root: SyntaxNode, add: Add, taken: Set<number>): void {
     taken.add(clause.startIndex);
     add("error-as-empty", clause, undefined, `${snippetOf(clause)} … ${last.text}`);
   }
+}
+
+/** The `return x` right after a try statement, when x was set to an empty collection before it in the same function body. */
+function returnsUnfilled(tryStmt: SyntaxNode): string | undefined {
+  const block = tryStmt.parent;
+  if (block?.type !== "block" || block.parent?.type !== "function_definition") return undefined;
+  const next = block.namedChildren.find((c) => c.startIndex > tryStmt.endIndex && c.type !== "comment");
+  const v = next?.type === "return_statement" ? next.namedChildren[0] : undefined;
+  if (v?.type !== "identifier") return undefined;
+  const set = block.namedChildren.some((c) => c.endIndex <= tryStmt.startIndex && c.type === "expression_statement" && c.namedChildren[0]?.type === "assignment" && c.namedChildren[0].childForFieldName("left")?.text === v.text && /^(\[\]|\{\}|set\(\)|dict\(\)|list\(\))$/.test(c.namedChildren[0].childForFieldName("right")?.text ?? ""));
+  return set ? next!.text : undefined;
 }
 
 function enclosingFunction(node: SyntaxNode): SyntaxNode | undefined {
