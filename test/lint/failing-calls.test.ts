@@ -381,3 +381,31 @@ describe("cap-deferral (Python): keeping the newest N", () => {
     expect(await places("scripts/fetch.py", `def tail(lines):\n    for line in lines[-5:]:\n        print(line)\n`)).toEqual([]);
   });
 });
+
+describe("error-as-empty: a failure that falls through to returning the collection the try was filling", () => {
+  const PY_FEED = (except: string, after = "    return articles\n") =>
+    `import sys\nimport requests\n\ndef fetch_feed(url):\n    articles = []\n    try:\n        for entry in requests.get(url, timeout=10).json()["items"]:\n            articles.append(entry["title"])\n${except}${after}\nfor title in fetch_feed(URL):\n    publish(title)\n`;
+  it("reports a Python except that only logs or passes before `return articles`", async () => {
+    expect(await places("scripts/run.py", PY_FEED(`    except Exception as e:\n        print(f"feed failed: {e}", file=sys.stderr)\n`))).toEqual(["error-as-empty:9"]);
+    expect(await places("scripts/run.py", PY_FEED(`    except requests.RequestException:\n        pass\n`))).toEqual(["error-as-empty:9"]);
+  });
+
+  it("says nothing when the except raises, when the collection was not empty, or when something comes between", async () => {
+    expect(await places("scripts/run.py", PY_FEED(`    except Exception as e:\n        raise SystemExit(f"feed failed: {e}")\n`))).toEqual([]);
+    expect(await places("scripts/run.py", PY_FEED(`    except Exception as e:\n        print(e, file=sys.stderr)\n`, `    if not articles:\n        sys.exit(1)\n    return articles\n`))).toEqual([]);
+    const seeded = PY_FEED(`    except Exception as e:\n        print(e, file=sys.stderr)\n`).replace("articles = []", "articles = load_cached()");
+    expect(await places("scripts/run.py", seeded)).toEqual([]);
+  });
+
+  const JS_SCAN = (handler: string) =>
+    `import { execSync } from "node:child_process";\n\nfunction secretsInDiff() {\n  const findings = [];\n  try {\n    const diff = execSync("git diff HEAD", { encoding: "utf8" });\n    for (const line of diff.split("\\n")) if (/api_key=/.test(line)) findings.push(line);\n  } ${handler}\n  return findings;\n}\n\nconsole.log(JSON.stringify(secretsInDiff()));\n`;
+  it("reports a JS catch that is empty or only logs before `return findings`", async () => {
+    expect(await places("scripts/run.mjs", JS_SCAN("catch {\n    // git diff failed: skip\n  }"))).toEqual(["error-as-empty:8"]);
+    expect(await places("scripts/run.mjs", JS_SCAN("catch (error) {\n    console.warn(error.message);\n  }"))).toEqual(["error-as-empty:8"]);
+  });
+
+  it("says nothing when the catch throws or exits non-zero", async () => {
+    expect(await places("scripts/run.mjs", JS_SCAN("catch (error) {\n    throw new Error(`git diff failed: ${error.message}`);\n  }"))).toEqual([]);
+    expect(await places("scripts/run.mjs", JS_SCAN("catch (error) {\n    console.error(error.message);\n    process.exit(2);\n  }"))).toEqual([]);
+  });
+});
