@@ -26,10 +26,10 @@ export interface Measurement {
 }
 
 export const MEASURED: Measurement = {
-  half: "test3",
-  repos: 29,
-  when: "2026-11-28 09:27 UTC",
-  clearPlaces: 36,
+  half: "test4",
+  repos: 39,
+  when: "2026-11-28 10:02 UTC",
+  clearPlaces: 61,
   figures: {
     "instructed-skip": {
       places: 0,
@@ -39,50 +39,50 @@ export const MEASURED: Measurement = {
       clearFound: 0
     },
     "log-only-skip": {
-      places: 2,
-      right: 2,
-      wrong: 0,
+      places: 13,
+      right: 10,
+      wrong: 3,
       unlabelled: 0,
-      clearFound: 0
+      clearFound: 1
     },
     "cap-deferral": {
-      places: 1,
-      right: 1,
-      wrong: 0,
+      places: 7,
+      right: 2,
+      wrong: 5,
       unlabelled: 0,
       clearFound: 0
     },
     "error-as-empty": {
-      places: 11,
-      right: 5,
-      wrong: 6,
+      places: 22,
+      right: 10,
+      wrong: 12,
       unlabelled: 0,
       clearFound: 2
     },
     "exit-0-on-failure": {
-      places: 2,
+      places: 0,
       right: 0,
-      wrong: 2,
+      wrong: 0,
       unlabelled: 0,
       clearFound: 0
     },
     "catch-all-exit-0": {
-      places: 1,
-      right: 0,
+      places: 2,
+      right: 1,
       wrong: 1,
       unlabelled: 0,
       clearFound: 0
     },
     "tool-missing": {
-      places: 5,
-      right: 5,
+      places: 0,
+      right: 0,
       wrong: 0,
       unlabelled: 0,
       clearFound: 0
     },
     "progress-past-failure": {
-      places: 0,
-      right: 0,
+      places: 1,
+      right: 1,
       wrong: 0,
       unlabelled: 0,
       clearFound: 0
@@ -95,15 +95,15 @@ export const MEASURED: Measurement = {
       clearFound: 0
     },
     "unrelayed-collection": {
-      places: 0,
-      right: 0,
-      wrong: 0,
+      places: 3,
+      right: 2,
+      wrong: 1,
       unlabelled: 0,
       clearFound: 0
     },
     "budget-stop": {
-      places: 0,
-      right: 0,
+      places: 1,
+      right: 1,
       wrong: 0,
       unlabelled: 0,
       clearFound: 0
