@@ -2,19 +2,9 @@
 // (error-as-empty across functions, unconfirmed-send): each reported only when the data reaches a silent caller.
 import { describe, expect, it } from "vitest";
 import { lintTiles } from "../../src/lint/run-lint.js";
-import { writeTile } from "./rule-tester.js";
+import { mechanismPlaces, NIGHTLY_SKILL as SKILL, writeTile } from "./rule-tester.js";
 
-const SKILL = "---\nname: a\n---\n# A\n\nRuns nightly from cron: run the script in `scripts/` and say what it printed.\n";
-
-/** Each place reported, as `mechanism:line`. */
-async function places(file: string, code: string): Promise<string[]> {
-  const dir = await writeTile({ "skills/a/SKILL.md": SKILL, [`skills/a/${file}`]: code });
-  const summary = await lintTiles(["."], { cwd: dir, severities: new Map([["defer-without-summary", "warning"]]), settings: { allMechanisms: true } });
-  return summary.files
-    .flatMap((f) => f.findings)
-    .flatMap((f) => [f, ...(f.related ?? [])].map((p) => `${/\(([a-z0-9-]+), \d+ place/.exec(f.message)?.[1]}:${p.line}`))
-    .sort();
-}
+const places = mechanismPlaces;
 
 const API_GET = `import sys
 import urllib.request

@@ -2,20 +2,9 @@
 // "nothing" (readers label that line), and a wait's timeout, an optional step, a decode of bad input, a grep that
 // matched nothing or a message's detail is not work left undone. Each case has a failing twin.
 import { describe, expect, it } from "vitest";
-import { lintTiles } from "../../src/lint/run-lint.js";
-import { writeTile } from "./rule-tester.js";
+import { mechanismPlaces } from "./rule-tester.js";
 
-const SKILL = "---\nname: a\n---\n# A\n\nRuns nightly from cron: run the script in `scripts/` and say what it printed.\n";
-
-/** Each place reported, as `mechanism:line`. */
-async function places(file: string, code: string): Promise<string[]> {
-  const dir = await writeTile({ "skills/a/SKILL.md": SKILL, [`skills/a/${file}`]: code });
-  const summary = await lintTiles(["."], { cwd: dir, severities: new Map([["defer-without-summary", "warning"]]), settings: { allMechanisms: true } });
-  return summary.files
-    .flatMap((f) => f.findings)
-    .flatMap((f) => [f, ...(f.related ?? [])].map((p) => `${/\(([a-z0-9-]+), \d+ place/.exec(f.message)?.[1]}:${p.line}`))
-    .sort();
-}
+const places = mechanismPlaces;
 
 const GH_JSON = `import json
 import subprocess

@@ -55,6 +55,19 @@ export async function lintOnly(ruleId: string, files: Readonly<Record<string, st
   return summary.files.flatMap((f) => f.findings);
 }
 
+/** A SKILL.md for a skill run nightly from cron, whose script is `scripts/<file>`: the silent-skip mechanisms' setting. */
+export const NIGHTLY_SKILL = "---\nname: a\n---\n# A\n\nRuns nightly from cron: run the script in `scripts/` and say what it printed.\n";
+
+/** Each place the silent-skip mechanisms report for one script of a nightly skill, as `mechanism:line`, sorted. */
+export async function mechanismPlaces(file: string, code: string): Promise<string[]> {
+  const dir = await writeTile({ "skills/a/SKILL.md": NIGHTLY_SKILL, [`skills/a/${file}`]: code });
+  const summary = await lintTiles(["."], { cwd: dir, severities: new Map([["defer-without-summary", "warning"]]), settings: { allMechanisms: true } });
+  return summary.files
+    .flatMap((f) => f.findings)
+    .flatMap((f) => [f, ...(f.related ?? [])].map((p) => `${/\(([a-z0-9-]+), \d+ place/.exec(f.message)?.[1]}:${p.line}`))
+    .sort();
+}
+
 export function ruleTester(ruleId: string, cases: { valid: readonly TileCase[]; invalid: readonly InvalidCase[] }): void {
   describe(ruleId, () => {
     for (const c of cases.valid) {
