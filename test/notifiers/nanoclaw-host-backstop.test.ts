@@ -32,6 +32,19 @@ function backstop(root: string, extraEnv: Record<string, string> = {}) {
   return { child, log: () => log, stopped };
 }
 
+/**
+ * Waits as waitFor does, for up to 30 s: the backstop is a process of its own, and in a newcomer's full run (every
+ * project at once on 2 cores) 15 s was once not enough. On a timeout the backstop's log is in the error, so a failure
+ * says what the watcher did instead of only that the wait ran out.
+ */
+async function waitOrLog<T>(run: { log: () => string }, check: () => T | Promise<T>, timeoutMs = 30_000): Promise<T> {
+  try {
+    return await waitFor(check, timeoutMs);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; the backstop's log:\n${run.log()}`);
+  }
+}
+
 // jbaruch/nanoclaw-public 6f53dd6 src/db.ts: registered_groups, with the is_main column of its migration.
 function registerGroups(root: string, groups: Record<string, { folder: string; isMain?: boolean }>): void {
   const db = new Database(join(root, "store", "messages.db"));
@@ -55,26 +68,26 @@ describe("the host-side backstop (surface --watch with the nanoclaw-host notifie
     const run = backstop(root);
     const ipc = join(root, "data", "ipc");
     const files = async (folder: string) => (await readdir(join(ipc, folder, "messages"))).filter((f) => f.endsWith(".json"));
-    await waitFor(async () => (await files("dev")).length === 1 && (await files("ops")).length === 1, 15_000);
+    await waitOrLog(run, async () => (await files("dev")).length === 1 && (await files("ops")).length === 1);
     const raw = JSON.parse(await readFile(join(ipc, "dev", "messages", (await files("dev"))[0]!), "utf8")) as Record<string, unknown>;
     expect(raw).toMatchObject({ type: "message", chatJid: "tg:-100111" });
     // What the host does with them: each is its own group's message to its own chat, so none is refused.
     const sent = await hostReadLoop("nanoclaw-public", ipc, registered);
     expect(sent.map((s) => [s.sourceGroup, s.chatJid]).sort()).toEqual([["dev", "tg:-100111"], ["ops", "tg:-100222"]]);
     expect(sent.find((s) => s.sourceGroup === "dev")!.text).toContain("check-cfps");
-    await waitFor(async () => (await readWorkspace(join(root, "groups", "dev"))).length === 0, 15_000); // deleted after its journal record
+    await waitOrLog(run, async () => (await readWorkspace(join(root, "groups", "dev"))).length === 0); // deleted after its journal record
 
     // A summary written later, in a group that already has a watch, goes out at once; the unregistered one stays.
     await putSummary(join(root, "groups", "ops"), "tessl__later");
-    await waitFor(async () => (await files("ops")).length === 1, 15_000);
-    await waitFor(() => run.log().split("\n").some((l) => l.includes('"event":"failed"') && l.includes('"skill":"tessl__orphan"')), 15_000);
+    await waitOrLog(run, async () => (await files("ops")).length === 1);
+    await waitOrLog(run, () => run.log().split("\n").some((l) => l.includes('"event":"failed"') && l.includes('"skill":"tessl__orphan"')));
     expect(run.log()).toContain('the group folder \\"stray\\" is not registered with the host (no row in registered_groups');
     // Stopped first: the watcher tries the unregistered one again every few seconds, and a try in flight holds it
     // under a claim name; a stopped watcher has put it back under its own.
     run.child.kill("SIGTERM");
     expect(await run.stopped).toBe(0);
     expect(await readWorkspace(join(root, "groups", "stray"))).toEqual([".skip-summary-tessl__orphan.json"]);
-  }, 30_000);
+  }, 120_000);
 
   it("2.x: a group's summary becomes a row in its active session's outbound.db, routed like the agent's own send_message", async () => {
     const root = await tempDir();
@@ -101,13 +114,13 @@ describe("the host-side backstop (surface --watch with the nanoclaw-host notifie
         db.close();
       }
     };
-    await waitFor(() => rows().length === 1, 15_000);
+    await waitOrLog(run, () => rows().length === 1);
     const [row] = rows();
     expect(row).toMatchObject({ kind: "chat", channel_type: "telegram", platform_id: "telegram:-1001234567890" });
     expect(row!.id).toMatch(/^skip-summary-[0-9a-f]{32}$/);
     expect((JSON.parse(row!.content) as { text: string }).text).toContain("check-cfps");
-    await waitFor(async () => (await readWorkspace(join(root, "groups", "agent-a"))).length === 0, 15_000);
+    await waitOrLog(run, async () => (await readWorkspace(join(root, "groups", "agent-a"))).length === 0);
     run.child.kill("SIGTERM");
     expect(await run.stopped).toBe(0);
-  }, 30_000);
+  }, 120_000);
 });
