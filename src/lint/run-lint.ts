@@ -106,9 +106,15 @@ function lineText(text: string | undefined, line: number): string | undefined {
   return value && value.length > 2 ? value.slice(0, 200) : undefined;
 }
 
+/**
+ * Paths under the working folder print relative to it (what editors and CI annotations resolve); a tile outside it
+ * prints absolute, as ESLint does, rather than as a chain of `../` that hides where it is.
+ */
 function displayPath(cwd: string, absolute: string): string {
   const rel = relative(cwd, absolute);
-  return (rel === "" ? "." : rel).split(sep).join("/");
+  if (rel === "") return ".";
+  if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return absolute.split(sep).join("/");
+  return rel.split(sep).join("/");
 }
 
 /** Groups findings by file, sorted by path, then line, column and rule id, so every format is deterministic. */

@@ -87,6 +87,29 @@ describe("SARIF", () => {
   });
 });
 
+describe("paths in the output", () => {
+  it("are relative to the working folder for a tile inside it, absolute for one outside it (SARIF: a file:// URI with no base)", async () => {
+    const parent = await tempDir();
+    const tile = join(parent, "tile");
+    await cp(join(FIXTURES, "non-atomic-summary-write"), tile, { recursive: true });
+    const inside = JSON.parse((await runCliInProcess(["lint", "tile", "--format", "json"], { cwd: parent })).stdout);
+    expect(inside.files.map((f: { file: string }) => f.file)).toContain("tile/skills/a/scripts/run.sh");
+    const elsewhere = await tempDir();
+    const outside = await runCliInProcess(["lint", tile, "--format", "json"], { cwd: elsewhere });
+    const files = JSON.parse(outside.stdout).files.map((f: { file: string }) => f.file);
+    expect(files).toContain(`${tile.split("\\").join("/")}/skills/a/scripts/run.sh`);
+    expect(files.some((f: string) => f.startsWith(".."))).toBe(false);
+    const pretty = await runCliInProcess(["lint", tile], { cwd: elsewhere });
+    expect(pretty.stdout).toContain(`${tile}/skills/a/scripts/run.sh\n`);
+    expect(pretty.stdout).not.toContain("../");
+    const sarif = JSON.parse((await runCliInProcess(["lint", tile, "--format", "sarif"], { cwd: elsewhere })).stdout);
+    const location = sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation;
+    expect(location).toEqual({ uri: `file://${tile}/skills/a/scripts/run.sh` });
+    const relativeSarif = JSON.parse((await runCliInProcess(["lint", "tile", "--format", "sarif"], { cwd: parent })).stdout);
+    expect(relativeSarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation).toEqual({ uri: "tile/skills/a/scripts/run.sh", uriBaseId: "%SRCROOT%" });
+  });
+});
+
 describe("--baseline: entries that no longer match", () => {
   it("are named on stderr with the way to prune them; --prune-baseline drops only them", async () => {
     const dir = await tempDir();

@@ -31,9 +31,14 @@ function fingerprints(findings: readonly Finding[]): Map<Finding, string> {
   return out;
 }
 
-/** A relative path as a URI reference: each segment percent-encoded, `/` kept. */
-function toUri(path: string): string {
-  return path.split("/").map((s) => encodeURIComponent(s)).join("/");
+/**
+ * A finding's path as a SARIF artifact location: a path under the working folder is a URI reference relative to
+ * %SRCROOT% (what code-scanning uploads resolve against the checkout); one outside it is printed absolute by the lint
+ * and becomes a `file://` URI with no base, since no checkout root contains it.
+ */
+function artifactLocation(path: string): { uri: string; uriBaseId?: string } {
+  const encoded = path.split("/").map((s) => encodeURIComponent(s)).join("/");
+  return path.startsWith("/") ? { uri: `file://${encoded}` } : { uri: encoded, uriBaseId: "%SRCROOT%" };
 }
 
 export const formatSarif: Formatter = (summary, meta) => {
@@ -69,7 +74,7 @@ export const formatSarif: Formatter = (summary, meta) => {
             locations: [
               {
                 physicalLocation: {
-                  artifactLocation: { uri: toUri(file.file), uriBaseId: "%SRCROOT%" },
+                  artifactLocation: artifactLocation(file.file),
                   region: { startLine: Math.max(1, f.line), startColumn: Math.max(1, f.column) },
                 },
               },
@@ -79,7 +84,7 @@ export const formatSarif: Formatter = (summary, meta) => {
                   relatedLocations: f.related.map((r, id) => ({
                     id,
                     physicalLocation: {
-                      artifactLocation: { uri: toUri(r.file), uriBaseId: "%SRCROOT%" },
+                      artifactLocation: artifactLocation(r.file),
                       region: { startLine: Math.max(1, r.line), startColumn: Math.max(1, r.column) },
                     },
                     ...(r.snippet ? { message: { text: r.snippet } } : {}),
