@@ -80,7 +80,7 @@ export function defineRule<R extends Rule>(rule: R): R {
   return rule;
 }
 
-/** One finding, with words filled in and a path relative to the working folder. */
+/** One finding, with words filled in and a path relative to the working folder (absolute for a tile outside it). */
 export interface Finding {
   readonly ruleId: string;
   readonly severity: Severity;
@@ -91,7 +91,7 @@ export interface Finding {
   readonly message: string;
   readonly skill?: string;
   readonly snippet?: string;
-  /** Other places of the same finding, paths relative to the working folder. */
+  /** Other places of the same finding, paths relative to the working folder (absolute outside it). */
   readonly related?: readonly Location[];
 }
 
