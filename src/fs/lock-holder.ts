@@ -44,7 +44,7 @@ export async function judgeLock(lockPath: string, staleMs: number, now: number):
   }
   if (!stats.isFile()) {
     const what = stats.isSymbolicLink() ? "a symbolic link" : stats.isDirectory() ? "a directory" : stats.isFIFO() ? "a FIFO" : "not a regular file";
-    throw writeFailed("not-regular-file", lockPath, `refusing to use the lock ${lockPath}: it is ${what}, not a lock file; remove it and emit again`);
+    throw writeFailed("not-regular-file", lockPath, `refusing to use the lock ${lockPath}: it is ${what}, not a lock file; remove it and try again`);
   }
   const age = now - stats.mtimeMs;
   if (age > staleMs) return { kind: "stale", stats, why: `it is ${Math.round(age / 1000)} s old` };

@@ -151,7 +151,7 @@ export async function breakStaleLock(lockPath: string, judged: Stats, why: strin
       throw writeFailed(
         "lock-stale",
         lockPath,
-        `the lock ${lockPath} is stale (${why}) but cannot be removed (${code}: it belongs to uid ${judged.uid}); remove it as that user or as root, then emit again`,
+        `the lock ${lockPath} is stale (${why}) but cannot be removed (${code}: it belongs to uid ${judged.uid}); remove it as that user or as root, then try again`,
         { cause: error },
       );
     }

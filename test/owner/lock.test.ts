@@ -33,7 +33,7 @@ describe("emit's lock: one deadline whatever sits at the lock name", () => {
     await symlink(join(ws, "nowhere"), join(ws, LOCK));
     const [r, ms] = await timed(() => runCliInProcess(emitArgs(ws), { timeoutMs: 15_000 }));
     expect(r.code, r.stderr).toBe(73);
-    expect(r.stderr).toContain("is a symbolic link, not a lock file; remove it and emit again");
+    expect(r.stderr).toContain("is a symbolic link, not a lock file; remove it and try again");
     expect(ms).toBeLessThan(5_000);
     expect((await lstat(join(ws, LOCK))).isSymbolicLink()).toBe(true);
     expect(await readdir(ws)).toEqual([LOCK]);
