@@ -186,7 +186,16 @@ function secondReadings(half, primaryClear, rows, found) {
     const met = (ids) => list.filter((l) => found.some((p) => ids(p.id) && p.repo === l.repo && near(p, l))).length;
     return { name, of: list.length, metDefault: met((id) => DEFAULT.has(id)), metAll: met(() => true) };
   };
-  return [score("the primary readers' clear places", primaryClear), score("the second reading's clear places", second), score("both readings' clear places (union)", union), score("places both readings call clear (intersection)", both)];
+  const readings = [score("the primary readers' clear places", primaryClear), score("the second reading's clear places", second), score("both readings' clear places (union)", union), score("places both readings call clear (intersection)", both)];
+  // A person as the detector: how many of the primary readers' clear places a second blind reader labels a silent
+  // skip at all (borderline included) or clear, on the repositories that reader read. It is the reference a recall
+  // target can be judged against: the same line window, the same clear places, another careful reader.
+  const read = new Set(folders.flatMap((d) => [...tsv(join(d, "skills.tsv")), ...tsv(join(d, "recall.tsv"))].map((r) => r.repo)));
+  const anySkip = folders.flatMap((d) => tsv(join(d, "recall.tsv")).map(parse)).filter((l) => l.label === "TP-behavior" && inRows(l));
+  const primaryRead = primaryClear.filter((a) => read.has(a.repo));
+  const metBy = (list) => primaryRead.filter((a) => list.some((b) => same(a, b) || same(b, a))).length;
+  readings.human = { repos: rows.filter((r) => read.has(r.repo)).length, of: primaryRead.length, anyLabel: metBy(anySkip), clear: metBy(second), lint: score("", primaryRead) };
+  return readings;
 }
 
 const { lintTiles } = await import(join(ROOT, "dist", "lib", "index.js"));
@@ -306,6 +315,8 @@ for (const half of HALVES) {
     console.log(`per skill (${set}): ${flagged}/${r.hasSkip.length} skills with an unsurfaced skip flagged (${pct(flagged, r.hasSkip.length).trim()}); ${r.wrongSkills[set].size} flagged skills judged clean; ${r.flaggedSkills[set].size} skills flagged`);
   }
   for (const x of r.readings) console.log(`recall against ${x.name.padEnd(44)} default ${String(x.metDefault).padStart(3)}/${x.of} (${pct(x.metDefault, x.of).trim()}), --all ${String(x.metAll).padStart(3)}/${x.of} (${pct(x.metAll, x.of).trim()})`);
+  const h = r.readings.human;
+  if (h) console.log(`a second blind reader as the detector (${h.repos} repositories it read, ${h.of} primary clear places): labels ${h.anyLabel}/${h.of} (${pct(h.anyLabel, h.of).trim()}) a silent skip, ${h.clear}/${h.of} (${pct(h.clear, h.of).trim()}) clear; the lint there: default ${h.lint.metDefault}/${h.of} (${pct(h.lint.metDefault, h.of).trim()}), --all ${h.lint.metAll}/${h.of} (${pct(h.lint.metAll, h.of).trim()})`);
   console.log(`places no label covers: ${r.all.unlabelled} (written to ${HALF_ROWS[half].map((h) => `bench/corpus/unlabelled-${h}.tsv`).join(" and ")}${BLIND(half) ? " for a blind reader" : ""})`);
 }
 
