@@ -136,7 +136,7 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
     id: "cap-deferral",
     words: "stops at a count cap and leaves the rest for a later run without saying how many",
     looksFor:
-      "A cap by count on work items: a slice that a loop then works through (`items[:MAX]`, the newest N `ids[-max_messages:]`, `items.slice(0, LIMIT)`, `head -n N` into a loop), or a loop that breaks when a counter reaches a cap (`if done >= MAX: break`), or (Python) a capped list (`entries = entries[:MAX_ENTRIES]`) handed to a function of the file that loops over that parameter doing work, or (JS/TS) a capped copy of a sorted or filtered list (`const kept = sortFindings(valid).slice(0, MAX_FINDINGS)`) handed to a call that does work, while the remainder (the items left, or their count) reaches nothing the owner sees: no message, no skip summary, no non-zero exit, no field SKILL.md relays. A cap whose remainder is reported, or that only trims what is shown (text, a display list), is not a deferral; nor (Python) is a capped loop that only turns items into values (parsing, normalising, formatting, through functions of the file that themselves only compute): it bounds an answer and leaves no work for later.",
+      "A cap by count on work items: a slice that a loop then works through (`items[:MAX]`, the newest N `ids[-max_messages:]`, `items.slice(0, LIMIT)`, `head -n N` into a loop), or a loop that breaks when a counter reaches a cap (`if done >= MAX: break`), or (Python) a capped list (`entries = entries[:MAX_ENTRIES]`) handed to a function of the file that loops over that parameter doing work, or (JS/TS) a capped copy of a sorted or filtered list (`const kept = sortFindings(valid).slice(0, MAX_FINDINGS)`) handed to a call that does work, while the remainder (the items left, or their count) reaches nothing the owner sees: no message, no skip summary, no non-zero exit, no field SKILL.md relays. A cap whose remainder is reported, or that only trims what is shown (text, a display list), is not a deferral; nor (Python) is a capped loop that only turns items into values (parsing, a feed's dates included, normalising, formatting, cutting text at a space, through functions of the file that themselves only compute): it bounds an answer and leaves no work for later.",
     examples: [
       {
         file: PY,
@@ -147,6 +147,11 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
         file: PY,
         fails: "MAX_ACCOUNTS = 25\n\ndef check(account):\n    return fetch_posts(account)\n\nfor account in accounts[:MAX_ACCOUNTS]:\n    check(account)\n",
         passes: "import re\nMAX_EVIDENCE = 20\nSPACES = re.compile(r\"\\s+\")\n\ndef clean(text):\n    return SPACES.sub(\" \", text).strip()\n\ndef evidence(raw_items):\n    out = []\n    for raw in raw_items[:MAX_EVIDENCE]:\n        out.append({\"text\": clean(raw.get(\"text\", \"\"))})\n    return out\n",
+      },
+      {
+        file: PY,
+        fails: "from email.utils import parsedate_to_datetime\nMAX_ITEMS = 30\n\ndef items_of(entries):\n    out = []\n    for entry in entries[:MAX_ITEMS]:\n        when = parsedate_to_datetime(entry[\"pubDate\"])\n        out.append(fetch_article(entry[\"link\"], when))\n    return out\n",
+        passes: "from email.utils import parsedate_to_datetime\nMAX_ITEMS = 30\n\ndef summary(text, limit):\n    cut = text[:limit]\n    space = cut.rfind(\" \")\n    return cut[:space] if space > 0 else cut\n\ndef items_of(entries):\n    out = []\n    for entry in entries[:MAX_ITEMS]:\n        when = parsedate_to_datetime(entry[\"pubDate\"])\n        out.append({\"date\": when, \"summary\": summary(entry[\"body\"], 200)})\n    return out\n",
       },
       {
         file: JS,
