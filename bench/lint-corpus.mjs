@@ -5,14 +5,14 @@
 // (TP-behavior, not borderline) and per skill (has-unsurfaced-skip skills flagged). Every mechanism is run (--all);
 // the default set's figures are those of the mechanisms in the default tier.
 //
-//   node bench/lint-corpus.mjs [--half tune|test|test2|test3|test4|both|tuning|test5|test6] [--verbose] [--write-tiers] [--write-docs]
+//   node bench/lint-corpus.mjs [--half tune|test|test2|test3|test4|both|tuning|test5|test6|test7] [--verbose] [--write-tiers] [--write-docs]
 //
 //   --half            tune, test, test2, test3 and test4 (earlier test halves, each studied once measured: tuning data
 //                     now), both (tune and test, each apart; the default), tuning (tune + test + test2 + test3 + test4
 //                     as one), test5 (the held-out half the tiers are written from, labelled blind: totals and
 //                     per-mechanism counts only, never a place; labels from every labels/test5/*/ folder), test6
 //                     (gathered once test5 had been measured, to check the tiers on data they were not written from:
-//                     the same rules)
+//                     the same rules), test7 (gathered in session 4 for a second round: the same rules)
 //   CORPUS_DIR        where the repositories are unpacked, one folder owner__name (default /work/corpus); a missing
 //                     one is unpacked from the look-up tool's mirror (/work/.mirror/owner+name/repo) when it is there
 //   --verbose         every place with its verdict, and the clear places no mechanism meets (never a held-out
@@ -37,11 +37,11 @@ setFlagsFromString("--liftoff-only");
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(name);
 const value = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
-const HALF_ROWS = { tune: ["tune"], test: ["test"], test2: ["test2"], test3: ["test3"], test4: ["test4"], tuning: ["tune", "test", "test2", "test3", "test4"], test5: ["test5"], test6: ["test6"] };
+const HALF_ROWS = { tune: ["tune"], test: ["test"], test2: ["test2"], test3: ["test3"], test4: ["test4"], tuning: ["tune", "test", "test2", "test3", "test4"], test5: ["test5"], test6: ["test6"], test7: ["test7"] };
 const HALVES = value("--half", "both") === "both" ? ["tune", "test"] : [value("--half")];
 for (const half of HALVES) {
   if (!HALF_ROWS[half]) {
-    console.log(`lint-corpus: --half ${half} is not a half: use tune, test, test2, test3, test4, both, tuning (tune + test + test2 + test3 + test4), test5 or test6`);
+    console.log(`lint-corpus: --half ${half} is not a half: use tune, test, test2, test3, test4, both, tuning (tune + test + test2 + test3 + test4), test5, test6 or test7`);
     process.exit(2);
   }
 }
@@ -49,9 +49,9 @@ for (const half of HALVES) {
  * test5 and test6 are held out: their places and file contents are never printed, only totals. test2 (session 2),
  * test3 and test4 (session 3) had their totals seen and the tiers written from them, so they are tuning data now;
  * test5 was measured once by totals at the end of session 3, and test6 gathered in session 4, to check tiers written
- * from test5 (bench/corpus/README.md).
+ * from test5; test7 is gathered for a second round (bench/corpus/README.md).
  */
-const BLIND = (half) => half === "test5" || half === "test6";
+const BLIND = (half) => half === "test5" || half === "test6" || half === "test7";
 const CORPUS = resolve(process.env.CORPUS_DIR ?? "/work/corpus");
 const MIRROR = process.env.MIRROR_DIR ?? "/work/.mirror";
 const BENCH = join(ROOT, "bench", "corpus");
