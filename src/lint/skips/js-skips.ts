@@ -4,6 +4,7 @@
 // so comments never count.
 import type { SkipEvidence, SkipMechanism } from "../source/facts.js";
 import { at, nodesOf, type SyntaxNode } from "../source/tree-sitter.js";
+import { capBoundsAnswer } from "./js-answer-loops.js";
 import { jsFailureAsNothing, jsSuccessOnFailure, jsUnconfirmedSends } from "./js-failing-calls.js";
 
 const LOOPS = new Set(["for_statement", "for_in_statement", "while_statement", "do_statement"]);
@@ -279,7 +280,7 @@ export function jsSkips(root: SyntaxNode): SkipEvidence[] {
     }
     // `if (done >= MAX) break;` on a counter the loop raises.
     if (loop && LOOPS.has(loop.type) && stmts.some((s) => s.type === "break_statement") && /(>=|>|===?)\s*[\w.]+\s*\)?$/.test(cond.text) && CAP_NAME.test(cond.text) && !/time|ms|sec|deadline|budget/i.test(cond.text)) {
-      if (doesWork(loop.childForFieldName("body"))) add("cap-deferral", ifs);
+      if (doesWork(loop.childForFieldName("body")) && !capBoundsAnswer(cond, loop, root)) add("cap-deferral", ifs);
     }
   }
   for (const loop of js(root, "for_in_statement")) {

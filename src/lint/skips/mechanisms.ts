@@ -136,7 +136,7 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
     id: "cap-deferral",
     words: "stops at a count cap and leaves the rest for a later run without saying how many",
     looksFor:
-      "A cap by count on work items: a slice that a loop then works through (`items[:MAX]`, the newest N `ids[-max_messages:]`, `items.slice(0, LIMIT)`, `head -n N` into a loop), or a loop that breaks when a counter reaches a cap (`if done >= MAX: break`), or (Python) a capped list (`entries = entries[:MAX_ENTRIES]`) handed to a function of the file that loops over that parameter doing work, or (JS/TS) a capped copy of a sorted or filtered list (`const kept = sortFindings(valid).slice(0, MAX_FINDINGS)`) handed to a call that does work, while the remainder (the items left, or their count) reaches nothing the owner sees: no message, no skip summary, no non-zero exit, no field SKILL.md relays. A cap whose remainder is reported, or that only trims what is shown (text, a display list), is not a deferral; nor (Python) is a capped loop that only turns items into values (parsing, a feed's dates included, normalising, formatting, cutting text at a space, through functions of the file that themselves only compute): it bounds an answer and leaves no work for later.",
+      "A cap by count on work items: a slice that a loop then works through (`items[:MAX]`, the newest N `ids[-max_messages:]`, `items.slice(0, LIMIT)`, `head -n N` into a loop), or a loop that breaks when a counter reaches a cap (`if done >= MAX: break`), or (Python) a capped list (`entries = entries[:MAX_ENTRIES]`) handed to a function of the file that loops over that parameter doing work, or (JS/TS) a capped copy of a sorted or filtered list (`const kept = sortFindings(valid).slice(0, MAX_FINDINGS)`) handed to a call that does work, while the remainder (the items left, or their count) reaches nothing the owner sees: no message, no skip summary, no non-zero exit, no field SKILL.md relays. A cap whose remainder is reported, or that only trims what is shown (text, a display list), is not a deferral; nor (Python) is a capped loop that only turns items into values (parsing, a feed's dates included, normalising, formatting, cutting text at a space, through functions of the file that themselves only compute): it bounds an answer and leaves no work for later. Nor (JS/TS) is a loop that breaks when the list it fills, one its function makes (`const out = []`), reaches the cap (`if (out.length >= MAX) break;`) while it only computes (reads a local file, parses a line, dedupes through a Set of the file's own, through functions of the file that do the same): it collects an answer of at most MAX.",
     examples: [
       {
         file: PY,
@@ -157,6 +157,11 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
         file: JS,
         fails: "const LIMIT = 10;\nfor (const item of queue.slice(0, LIMIT)) {\n  await publish(item);\n}\n",
         passes: "const LIMIT = 10;\nfor (const item of queue.slice(0, LIMIT)) {\n  await publish(item);\n}\nif (queue.length > LIMIT) await notify(`${queue.length - LIMIT} items wait for the next run`);\n",
+      },
+      {
+        file: JS,
+        fails: "const MAX_SENT = 50;\nconst sent = [];\nfor (const item of queue) {\n  sent.push(publish(item));\n  if (sent.length >= MAX_SENT) break;\n}\n",
+        passes: "import fs from \"node:fs\";\nconst MAX_ENTRIES = 200;\n\nfunction toEntry(line) {\n  return { ts: Date.parse(line.slice(0, 24)), message: line.slice(25).trim() };\n}\n\nfunction recentEntries(file) {\n  const out = [];\n  const seen = new Set();\n  for (const line of fs.readFileSync(file, \"utf8\").split(\"\\n\").reverse()) {\n    const entry = toEntry(line);\n    if (seen.has(entry.message)) continue;\n    seen.add(entry.message);\n    out.push(entry);\n    if (out.length >= MAX_ENTRIES) break;\n  }\n  return out;\n}\n",
       },
       {
         file: SH,
