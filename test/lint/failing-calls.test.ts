@@ -399,3 +399,24 @@ describe("error-as-empty: a failure that falls through to returning the collecti
     expect(await places("scripts/run.mjs", JS_SCAN("catch (error) {\n    console.error(error.message);\n    process.exit(2);\n  }"))).toEqual([]);
   });
 });
+
+describe("error-as-empty: a file that is there but cannot be read or parsed answers the same as no file", () => {
+  const LOAD = (body: string, check = "    if not path.exists():\n        return []\n") =>
+    `import json\nimport sys\nfrom pathlib import Path\n\ndef load_seen(path):\n${check}    try:\n        return json.loads(path.read_text())\n${body}\nseen = load_seen(Path("seen.json"))\nfor item in fetch_new():\n    if item["id"] not in seen:\n        notify(item)\n`;
+  it("reports the except after an existence test, whether it returns [] or falls through to the caller's default", async () => {
+    expect(await places("scripts/run.py", LOAD("    except (json.JSONDecodeError, OSError):\n        return []\n"))).toEqual(["error-as-empty:10"]);
+    expect(await places("scripts/run.py", LOAD("    except Exception as exc:\n        print(f\"cannot read {path}: {exc}\", file=sys.stderr)\n        return []\n"))).toEqual(["error-as-empty:10"]);
+    const withDefault = `import json\nimport sys\n\ndef read_json(path, default):\n    try:\n        if path.exists():\n            return json.loads(path.read_text())\n    except Exception as exc:\n        print(f"Warning: failed to read {path}: {exc}", file=sys.stderr)\n    return default\n\nwatchlist = read_json(WATCHLIST, [])\nfor bond in watchlist:\n    remind(bond)\n`;
+    expect(await places("scripts/run.py", withDefault)).toEqual(["error-as-empty:8"]);
+    const separate = `import json\n\ndef load_cursor(path):\n    try:\n        text = open(path).read()\n    except FileNotFoundError:\n        return {}\n    except OSError:\n        return {}\n    return json.loads(text)\n\ncursor = load_cursor(CURSOR)\nsync_since(cursor)\n`;
+    expect(await places("scripts/run.py", separate)).toEqual(["error-as-empty:8"]);
+  });
+
+  it("says nothing when absence is not told apart, when only absence is caught, when the except raises, or in an item loop", async () => {
+    expect(await places("scripts/run.py", LOAD("    except (json.JSONDecodeError, OSError):\n        return []\n", ""))).toEqual([]);
+    expect(await places("scripts/run.py", LOAD("    except FileNotFoundError:\n        return []\n"))).toEqual([]);
+    expect(await places("scripts/run.py", LOAD("    except json.JSONDecodeError as exc:\n        raise SystemExit(f\"{path} is corrupt: {exc}\")\n"))).toEqual([]);
+    const loop = `import json\nfrom pathlib import Path\n\ndef load_all(paths):\n    out = []\n    for p in paths:\n        if not p.exists():\n            continue\n        try:\n            out.append(json.loads(p.read_text()))\n        except json.JSONDecodeError:\n            return []\n    return out\n\nprint(load_all(PATHS))\n`;
+    expect(await places("scripts/run.py", loop)).toEqual([]);
+  });
+});

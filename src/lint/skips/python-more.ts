@@ -82,6 +82,12 @@ function atTop(clause: SyntaxNode): boolean {
 /** `except ...: return []` around work that can fail: the caller cannot tell "nothing" from "could not look". */
 function errorAsEmpty(root: SyntaxNode, add: Add, taken: Set<number>): void {
   for (const clause of py(root, "except_clause")) {
+    const corrupt = corruptReadAsEmpty(clause);
+    if (corrupt) {
+      taken.add(clause.startIndex);
+      add("error-as-empty", clause, undefined, `${snippetOf(clause)} … ${corrupt}  (a file that is there but cannot be read or parsed answers the same as none)`);
+      continue;
+    }
     // `imaplib.IMAP4.error`, `socket.error`: a module's own error class is an operation that failed.
     const names = caughtNames(clause).map((n) => (/\.error$/.test(n) ? "OSError" : n.replace(/^[\w.]+\./, "")));
     if (names.length > 0 && !names.some((n) => OPERATIONAL_EXC.test(n))) continue;
@@ -126,6 +132,44 @@ function returnsUnfilled(tryStmt: SyntaxNode): string | undefined {
   if (v?.type !== "identifier") return undefined;
   const set = block.namedChildren.some((c) => c.endIndex <= tryStmt.startIndex && c.type === "expression_statement" && c.namedChildren[0]?.type === "assignment" && c.namedChildren[0].childForFieldName("left")?.text === v.text && /^(\[\]|\{\}|set\(\)|dict\(\)|list\(\))$/.test(c.namedChildren[0].childForFieldName("right")?.text ?? ""));
   return set ? next!.text : undefined;
+}
+
+/** A read of a local file: `open(p)`, `p.read_text()`, `json.load(f)`. */
+const FILE_READ = /\bopen\(|\.(read_text|read_bytes)\(|\bjson\.load\(|\bcsv\.(DictReader|reader)\(/;
+/** The function tells "not there" apart before or beside the read: an existence test, or its own `except FileNotFoundError`. */
+const ABSENCE_TEST = /\.exists\(\)|\bos\.path\.(exists|isfile)\(|\.is_file\(\)/;
+/** A default the caller hands in (`def load_json(path, default)`): what the function answers for "nothing there". */
+const DEFAULT_NAME = /^(default|fallback|empty)(_\w+)?$/i;
+
+/**
+ * `if not path.exists(): return []` then `try: return json.loads(path.read_text()) except Exception: return []`: the
+ * function has already answered "no file yet"; the except is reached when the file IS there but cannot be read or
+ * parsed (a corrupt state, watchlist or index), and it answers the same empty value, so the caller starts over from
+ * nothing (a cursor reset, a backlog or dedup index dropped) and nobody hears that the file was lost. Outside an
+ * item loop (there, passing over one unreadable item is log-only-skip's question).
+ */
+function corruptReadAsEmpty(clause: SyntaxNode): string | undefined {
+  const tryStmt = clause.parent;
+  if (tryStmt?.type !== "try_statement") return undefined;
+  const tryBlock = tryStmt.namedChildren.find((c) => c.type === "block");
+  if (!tryBlock || !FILE_READ.test(tryBlock.text) || !parseOnly(tryBlock) || enclosingLoop(clause)) return undefined;
+  const names = caughtNames(clause).map((n) => n.replace(/^[\w.]+\./, ""));
+  if (names.length > 0 && names.every((n) => n === "FileNotFoundError")) return undefined;
+  const fn = enclosingFunction(clause);
+  if (!fn) return undefined;
+  const params = fn.childForFieldName("parameters")?.text ?? "";
+  const emptyAnswer = (v: SyntaxNode | undefined) => v !== undefined && (EMPTY_VALUE.test(v.text) || (v.type === "identifier" && DEFAULT_NAME.test(v.text) && new RegExp(`\\b${v.text}\\b`).test(params)));
+  const absence = ABSENCE_TEST.test(fn.text.slice(0, tryStmt.endIndex - fn.startIndex)) || tryStmt.namedChildren.some((c) => c.type === "except_clause" && c.startIndex !== clause.startIndex && caughtNames(c).some((n) => /FileNotFoundError$/.test(n)));
+  if (!absence) return undefined;
+  const body = statements(clause.namedChildren.find((c) => c.type === "block"));
+  const last = body.at(-1);
+  const quiet = (b: SyntaxNode[]) => b.every((s) => isLog(s) || s.type === "pass_statement" || /^print\(/.test(s.text));
+  if (body.some(surfaces)) return undefined;
+  if (last?.type === "return_statement") return quiet(body.slice(0, -1)) && emptyAnswer(last.namedChildren[0]) ? last.text : undefined;
+  // `except Exception as exc: print(..., file=sys.stderr)` then `return default` after the try.
+  const block = tryStmt.parent;
+  const next = block?.namedChildren.find((c) => c.startIndex > tryStmt.endIndex && c.type !== "comment");
+  return quiet(body) && next?.type === "return_statement" && emptyAnswer(next.namedChildren[0]) ? next.text : undefined;
 }
 
 function enclosingFunction(node: SyntaxNode): SyntaxNode | undefined {
