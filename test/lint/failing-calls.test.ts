@@ -315,6 +315,44 @@ describe("exit-0-on-failure (shell): a failure only recorded, then the run ends 
   });
 });
 
+describe("exit-0-on-failure (shell): a failure only logged, or never read, while the run ends 0", () => {
+  const BACKUP = `#!/bin/bash\nusage() {\n  echo "usage: backup.sh [all|code]"\n  exit 1\n}\ndo_backup() {\n  rsync -a "$SRC/" "$DEST/"\n  git -C "$DEST" push --quiet 2>/dev/null && ok "pushed" || warn "Git push failed"\n  ok "Snapshot saved"\n}\ndo_backup\n`;
+  it("reports `cmd && ok || warn` in a function whose rest never fails the run, though another function exits 1", async () => {
+    expect(await places("scripts/backup.sh", BACKUP)).toEqual(["exit-0-on-failure:8"]);
+    expect(await places("scripts/sync.sh", `#!/bin/bash\ncd "$REPO"\ngit pull --rebase || echo "pull failed" >&2\ngit push origin main\n`)).toEqual(["exit-0-on-failure:3"]);
+  });
+
+  it("reports a push or an export whose status nothing reads, followed only by a message that the run is done", async () => {
+    const sync = `#!/bin/bash\ncd /data/workspace\ngit add .\nif ! git diff-index --quiet HEAD --; then\n  git commit -m "auto-sync"\n  git push origin main\n  echo "Workspace synced successfully."\nelse\n  echo "No changes to sync."\nfi\n`;
+    expect(await places("scripts/sync.sh", sync)).toEqual(["exit-0-on-failure:7"]);
+    expect(await places("scripts/update.sh", `#!/bin/bash\nmkdir -p "$OUT"\n"$DIR/exporter" exportall --token "$TOKEN" \\\n  --output "$OUT"\necho "Done. Updates saved to $OUT"\n`)).toEqual(["exit-0-on-failure:5"]);
+  });
+
+  it("says nothing when the failure makes the run fail, a person is asked, the status is read, or the work runs last", async () => {
+    expect(await places("scripts/backup.sh", BACKUP.replace(`ok "Snapshot saved"`, `ok "Snapshot saved"\n  [ -n "$PUSHED" ] || exit 1`))).toEqual([]);
+    expect(await places("scripts/backup.sh", BACKUP.replace(`ok "Snapshot saved"`, `printf 'Continue? [y/N] '\n  read -r answer`))).toEqual([]);
+    expect(await places("scripts/sync.sh", `#!/bin/bash\nwhile read -r repo; do\n  git -C "$repo" push || warn "push failed: $repo"\ndone < repos.txt\n`)).not.toContain("exit-0-on-failure:3");
+    expect(await places("scripts/sync.sh", `#!/bin/bash\nset -e\ngit push origin main\necho "synced"\n`)).toEqual([]);
+    expect(await places("scripts/sync.sh", `#!/bin/bash\ngit push origin main\nrc=$?\necho "synced"\nexit $rc\n`)).toEqual([]);
+    expect(await places("scripts/sync.sh", `#!/bin/bash\necho "pushing"\ngit push origin main\n`)).toEqual([]);
+    expect(await places("scripts/start.sh", `#!/bin/bash\nnohup python3 broker.py >> broker.log 2>&1 &\necho "broker started"\n`)).toEqual([]);
+    expect(await places("scripts/sync.sh", `#!/bin/bash\nsync_all() {\n  git push origin main\n}\nsync_all\necho "synced"\n`)).toEqual([]);
+  });
+
+  it("reads a status nothing checks only in the script the scheduler starts, not in a tool the agent calls in the same skill", async () => {
+    const skill = "---\nname: a\n---\n# A\n\nEvery 6 hours: run `scripts/update.sh` and summarise what is new.\n\n| tool | script |\n|---|---|\n| move the mouse | `scripts/mouse_move.sh` |\n";
+    const done = (cmd: string, said: string) => `#!/bin/bash\n${cmd}\necho "${said}"\n`;
+    const lint = async (files: Record<string, string>) => {
+      const dir = await writeTile(files);
+      const summary = await lintTiles(["."], { cwd: dir, severities: new Map([["defer-without-summary", "warning"]]), settings: { allMechanisms: true } });
+      return summary.files.flatMap((f) => f.findings).flatMap((f) => [f, ...(f.related ?? [])].map((p) => `${p.file}:${p.line}`)).sort();
+    };
+    const files = { "skills/a/SKILL.md": skill, "skills/a/scripts/update.sh": done(`"$DIR/exporter" exportall --token "$TOKEN"`, "Done."), "skills/a/scripts/mouse_move.sh": done(`xdotool mousemove --sync "$1" "$2"`, "Moved mouse") };
+    expect(await lint(files)).toEqual(["skills/a/scripts/update.sh:3"]);
+    expect(await lint({ ...files, "skills/a/SKILL.md": skill.replace("Every 6 hours: run", "When asked, run") })).toEqual([]);
+  });
+});
+
 describe("error-as-empty: an except that puts an empty answer where the result goes (Python)", () => {
   it("reports `print(\"[]\")` as the script's answer and an account's slot set to [] after a failed fetch", async () => {
     const cli = `import json, sys\n\ndef cmd_list():\n    try:\n        tasks = get_tasks(load_config())\n        print(json.dumps(tasks))\n    except Exception as e:\n        print(f"Error: {e}", file=sys.stderr)\n        print("[]")\n`;

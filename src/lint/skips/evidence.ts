@@ -6,7 +6,7 @@ import type { Skill, Tile } from "../tile/tile.js";
 import type { TileFile } from "../tile/files.js";
 import { baseName } from "../tile/classify-path.js";
 import { emitsSummary, SKILL_MD_EMITS } from "../rules/skill-facts.js";
-import { reachedUnattended, scriptsToJudge } from "./skill-scripts.js";
+import { reachedUnattended, scheduledEntry, scriptsToJudge } from "./skill-scripts.js";
 import { linkedReferences, proseUnits, relayedFields, relayedFieldsIn, type RelayedField } from "./instructions.js";
 import { instructionSkips } from "./prose-skips.js";
 
@@ -47,7 +47,7 @@ export function skipEvidence(tile: Tile, skill: Skill): Map<SkipMechanism, Place
     const facts = tile.facts(file);
     // A script that writes a skip summary itself tells the owner about what it leaves undone.
     if (writesSkipSummary(facts)) continue;
-    for (const e of facts.skips) add(file.path, file.language, e);
+    for (const e of facts.skips) if (!e.entryOnly || scheduledEntry(tile, docs, file)) add(file.path, file.language, e);
   }
   const summaryEverywhere = emitsSummary(tile, skill);
   for (const doc of docs) {

@@ -257,7 +257,7 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
     id: "exit-0-on-failure",
     words: "exits 0 right after a failure, so the run looks successful",
     looksFor:
-      "A failure branch that ends the run with exit 0: shell `if ! cmd; then ...; exit 0; fi` or `cmd || exit 0`, Python `except ...: sys.exit(0)` or `if proc.returncode != 0: sys.exit(0)`, JS `catch { process.exit(0) }`. The host then reports success and a nightly check that never ran again looks green. In shell also a failure branch outside an item loop that only records the failure (a log line, `echo FAIL > status`, a variable) when the script then ends with exit 0: `if git push; then ...; else log_error \"push failed\"; fi`, `if [ $exit_code -eq 0 ]; then ...; else echo \"FAIL\" > \"$STATUS_FILE\"; fi; exit 0` (the `exit 0` is reported too). A test or an arithmetic comparison is not work that failed, and a plain `echo` inside a function may be its answer. Exiting non-zero anywhere after the branch, or sending a message first, is not silent.",
+      "A failure branch that ends the run with exit 0: shell `if ! cmd; then ...; exit 0; fi` or `cmd || exit 0`, Python `except ...: sys.exit(0)` or `if proc.returncode != 0: sys.exit(0)`, JS `catch { process.exit(0) }`. The host then reports success and a nightly check that never ran again looks green. In shell also a failure branch outside an item loop that only records the failure (a log line, `echo FAIL > status`, a variable) when the script then ends with exit 0: `if git push; then ...; else log_error \"push failed\"; fi`, `if [ $exit_code -eq 0 ]; then ...; else echo \"FAIL\" > \"$STATUS_FILE\"; fi; exit 0` (the `exit 0` is reported too). A test or an arithmetic comparison is not work that failed, and a plain `echo` inside a function may be its answer. Exiting non-zero anywhere after the branch, or sending a message first, is not silent. The same in list form outside an item loop, `git push && ok \"pushed\" || warn \"push failed\"`, when nothing after it in its function (or on the script's main path) exits non-zero or tells: another subcommand's `exit 1` is another path. And the run's last work whose status nothing reads (no `||`, no `if`, no `$?`, no `set -e`), followed only by a message, in a script the scheduler starts itself: `git push origin main` then `echo \"synced\"` ends 0 whether the push went or not (the message is reported). A function or a script that asks a person (`read -r answer`) is watched.",
     examples: [
       {
         file: SH,
@@ -268,6 +268,16 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
         file: SH,
         fails: "if git push origin main; then\n  echo \"$(date) pushed\" >> \"$LOG\"\nelse\n  echo \"$(date) push failed\" >> \"$LOG\"\n  PUSH_STATUS=failed\nfi\nwrite_report \"$PUSH_STATUS\"\n",
         passes: "if git push origin main; then\n  echo \"$(date) pushed\" >> \"$LOG\"\nelse\n  echo \"$(date) push failed\" >> \"$LOG\"\n  PUSH_STATUS=failed\nfi\nwrite_report \"$PUSH_STATUS\"\n[ \"$PUSH_STATUS\" = failed ] && exit 1\n",
+      },
+      {
+        file: SH,
+        fails: "usage() { echo \"usage: backup.sh\"; exit 1; }\ndo_backup() {\n  rsync -a \"$SRC/\" \"$DEST/\"\n  git -C \"$DEST\" push --quiet && ok \"pushed\" || warn \"push failed\"\n  ok \"snapshot saved\"\n}\ndo_backup\n",
+        passes: "usage() { echo \"usage: backup.sh\"; exit 1; }\ndo_backup() {\n  rsync -a \"$SRC/\" \"$DEST/\"\n  git -C \"$DEST\" push --quiet && ok \"pushed\" || { warn \"push failed\"; return 1; }\n  ok \"snapshot saved\"\n}\ndo_backup || exit 1\n",
+      },
+      {
+        file: SH,
+        fails: "cd \"$WORKSPACE\"\ngit add .\ngit commit -m \"auto-sync\"\ngit push origin main\necho \"Workspace synced.\"\n",
+        passes: "set -e\ncd \"$WORKSPACE\"\ngit add .\ngit commit -m \"auto-sync\"\ngit push origin main\necho \"Workspace synced.\"\n",
       },
       {
         file: PY,

@@ -146,6 +146,9 @@ export function shellSkips(root: SyntaxNode): SkipEvidence[] {
     // `gog gmail search ... || echo "No unread messages found"`: the failure's stand-in goes to the stream the command's
     // own answer goes to, so whoever reads the output reads an answer, not a failure.
     else if (!loggedList && body.length === 1 && /^(echo|printf)$/.test(name(body[0])) && body[0]!.type === "command" && writesStdout(left) && !inSubstitution(list) && list.parent?.type !== "pipeline" && !readsOwnState(left, root)) add("error-as-empty", list);
+    // `git push … && ok "pushed" || warn "push failed"` outside an item loop: the `if ! cmd; then log; fi` of
+    // failureThenExitZero written as a list; the run goes on and, when nothing after it exits non-zero, ends 0.
+    else if (!inLoop(list) && loggedOnly(list, body) && !tellsAfter(root, list)) add("exit-0-on-failure", list);
   }
   // `x=$(curl ... || echo '[]')`: the failure reads as an empty answer.
   for (const sub of sh(root, "command_substitution")) {
@@ -204,6 +207,7 @@ export function shellSkips(root: SyntaxNode): SkipEvidence[] {
     }
   }
   failureThenExitZero(root, add, out);
+  uncheckedThenDone(root, out);
   requiredPathMissing(root, add);
   for (const cmd of sh(root, "command")) {
     if (cmd.childForFieldName("name")?.text !== "trap") continue;
@@ -223,6 +227,45 @@ function lastSurface(root: SyntaxNode): number {
     lastSurfaceCache.set(root, at);
   }
   return at;
+}
+
+/**
+ * Whether anything after this statement may still end the run non-zero or tell someone: the rest of its function when
+ * it is in one (another function's `exit 1` on a usage error is another path, and a failure that was only logged
+ * leaves the function nothing to return), else the rest of the script.
+ */
+function tellsAfter(root: SyntaxNode, stmt: SyntaxNode): boolean {
+  let fn: SyntaxNode | undefined;
+  for (let p = stmt.parent; p && !fn; p = p.parent) if (p.type === "function_definition") fn = p;
+  if (asksPerson(fn ?? root)) return true;
+  if (!fn) return lastSurface(root) >= stmt.endIndex;
+  return SURFACE.test(fn.text.slice(stmt.endIndex - fn.startIndex));
+}
+
+/**
+ * The function (or the script) asks a person at its terminal (`read -r answer`, `read -p "Continue? "`): a person runs
+ * it and reads what it prints, so a logged failure is seen. A `while read` over a file or a pipe reads data, not a person.
+ */
+function asksPerson(scope: SyntaxNode): boolean {
+  if (!/\bread\b/.test(scope.text)) return false;
+  return scope.descendantsOfType("command").some((c) => {
+    if (name(c) !== "read") return false;
+    const p = c.parent;
+    if (!p || p.type === "pipeline" || (p.type === "redirected_statement" && /<|<<</.test(p.text.slice(c.endIndex - p.startIndex)))) return false;
+    return !(/^(while_statement|until_statement)$/.test(p.type) && p.childrenForFieldName("condition").some((x) => x.startIndex === c.startIndex));
+  });
+}
+
+/** A `cmd || log …` list's failure side only logs (a log call, an echo to stderr), as a statement of its own. */
+function loggedOnly(list: SyntaxNode, body: readonly SyntaxNode[]): boolean {
+  // `cmd || echo "failed" >&2` is a redirect of the whole list: the statement is the redirect.
+  const stmt = list.parent?.type === "redirected_statement" ? list.parent : list;
+  const parent = stmt.parent;
+  if (!parent || inSubstitution(list) || /^(list|pipeline|negated_command|test_command|redirected_statement)$/.test(parent.type)) return false;
+  // The condition of an `if` or a `while` is a test, not a step of the run.
+  if (/^(if_statement|elif_clause|while_statement|until_statement)$/.test(parent.type) && parent.childrenForFieldName("condition").some((c) => c.startIndex === stmt.startIndex)) return false;
+  // A plain `echo` goes to the run's output, which a skill may tell the agent to relay: only a log line counts here.
+  return body.length > 0 && body.every(isLog);
 }
 
 /** A captured exit status tested for success (`[ $exit_code -eq 0 ]`) or failure (`[ $? -ne 0 ]`, `(( rc != 0 ))`). */
@@ -262,8 +305,9 @@ function failureThenExitZero(root: SyntaxNode, add: (mechanism: SkipMechanism, n
     branches = branches.filter((b) => b.length > 0);
     if (branches.length === 0 || !branches.every((b) => b.every((x) => recordsOnly(x, inFunction)) && b.some((x) => x.type !== "variable_assignment"))) continue;
     if (SURFACE.test(branches.flat().map((b) => b.text).join("\n"))) continue;
-    // Whatever comes after may still end the run non-zero: then the failure is not hidden.
-    if (lastSurface(root) >= ifs.endIndex) continue;
+    // Whatever comes after may still end the run non-zero: then the failure is not hidden. A variable the branch sets
+    // may be read anywhere later, so then the whole rest of the script counts.
+    if (branches.flat().some((b) => b.type === "variable_assignment") ? lastSurface(root) >= ifs.endIndex : tellsAfter(root, ifs)) continue;
     const first = branches[0]![0]!;
     if (out.some((o) => o.line === at(first)[0])) continue;
     add("exit-0-on-failure", ifs);
@@ -271,6 +315,53 @@ function failureThenExitZero(root: SyntaxNode, add: (mechanism: SkipMechanism, n
     const next = statementsOf(ifs.parent!).find((c) => c.startIndex > ifs.endIndex);
     if (next && exitZero(next)) add("exit-0-on-failure", next);
   }
+}
+
+/** A line that only tells the log the run is done: an echo, a log call, or the end of the run (`exit 0`, `true`). */
+function doneLine(stmt: SyntaxNode): boolean {
+  const n = name(stmt);
+  return isLog(stmt) || /^(echo|printf|true|:)$/.test(n) || exitZero(stmt);
+}
+
+/**
+ * The main path's last piece of work runs as a plain statement, and only messages follow it to the end of the run:
+ * `git push origin main` then `echo "synced successfully"`, or an export then `echo "Done."`. Nothing reads its
+ * status (no `||`, no `if`, no `$?`, no `set -e`), so a failure ends in the same message and exit 0 as a success.
+ * Read on the script's main path only (the last top-level statements, and each branch of a final `if`); a call to
+ * one of the script's own functions, or a run whose last statement is the work itself, keeps its status. Only in a
+ * script the scheduler starts itself (entryOnly): a tool the agent calls now and then hands its output to the agent.
+ */
+function uncheckedThenDone(root: SyntaxNode, out: SkipEvidence[]): void {
+  if (/\bset\s+-[a-zA-Z]*e|\berrexit\b|\bERR\b/.test(root.text)) return;
+  const own = new Set(sh(root, "command").length ? root.descendantsOfType("function_definition").map((f) => f.childForFieldName("name")?.text ?? "") : []);
+  const tail = (stmts: readonly SyntaxNode[]): void => {
+    const after: SyntaxNode[] = [];
+    for (let i = stmts.length - 1; i >= 0; i--) {
+      const stmt = stmts[i]!;
+      if (doneLine(stmt)) {
+        after.unshift(stmt);
+        continue;
+      }
+      if (stmt.type === "if_statement") {
+        if (after.length > 0 && SURFACE.test(after.map((a) => a.text).join("\n"))) return;
+        const cond = stmt.childForFieldName("condition") ?? stmt.namedChildren[0];
+        const condEnd = Math.max(...stmt.childrenForFieldName("condition").map((c) => c.endIndex), cond?.endIndex ?? 0);
+        tail(statementsOf(stmt).filter((c) => c.startIndex >= condEnd && !/^(elif_clause|else_clause)$/.test(c.type)));
+        for (const clause of stmt.namedChildren.filter((c) => c.type === "elif_clause" || c.type === "else_clause")) {
+          const start = clause.type === "elif_clause" ? (clause.namedChildren[0]?.endIndex ?? 0) : 0;
+          tail(statementsOf(clause).filter((c) => c.startIndex >= start && !/^(elif_clause|else_clause)$/.test(c.type)));
+        }
+        return;
+      }
+      const said = after.find((a) => !exitZero(a) && !/^(true|:)$/.test(name(a)));
+      const cmd = stmt.type === "redirected_statement" ? stmt.childForFieldName("body") : stmt;
+      // `nohup worker &` runs on in the background: its status is not this run's to read.
+      if (!said || cmd?.type !== "command" || !isWork(stmt) || /&\s*$/.test(stmts[i + 1] ? root.text.slice(stmt.endIndex, stmts[i + 1]!.startIndex) : root.text.slice(stmt.endIndex, stmt.endIndex + 3).split("\n")[0]!) || own.has(name(stmt)) || SURFACE.test(after.map((a) => a.text).join("\n"))) return;
+      out.push({ mechanism: "exit-0-on-failure", line: at(said)[0], column: at(said)[1], snippet: `${said.text.split("\n")[0]!.trim().slice(0, 100)}  (the status of \`${stmt.text.split("\n")[0]!.trim().slice(0, 60)}\` at line ${at(stmt)[0]} is never read)`, entryOnly: true });
+      return;
+    }
+  };
+  tail(statementsOf(root));
 }
 
 /**

@@ -234,6 +234,26 @@ export function runsUnattended(tile: Tile, skill: Skill, docs: readonly TileFile
   return own.length > 0 && timerPrograms(tile).some((p) => !own.includes(p.file) && own.some((s) => imports(p, s)));
 }
 
+/**
+ * The scheduler starts this very script: a schedule file or an installer names it, a timer loop elsewhere in the tile
+ * runs it, or a paragraph of the skill's docs that says it is scheduled names it ("Every 6 hours: run
+ * `skills/x/update.sh`", "use the cron tool to run the `sync.sh` script"). Then its exit status and its last line are
+ * the run's own. A helper the agent calls now and then (a row in a table of tools) is not, even in a scheduled skill.
+ */
+export function scheduledEntry(tile: Tile, docs: readonly TileFile[], file: TileFile): boolean {
+  const base = posix.basename(file.path);
+  // A generic name (`run.sh`) counts only with its folder (`backup/run.sh`).
+  const key = GENERIC.test(base) ? `${posix.basename(posix.dirname(file.path))}/${base}` : base;
+  const escape = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  // Named by its file name, or by its folder when that folder holds no other script ("run the script in `scripts/`").
+  const dir = posix.basename(posix.dirname(file.path));
+  const alone = dir !== "." && dir !== "" && !tile.scripts.some((s) => s.file !== file && posix.dirname(s.file.path) === posix.dirname(file.path) && isCode(s.file.language));
+  const named = new RegExp(`(?:^|[^\\w.-])(?:${escape(key)}\\b${alone ? `|${escape(dir)}/(?![\\w.-])` : ""})`);
+  if (docs.some((d) => (d.text ?? "").split(/\n\s*\n/).some((para) => named.test(para) && saysScheduled(para)))) return true;
+  if (schedules(tile).some((f) => f !== file && named.test(f.text!))) return true;
+  return timerPrograms(tile).some((p) => p.file !== file && imports(p, file));
+}
+
 interface TimerProgram {
   readonly file: TileFile;
   /** What it imports or runs: `py:imap_fetch`, `js:sync`, `run:fetch.sh`. */

@@ -50,6 +50,8 @@ export interface SkipEvidence {
   readonly snippet: string;
   /** Result fields that carry the skipped items; the skip is surfaced when SKILL.md tells the agent to relay one. */
   readonly fields?: readonly string[];
+  /** The place is a skip only when the scheduler starts this very script (its exit status and last line are the run's). */
+  readonly entryOnly?: boolean;
 }
 
 export interface CodeFacts {
