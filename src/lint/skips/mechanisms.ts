@@ -294,7 +294,7 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
   {
     id: "catch-all-exit-0",
     words: "catches every error at the top and exits 0",
-    looksFor: "A broad catch at the top of a script (`except Exception` or a bare `except` around `main()`, `trap 'exit 0' ERR`) that ends the run with exit 0, so every failure looks like success.",
+    looksFor: "A broad catch at the top of a script (`except Exception` or a bare `except` around `main()`, `trap 'exit 0' ERR`) that ends the run with exit 0, so every failure looks like success. Not the run: a top-level try that only fills a lookup table set to `{}` before it, read afterwards only with a default (`names.get(k) or k`, `times.get(sid, mtime)`): when it fails, every item is still handled, with the default.",
     examples: [
       {
         file: PY,
@@ -302,6 +302,11 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
         passes: "import sys\nif __name__ == \"__main__\":\n    try:\n        main()\n    except Exception as exc:\n        print(f\"run failed: {exc}\", file=sys.stderr)\n        sys.exit(1)\n",
       },
       { file: SH, fails: "trap 'exit 0' ERR\nsync_all\n", passes: "trap 'echo \"sync failed at line $LINENO\" >&2; exit 1' ERR\nsync_all\n" },
+      {
+        file: PY,
+        fails: "import yaml\nnames = {}\ntry:\n    names = yaml.safe_load(open(\"rules.yaml\"))[\"names\"]\nexcept Exception:\n    pass\nfor rec in records:\n    print(names[rec[\"sender\"]], rec[\"text\"])\n",
+        passes: "import yaml\nnames = {}\ntry:\n    names = yaml.safe_load(open(\"rules.yaml\"))[\"names\"]\nexcept Exception:\n    pass\nfor rec in records:\n    print(names.get(rec[\"sender\"]) or rec[\"sender\"], rec[\"text\"])\n",
+      },
     ],
   },
   {

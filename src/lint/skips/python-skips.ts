@@ -5,6 +5,7 @@ import type { SkipEvidence, SkipMechanism } from "../source/facts.js";
 import { callArgs, dotted } from "../source/python.js";
 import { at, nodesOf, type SyntaxNode } from "../source/tree-sitter.js";
 import { pythonStamps } from "./python-stamps.js";
+import { onlyFillsLookupTables } from "./python-lookup-tables.js";
 import { pythonMoreSkips } from "./python-more.js";
 
 const PY_TYPES = ["except_clause", "if_statement", "for_statement", "try_statement", "assignment"];
@@ -266,7 +267,7 @@ function catchAllExitsZero(clause: SyntaxNode, body: SyntaxNode[]): boolean {
   let scope = clause.parent;
   while (scope && !SCOPES.has(scope.type) && scope.type !== "if_statement") scope = scope.parent;
   const top = scope?.type === "module" || (scope?.type === "if_statement" && /__name__/.test(scope.childForFieldName("condition")?.text ?? ""));
-  return top && body.every((s) => s.type === "pass_statement" || isLog(s));
+  return top && body.every((s) => s.type === "pass_statement" || isLog(s)) && !onlyFillsLookupTables(clause);
 }
 
 /**
