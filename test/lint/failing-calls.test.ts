@@ -458,3 +458,20 @@ describe("error-as-empty: a file that is there but cannot be read or parsed answ
     expect(await places("scripts/run.py", loop)).toEqual([]);
   });
 });
+
+describe("error-as-empty (JS/TS): a file that is there but cannot be parsed answers what the function answers for no file", () => {
+  const READ = (handler: string, check = "  if (!existsSync(path)) return fallback;\n") =>
+    `import { existsSync, readFileSync } from "node:fs";\n\nfunction readJson(path, fallback = []) {\n${check}  try {\n    return JSON.parse(readFileSync(path, "utf8"));\n  } ${handler}\n}\n\nfor (const item of readJson(BACKLOG)) handle(item);\n`;
+  it("reports the catch's return when it answers the same as the existence test before the try", async () => {
+    expect(await places("scripts/run.mjs", READ("catch (err) {\n    console.warn(`could not parse ${path}: ${err.message}`);\n    return fallback;\n  }"))).toEqual(["error-as-empty:9"]);
+    expect(await places("scripts/run.mjs", READ("catch (err) {\n    // heal forward: the next write rewrites a clean file\n    process.stderr.write(`discarding ${path}: ${err.message}\\n`);\n    return fallback;\n  }"))).toEqual(["error-as-empty:10"]);
+  });
+
+  it("says nothing with no existence test, a different answer, a throw, or a try that does more than read", async () => {
+    expect(await places("scripts/run.mjs", READ("catch (err) {\n    console.warn(err.message);\n    return fallback;\n  }", ""))).toEqual([]);
+    expect(await places("scripts/run.mjs", READ("catch (err) {\n    console.warn(err.message);\n    return null;\n  }"))).toEqual([]);
+    expect(await places("scripts/run.mjs", READ("catch (err) {\n    throw new Error(`${path} is corrupt: ${err.message}`);\n  }"))).toEqual([]);
+    const fetching = `import { existsSync, readFileSync } from "node:fs";\n\nasync function load(path) {\n  if (!existsSync(path)) return [];\n  try {\n    const ids = JSON.parse(readFileSync(path, "utf8"));\n    return await fetch(API + ids.join(",")).then((r) => r.json());\n  } catch {\n    return [];\n  }\n}\n\nfor (const item of await load(IDS)) handle(item);\n`;
+    expect(await places("scripts/run.mjs", fetching)).not.toContain("error-as-empty:9");
+  });
+});

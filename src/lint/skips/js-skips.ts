@@ -207,6 +207,55 @@ function readsOwnState(tryBody: SyntaxNode, root: SyntaxNode): boolean {
   });
 }
 
+/** A read of a local file parsed as data: `JSON.parse(readFileSync(p, "utf8"))`, `JSON.parse(await fs.readFile(p))`. */
+const FILE_PARSE = /\breadFile(Sync)?\(/;
+/** Calls that do something beyond reading, testing and parsing a file: the try is then not only a read. */
+const BEYOND_READ = /^(fetch|request|exec\w*|spawn\w*|write\w*|append\w*|send\w*|post|axios|query|connect|unlink\w*|rm\w*|mkdir\w*|rename\w*|copy\w*)$|http/i;
+/** The file's presence tested: `existsSync(p)`, `fs.existsSync(p)`. */
+const EXISTS = /^(fs\.)?existsSync\(/;
+
+/** What a statement answers when it returns: the text of `return x;` (whitespace-normalized), or undefined. */
+function answerOf(stmt: SyntaxNode | undefined): string | undefined {
+  if (stmt?.type !== "return_statement") return undefined;
+  return (stmt.namedChildren[0]?.text ?? "undefined").replace(/\s+/g, " ").replace(/,\s*}/g, " }");
+}
+
+/** `if (!existsSync(p)) return X;` (as a statement or a one-statement block): X, the function's answer for no file. */
+function absentAnswer(ifs: SyntaxNode): string | undefined {
+  const cond = ifs.childForFieldName("condition")?.text.replace(/^\(\s*|\s*\)$/g, "") ?? "";
+  if (!/^!\s*/.test(cond) || !EXISTS.test(cond.replace(/^!\s*/, ""))) return undefined;
+  const cons = body(ifs.childForFieldName("consequence"));
+  return cons.length === 1 ? answerOf(cons[0]) : undefined;
+}
+
+/**
+ * `if (!existsSync(p)) return []; try { return JSON.parse(readFileSync(p, "utf8")); } catch { return []; }`: the
+ * function has already answered "no file yet"; the catch is reached when the file IS there but cannot be read or
+ * parsed (a corrupt history, state or config), and it answers exactly what it answers for no file, so the caller
+ * starts over from nothing (a reply history, cursor or ledger dropped) and nobody hears the file was lost. Left
+ * out: `try { if (existsSync(p)) return JSON.parse(...); } catch {} return {};`, where the test sits inside the try
+ * and the no-file answer is a fall-through (on the tuning data as often a reset that rescans as a loss).
+ * Outside an item loop (there, passing over one unreadable item is log-only-skip's question).
+ */
+function corruptReadAsAbsent(clause: SyntaxNode, tryStmt: SyntaxNode, stmts: SyntaxNode[]): string | undefined {
+  const tryBody = tryStmt.childForFieldName("body");
+  if (!tryBody || !FILE_PARSE.test(tryBody.text) || !/\bJSON\.parse\(/.test(tryBody.text) || itemLoop(clause)) return undefined;
+  if (tryBody.descendantsOfType("call_expression").some((c) => BEYOND_READ.test((c.childForFieldName("function")?.text ?? "").split(".").pop()!))) return undefined;
+  const block = tryStmt.parent;
+  if (block?.type !== "statement_block" || !block.parent || !FUNCTIONS.has(block.parent.type)) return undefined;
+  const after = answerOf(block.namedChildren.find((c) => c.startIndex > tryStmt.endIndex && c.type !== "comment"));
+  // The catch's answer: its own return after only log lines, or (only log lines or nothing) the return after the try.
+  const last = stmts.at(-1);
+  // A line to stderr (`process.stderr.write(...)`) is a log line too: a scheduled run's stderr goes to a file nobody reads.
+  const quiet = (s: SyntaxNode) => logsOnlyDeep(s) || (s.type === "expression_statement" && /^process\.stderr\.write\(/.test(s.text));
+  const caught = last?.type === "return_statement" ? (stmts.slice(0, -1).every(quiet) ? answerOf(last) : undefined) : stmts.every(quiet) ? after : undefined;
+  if (caught === undefined) return undefined;
+  // The answer for no file: a `if (!existsSync(p)) return X` before the catch, in the function or in the try.
+  const before = [...block.namedChildren.filter((c) => c.endIndex <= tryStmt.startIndex), ...tryBody.namedChildren];
+  const absent = before.filter((c) => c.type === "if_statement").map(absentAnswer).find((a) => a !== undefined);
+  return absent !== undefined && absent === caught ? `return ${caught}` : undefined;
+}
+
 export function jsSkips(root: SyntaxNode): SkipEvidence[] {
   const out: SkipEvidence[] = [];
   const add = (mechanism: SkipMechanism, node: SyntaxNode, snippet?: string) => out.push({ mechanism, line: at(node)[0], column: at(node)[1], snippet: (snippet ?? node.text.split("\n")[0]!.trim()).slice(0, 160) });
@@ -225,6 +274,12 @@ export function jsSkips(root: SyntaxNode): SkipEvidence[] {
     if (SURFACE.test(text)) continue;
     if (exitsZero(text)) {
       add(atTop(clause) ? "catch-all-exit-0" : "exit-0-on-failure", clause);
+      continue;
+    }
+    const corrupt = tryStmt ? corruptReadAsAbsent(clause, tryStmt, stmts) : undefined;
+    if (corrupt) {
+      // Anchored at the answer (the catch's return), the line readers point at, not a comment-long catch's first line.
+      add("error-as-empty", stmts.at(-1)?.type === "return_statement" ? stmts.at(-1)! : clause, `${clause.text.split("\n")[0]!.trim()} … ${corrupt}  (a file that is there but cannot be read or parsed answers the same as none)`);
       continue;
     }
     const last = stmts.at(-1);
