@@ -85,6 +85,20 @@ describe("unconfirmed-send", () => {
   });
 });
 
+describe("unconfirmed-send: a Python helper whose name does not say it delivers", () => {
+  const TG = `import requests\n\ndef tg(m):\n    try:\n        requests.post(f"https://api.telegram.org/bot{TOK}/sendMessage", json={"chat_id": CHAT, "text": m}, timeout=10)\n    except Exception as e:\n        print(f"[tg err] {e}", flush=True)\n\ntg(alert)\nsave_state(state)\n`;
+  it("reports a helper that POSTs to a sending address (or calls a send) and only prints its failure, called bare", async () => {
+    expect(await places("scripts/watch.py", TG)).toEqual(["unconfirmed-send:6", "unconfirmed-send:9"].sort());
+    const bot = `import sys\n\ndef post_update(bot, text):\n    try:\n        bot.send_message(CHAT, text)\n    except Exception as e:\n        print(e, file=sys.stderr)\n\ndef run(bot):\n    post_update(bot, digest())\n`.replace(/post_update/g, "push_text");
+    expect(await places("scripts/watch.py", bot)).toEqual(["unconfirmed-send:10", "unconfirmed-send:6"].sort());
+  });
+
+  it("says nothing for a POST that reads (an RPC), or when the helper raises", async () => {
+    expect(await places("scripts/watch.py", TG.replace("/sendMessage", "/getUpdates").replace("tg(alert)", "rpc_call(alert)").replace(/def tg/, "def rpc_call"))).toEqual([]);
+    expect(await places("scripts/watch.py", TG.replace(`print(f"[tg err] {e}", flush=True)`, "raise"))).toEqual([]);
+  });
+});
+
 describe("Python run from a shell heredoc", () => {
   const script = (body: string, open = "python3 - \"$@\" <<'PY'") => `#!/usr/bin/env bash\nset -euo pipefail\necho "syncing" >&2\n${open}\n${body}PY\necho done\n`;
   const loop = "import sys\nfor url in sys.argv[1:]:\n    try:\n        fetch(url)\n    except Exception as exc:\n        print(f\"skipped {url}: {exc}\", file=sys.stderr)\n        continue\n";

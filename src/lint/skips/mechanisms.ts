@@ -360,12 +360,17 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
     id: "unconfirmed-send",
     words: "hands a message or work to someone through a call that swallows its failure, then goes on as if it was delivered",
     looksFor:
-      "A function of the same file that delivers (its name says send, notify, post, publish, wake, upload, ...) and answers its own failure with a value instead of raising: Python, an except or a failed-status branch that only prints and returns nothing; JS/TS, `return { success: false }`, `return false`/`null` or `resolve(false)` in a failure branch. It is reported where a caller calls it as a bare statement (`await sendToDiscord(summary);`, `wake_agent(items)`), dropping that answer: the run reports success while nothing was delivered. A progress mark the calling function moves (`state[\"last_seen\"][k] = newest`) is reported with it: those items are marked done whether or not they were delivered. A delivery that raises or throws, or whose answer the caller reads, is not this.",
+      "A function of the same file that delivers (its name says send, notify, post, publish, wake, upload, ...; in Python also one whose body calls a delivery, `bot.send_message(...)`, or POSTs to an address that names one, `requests.post(f\".../sendMessage\", ...)`; a POST to anything else is a read) and answers its own failure with a value instead of raising: Python, an except or a failed-status branch that only prints and returns nothing; JS/TS, `return { success: false }`, `return false`/`null` or `resolve(false)` in a failure branch. It is reported where a caller calls it as a bare statement (`await sendToDiscord(summary);`, `wake_agent(items)`), dropping that answer: the run reports success while nothing was delivered. A progress mark the calling function moves (`state[\"last_seen\"][k] = newest`) is reported with it: those items are marked done whether or not they were delivered. A delivery that raises or throws, or whose answer the caller reads, is not this.",
     examples: [
       {
         file: PY,
         fails: "import sys\nimport requests\n\ndef notify_owner(text):\n    try:\n        requests.post(WEBHOOK, json={\"text\": text}, timeout=10).raise_for_status()\n    except requests.RequestException as exc:\n        print(f\"notify failed: {exc}\", file=sys.stderr)\n\nnotify_owner(build_digest())\nsave_state(state)\n",
         passes: "import requests\n\ndef notify_owner(text):\n    requests.post(WEBHOOK, json={\"text\": text}, timeout=10).raise_for_status()\n\nnotify_owner(build_digest())\nsave_state(state)\n",
+      },
+      {
+        file: PY,
+        fails: "import requests\n\ndef tg(m):\n    try:\n        requests.post(f\"https://api.telegram.org/bot{TOK}/sendMessage\", json={\"chat_id\": CHAT, \"text\": m}, timeout=10)\n    except Exception as e:\n        print(f\"[tg err] {e}\")\n\ntg(alert)\nsave_state(state)\n",
+        passes: "import requests\n\ndef tg(m):\n    requests.post(f\"https://api.telegram.org/bot{TOK}/sendMessage\", json={\"chat_id\": CHAT, \"text\": m}, timeout=10).raise_for_status()\n\ntg(alert)\nsave_state(state)\n",
       },
       {
         file: JS,

@@ -220,7 +220,7 @@ export function unconfirmedSends(root: SyntaxNode, add: Add): void {
     const name = lastName(call);
     const branch = failing.get(name);
     // A bare `except: pass` around a fire-and-forget message (a protocol notification) is a choice, not a lost delivery.
-    if (!branch || !DELIVER.test(name) || !statements(branch.type === "except_clause" ? branch.namedChildren.find((c) => c.type === "block") : branch.childForFieldName("consequence")).some(isLine)) continue;
+    if (!branch || !(DELIVER.test(name) || deliversInside(branch)) || !statements(branch.type === "except_clause" ? branch.namedChildren.find((c) => c.type === "block") : branch.childForFieldName("consequence")).some(isLine)) continue;
     add("unconfirmed-send", stmt, undefined, `${snippetOf(stmt).slice(0, 120)}  (${name} only prints when it fails, line ${branch.startPosition.row + 1})`);
     // A progress mark in the same function is moved whether or not the hand-off worked: those items are never sent again.
     for (const mark of progressMarks(stmt).slice(0, 2)) add("unconfirmed-send", mark, undefined, `${snippetOf(mark).slice(0, 120)}  (marked done whether or not ${name} at line ${stmt.startPosition.row + 1} delivered)`);
@@ -229,6 +229,19 @@ export function unconfirmedSends(root: SyntaxNode, add: Add): void {
       add("unconfirmed-send", branch, undefined, `${snippetOf(branch)}  (the caller goes on as if it was delivered, line ${stmt.startPosition.row + 1})`);
     }
   }
+}
+
+/**
+ * The function hands something to someone though its name does not say so (`def tg(m)`): inside it, a call named for a
+ * delivery (`bot.send_message(...)`), or a POST to an address that says so (`requests.post(f".../sendMessage", ...)`).
+ * A POST to anything else (an RPC, a search API) is a read.
+ */
+function deliversInside(branch: SyntaxNode): boolean {
+  const fn = enclosingFunction(branch);
+  return (fn?.descendantsOfType("call") ?? []).some((c) => {
+    const n = lastName(c);
+    return n === "post" ? DELIVER.test(c.childForFieldName("arguments")?.text ?? "") : DELIVER.test(n);
+  });
 }
 
 /** `{"wake_agent": False, ...}`: a precheck's answer that nobody needs to wake (the scheduler then runs nothing). */
