@@ -27,6 +27,9 @@ def items(xml):
     expect(await places("scripts/run.py", parse)).toEqual([]);
     const fetches = parse.replace('"text": trim(block, 200)', '"text": fetch_page(block)');
     expect(await places("scripts/run.py", fetches)).toEqual(["cap-deferral:14"]);
+    // A function of the file named parse* is judged by what it does: this one posts each entry.
+    const posts = `${parse}\ndef parse_and_post(block):\n    return requests.post(API, data=block).json()\n\nfor block in BLOCKS[:MAX_PER_FEED]:\n    parse_and_post(block)\n`;
+    expect(await places("scripts/run.py", posts)).toEqual(["cap-deferral:22"]);
   });
 
   const COLLECT = `import fs from "node:fs";
