@@ -85,6 +85,23 @@ describe("unconfirmed-send", () => {
   });
 });
 
+describe("exit-0-on-failure (Python): a command's failed status only logged, outside an item loop", () => {
+  const PUSH = `import os, sys\n\ndef publish(path):\n    push = os.system(f"cd {path} && git push origin main")\n    if push == 0:\n        url = "https://example.org/" + path\n    else:\n        print("git push failed", file=sys.stderr)\n        url = "file://" + path\n    return url\n\nprint("READY", publish("out"))\n`;
+  it("reports the failure branch of os.system(...) == 0 and of subprocess.run(...).returncode != 0 that only log", async () => {
+    expect(await places("scripts/digest.py", PUSH)).toEqual(["exit-0-on-failure:7"]);
+    const run = `import logging, subprocess, sys\n\ndef backlog(ids):\n    proc = subprocess.run([sys.executable, "cli.py", "--add", *ids], capture_output=True)\n    if proc.returncode != 0:\n        logging.error("backlog add failed: %s", proc.stderr)\n    return len(ids)\n`;
+    expect(await places("scripts/daemon.py", run)).toEqual(["exit-0-on-failure:5"]);
+  });
+
+  it("says nothing for a read, a check=True run, a loop, or a failure that is raised or answered after it", async () => {
+    expect(await places("scripts/digest.py", PUSH.replace("git push origin main", "git status --porcelain"))).toEqual([]);
+    expect(await places("scripts/digest.py", PUSH.replace("    return url\n", "    if url.startswith(\"file:\"):\n        raise SystemExit(1)\n    return url\n"))).toEqual([]);
+    expect(await places("scripts/digest.py", PUSH.replace("    return url\n", "    if url.startswith(\"file:\"):\n        return None\n    return url\n"))).toEqual([]);
+    const loop = `import os, sys\nfor repo in repos:\n    rc = os.system(f"git -C {repo} push")\n    if rc != 0:\n        print(f"push failed: {repo}", file=sys.stderr)\n`;
+    expect(await places("scripts/digest.py", loop)).not.toContain("exit-0-on-failure:4");
+  });
+});
+
 describe("unconfirmed-send: a Python helper whose name does not say it delivers", () => {
   const TG = `import requests\n\ndef tg(m):\n    try:\n        requests.post(f"https://api.telegram.org/bot{TOK}/sendMessage", json={"chat_id": CHAT, "text": m}, timeout=10)\n    except Exception as e:\n        print(f"[tg err] {e}", flush=True)\n\ntg(alert)\nsave_state(state)\n`;
   it("reports a helper that POSTs to a sending address (or calls a send) and only prints its failure, called bare", async () => {

@@ -73,6 +73,56 @@ function exitZeroOnFailure(root: SyntaxNode, add: Add): void {
   }
 }
 
+/** Commands whose failure is a test or a read, not work left undone (after `cd ... &&`). */
+const READ_COMMAND = /^(?:git\s+(?:status|diff|rev-parse|log|show|ls-files|ls-remote|remote|config|branch|describe|check-ignore)|which|command|type|test|\[|ls|cat|grep|pgrep|ps|pip\s+show|systemctl\s+(?:is-active|status)|launchctl\s+list|crontab\s+-l|open|xdg-open|osascript|say|notify-send|afplay)\b/;
+const STATUS_CALL = /^(os\.system|subprocess\.(?:call|run)|sp\.(?:call|run)|call|run)$/;
+
+/** The command a status came from, as written (`os.system(f"cd {d} && git push ...")`), without its leading `cd ... &&`. */
+function commandOf(call: SyntaxNode): string {
+  const arg = callArgs(call).positional[0];
+  if (!arg) return "";
+  const text = arg.type === "list" ? arg.namedChildren.map((c) => c.text.replace(/^[fbr]?["']|["']$/g, "")).join(" ") : arg.text.replace(/^[fbr]*["']{1,3}|["']{1,3}$/g, "");
+  return text.replace(/^(?:cd\s+\S+\s*&&\s*)+/, "").trim();
+}
+
+/**
+ * A command of the run that failed (its exit status not 0) and whose failure branch only logs, outside an item loop,
+ * when nothing after it in the function raises, exits non-zero or tells anyone: `push = os.system("git push ...")`,
+ * `if push == 0: ... else: print("push failed", file=sys.stderr)`, then the run goes on to "READY" and exit 0. The
+ * shell `if ! git push; then log; fi`, in Python. A fallback value set in the branch (`url = "file://..."`) is not a
+ * report; a read (`git status`, `which`) is not work left undone.
+ */
+function failedCommandOnlyLogged(root: SyntaxNode, add: Add): void {
+  const status = new Map<string, string>();
+  for (const assign of py(root, "assignment")) {
+    const left = assign.childForFieldName("left");
+    const right = assign.childForFieldName("right");
+    const call = right?.type === "attribute" && right.childForFieldName("attribute")?.text === "returncode" ? right.childForFieldName("object") : right;
+    if (left?.type !== "identifier" || call?.type !== "call" || !STATUS_CALL.test(dotted(call.childForFieldName("function")))) continue;
+    if (/check\s*=\s*True/.test(call.text)) continue;
+    const cmd = commandOf(call);
+    if (cmd !== "" && !READ_COMMAND.test(cmd)) status.set(left.text, cmd);
+  }
+  if (status.size === 0) return;
+  for (const ifs of py(root, "if_statement")) {
+    const cond = ifs.childForFieldName("condition")?.text ?? "";
+    const m = /^(\w+)(\.returncode)?\s*(==|!=)\s*0$/.exec(cond.trim());
+    if (!m || !status.has(m[1]!) || enclosingLoop(ifs)) continue;
+    const elseClause = ifs.namedChildren.find((c) => c.type === "else_clause");
+    if (m[3] === "==" && (!elseClause || ifs.namedChildren.some((c) => c.type === "elif_clause"))) continue;
+    const branch = m[3] === "!=" ? ifs.childForFieldName("consequence") : elseClause?.childForFieldName("body") ?? elseClause?.namedChildren.find((c) => c.type === "block");
+    const body = statements(branch ?? undefined);
+    if (body.length === 0 || !body.some(isLog) || !body.every((b) => isLog(b) || b.type === "pass_statement" || (b.type === "expression_statement" && b.namedChildren[0]?.type === "assignment" && !surfaces(b)))) continue;
+    if (body.some(surfaces)) continue;
+    // Whatever comes after it in the function (or the module) may still fail the run or answer failure.
+    let scope: SyntaxNode | null = ifs.parent;
+    while (scope && !SCOPES.has(scope.type)) scope = scope.parent;
+    const rest = scope ? scope.text.slice(ifs.endIndex - scope.startIndex) : "";
+    if (/\braise\b|\bsys\.exit\(\s*[^)0N]|\bexit\(\s*[1-9]|\breturn\s+(?:False|None|1)\b/.test(rest) || /\b(?:send|notify|alert)\w*\(/.test(rest)) continue;
+    add("exit-0-on-failure", m[3] === "!=" ? ifs : elseClause!, undefined, `${snippetOf(m[3] === "!=" ? ifs : elseClause!)}  (\`${status.get(m[1]!)!.slice(0, 60)}\` failed: only logged, and the run goes on)`);
+  }
+}
+
 function atTop(clause: SyntaxNode): boolean {
   let scope = clause.parent;
   while (scope && !SCOPES.has(scope.type) && scope.type !== "if_statement") scope = scope.parent;
@@ -429,6 +479,7 @@ export function pythonMoreSkips(root: SyntaxNode, add: Add): Set<number> {
   if (excepts && /print\(\s*(?:["'](?:\[\]|\{\})["']|json\.dumps\(\s*(?:\[\]|\{\}))|\]\s*=\s*(?:\[\]|\{)/.test(text)) emptyStandIns(root, add);
   if (excepts && /=\s*True\b/.test(text)) successOnFailure(root, add, SUCCESS_STATE);
   if (/\b(exit|_exit|quit)\(\s*(0|None|False)?\s*\)/.test(text)) exitZeroOnFailure(root, add);
+  if (/\bos\.system\(|\b(?:call|run)\(/.test(text) && /[!=]=\s*0\b/.test(text)) failedCommandOnlyLogged(root, add);
   if (/\[0?:\s*[\w.]+\s*\]|\[-\s*[\w.]+\s*:\]/.test(text) || (/\bbreak\b/.test(text) && CAP_TEXT.test(text))) capDeferral(root, add);
   if (/which\(|find_spec\(|ImportError|ModuleNotFoundError|FileNotFoundError/.test(text)) toolMissing(root, add);
   if (excepts && PROGRESS_TEXT.test(text)) progressPastFailure(root, add);
