@@ -74,6 +74,11 @@ export function loadEntries(files) {
     // A function of the file that sends is followed.
     const viaHelper = COLLECT.replace('return /error/i.test(line) ? "error" : "info";', 'notify(line);\n  return "info";');
     expect(await places("scripts/run.mjs", viaHelper)).toEqual(["cap-deferral:23", "cap-deferral:25"]);
+    // Collected up to the cap, then worked through: the rest waits for another run.
+    const batch = COLLECT.replace("  return out;\n}", "  for (const e of out) await publish(e);\n  return out;\n}").replace("export function", "export async function");
+    expect(await places("scripts/run.mjs", batch)).toEqual(["cap-deferral:22", "cap-deferral:24"]);
+    const handedOn = COLLECT.replace("  return out;\n}", "  publishAll(out);\n  return out;\n}");
+    expect(await places("scripts/run.mjs", handedOn)).toEqual(["cap-deferral:22", "cap-deferral:24"]);
     const handedIn = COLLECT.replace("export function loadEntries(files) {\n  const out = [];", "export function loadEntries(files, out) {").replace("out.push(e);", "out.push(e); publish(e);");
     expect(await places("scripts/run.mjs", handedIn)).toEqual(["cap-deferral:21", "cap-deferral:23"]);
   });

@@ -62,7 +62,8 @@ function onlyComputes(node: SyntaxNode, defs: ReadonlyMap<string, SyntaxNode>, m
 
 /**
  * `if (out.length >= MAX) break;` in a loop that fills `out`, a list (or Set, Map) the enclosing function makes, while
- * the loop only computes: the cap bounds an answer, not work.
+ * the loop only computes and what it collects is not then worked through in the same function: the cap bounds an
+ * answer, not work.
  */
 export function capBoundsAnswer(cond: SyntaxNode, loop: SyntaxNode, root: SyntaxNode): boolean {
   const m = /^\(?\s*(\w+)\.(length|size)\s*(>=|>|===?)/.exec(cond.text);
@@ -72,5 +73,20 @@ export function capBoundsAnswer(cond: SyntaxNode, loop: SyntaxNode, root: Syntax
   const loopBody = loop.childForFieldName("body");
   if (!made || !loopBody || !new RegExp(`\\b${list}\\.(push|unshift|add|set)\\(`).test(loopBody.text)) return false;
   const collections = new Set(root.descendantsOfType("variable_declarator").filter((d) => MADE.test(d.childForFieldName("value")?.text ?? "")).map((d) => d.childForFieldName("name")?.text ?? ""));
-  return onlyComputes(loopBody, fileFunctions(root), collections, new Set());
+  const defs = fileFunctions(root);
+  if (!onlyComputes(loopBody, defs, collections, new Set())) return false;
+  // A batch collected this way and then worked through in the same function (`for (const job of batch) await
+  // upload(job)`, `publishAll(batch)`) is a cap on work after all: the rest waits for another run.
+  const workedOn = (use: SyntaxNode): boolean => {
+    for (let p = use.parent; p && p.startIndex !== scope.startIndex; p = p.parent) {
+      if (p.type === "for_in_statement" && p.childForFieldName("right")?.startIndex === use.startIndex) {
+        const b = p.childForFieldName("body");
+        return b !== null && !onlyComputes(b, defs, collections, new Set());
+      }
+      if (p.type === "call_expression" && p.childForFieldName("arguments")?.startIndex === use.parent?.startIndex) return !onlyComputes(p, defs, collections, new Set());
+    }
+    return false;
+  };
+  const scope = enclosingScope(loop);
+  return !scope.descendantsOfType("identifier").some((u) => u.text === list && u.startIndex > loop.endIndex && workedOn(u));
 }
