@@ -6,6 +6,8 @@ import type { SkipEvidence, SkipMechanism } from "../source/facts.js";
 import { at, nodesOf, type SyntaxNode } from "../source/tree-sitter.js";
 import { capBoundsAnswer } from "./js-answer-loops.js";
 import { jsFailureAsNothing, jsSuccessOnFailure, jsUnconfirmedSends } from "./js-failing-calls.js";
+import { JS_STAMPS } from "./stamp-grammars.js";
+import { stampPastFailure } from "./stamp-past-failure.js";
 
 const LOOPS = new Set(["for_statement", "for_in_statement", "while_statement", "do_statement"]);
 /** The node types jsSkips looks for in the whole tree: found in one search (nodesOf), not one search each. */
@@ -367,5 +369,6 @@ export function jsSkips(root: SyntaxNode): SkipEvidence[] {
   jsUnconfirmedSends(root, add);
   jsSuccessOnFailure(root, add);
   jsFailureAsNothing(root, add);
+  stampPastFailure(root, JS_STAMPS, (node, snippet) => add("progress-past-failure", node, snippet));
   return out;
 }

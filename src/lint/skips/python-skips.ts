@@ -6,6 +6,8 @@ import { callArgs, dotted } from "../source/python.js";
 import { at, nodesOf, type SyntaxNode } from "../source/tree-sitter.js";
 import { pythonStamps } from "./python-stamps.js";
 import { onlyFillsLookupTables } from "./python-lookup-tables.js";
+import { PYTHON_STAMPS } from "./stamp-grammars.js";
+import { stampPastFailure } from "./stamp-past-failure.js";
 import { pythonMoreSkips } from "./python-more.js";
 
 const PY_TYPES = ["except_clause", "if_statement", "for_statement", "try_statement", "assignment"];
@@ -188,6 +190,7 @@ function readPython(root: SyntaxNode): SkipEvidence[] {
   }
   out.push(...collections(root));
   out.push(...pythonStamps(root));
+  stampPastFailure(root, PYTHON_STAMPS, (node, snippet) => out.push({ mechanism: "progress-past-failure", line: at(node)[0], column: at(node)[1], snippet }));
   return out;
 }
 

@@ -4,6 +4,7 @@
 // comments never count; a failure of a command that only reads or tests (`grep`, `jq`, `[ -f ]`) is not work left undone.
 import type { SkipEvidence, SkipMechanism } from "../source/facts.js";
 import { at, nodesOf, type SyntaxNode } from "../source/tree-sitter.js";
+import { shellStamps } from "./shell-stamps.js";
 
 const LOOPS = new Set(["for_statement", "c_style_for_statement", "while_statement"]);
 /** The node types shellSkips looks for in the whole tree: found in one search (nodesOf), not one search each. */
@@ -214,6 +215,7 @@ export function shellSkips(root: SyntaxNode): SkipEvidence[] {
     const args = cmd.childrenForFieldName("argument").map((a) => a.text);
     if (args.some((a) => /^ERR$/.test(a)) && /\bexit( 0)?\b['"]?$/.test(args[0]?.replace(/['"]$/, "") ?? "") && !/exit [1-9]/.test(args[0] ?? "")) add("catch-all-exit-0", cmd);
   }
+  out.push(...shellStamps(root));
   return out;
 }
 
