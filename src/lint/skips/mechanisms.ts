@@ -103,7 +103,7 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
     id: "log-only-skip",
     words: "drops an item when it fails with only a log line, then carries on",
     looksFor:
-      "An item loop whose failure branch (Python `except`, JS/TS `catch`, shell `cmd || ...` or `if ! cmd`) only logs (stderr, logging, console.error, or a Python helper of the file whose body only prints or logs, such as `timestamped_log(msg, error=True)`) or does nothing, and then continues, passes, returns or falls through to the next item; the failing item is lost. A branch that sends, writes a skip summary, exits non-zero, raises, or records the item in a list that reaches one of those (or a field SKILL.md relays) is not silent. A loop that only parses values, or reads and parses local files (a cache entry), and passes over the ones that do not parse without a word is filtering its input; a loop over alternatives that stops at the first that works (a `break` or a `return` of the answer on success) tries the next one; a failed delete of an old file and a peer that went away (a broken pipe or reset connection) leave no work undone. A timeout on a wait (`asyncio.wait_for(stop.wait(), timeout=...)`, `queue.get(timeout=...)`, an empty queue) is a timed loop waking up, not a failure; a Python `except ...: pass` drops the item only when nothing after the try statement goes on working on it (an optional step that failed is passed over, the item is not).",
+      "An item loop whose failure branch (Python `except`, JS/TS `catch`, shell `cmd || ...` or `if ! cmd`) only logs (stderr, logging, console.error, or a Python helper of the file whose body only prints or logs, whatever its name says, such as `timestamped_log(msg, error=True)` or `emit_record(lock, {\"type\": \"error\", ...})` that is `print(json.dumps(...))`) or does nothing, and then continues, passes, returns or falls through to the next item; the failing item is lost. A branch that sends, writes a skip summary, exits non-zero, raises, or records the item in a list that reaches one of those (or a field SKILL.md relays) is not silent. A loop that only parses values, or reads and parses local files (a cache entry), and passes over the ones that do not parse without a word is filtering its input; a loop over alternatives that stops at the first that works (a `break` or a `return` of the answer on success) tries the next one; a failed delete of an old file and a peer that went away (a broken pipe or reset connection) leave no work undone. A timeout on a wait (`asyncio.wait_for(stop.wait(), timeout=...)`, `queue.get(timeout=...)`, an empty queue) is a timed loop waking up, not a failure; a Python `except ...: pass` drops the item only when nothing after the try statement goes on working on it (an optional step that failed is passed over, the item is not).",
     examples: [
       {
         file: PY,
@@ -129,6 +129,16 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
         file: PY,
         fails: "for account in accounts:\n    try:\n        sync(account)\n    except OSError:\n        pass\n",
         passes: "import logging\nlog = logging.getLogger(__name__)\n\ndef send(message):\n    for cmd in [\"msmtp\", \"sendmail\"]:\n        try:\n            if deliver(cmd, message):\n                return True\n        except OSError as exc:\n            log.error(\"%s failed: %s\", cmd, exc)\n    raise SystemExit(\"no mail transport worked\")\n\nfor account in accounts:\n    try:\n        announce(account)\n    except OSError:\n        pass\n    sync(account)\n",
+      },
+      {
+        file: PY,
+        fails: "import json\n\ndef emit_record(payload):\n    print(json.dumps(payload), flush=True)\n\nfor record in records:\n    try:\n        post_webhook(record)\n    except Exception as exc:\n        emit_record({\"type\": \"error\", \"uid\": record[\"uid\"], \"error\": str(exc)})\n",
+        passes: "import requests\n\ndef emit_record(payload):\n    requests.post(ALERT_URL, json=payload, timeout=10).raise_for_status()\n\nfor record in records:\n    try:\n        post_webhook(record)\n    except Exception as exc:\n        emit_record({\"type\": \"error\", \"uid\": record[\"uid\"], \"error\": str(exc)})\n",
+      },
+      {
+        file: PY,
+        fails: "def safe_print(msg):\n    try:\n        print(msg)\n    except UnicodeEncodeError:\n        print(msg.encode(\"ascii\", errors=\"replace\").decode(\"ascii\"))\n\nfor session in sessions:\n    try:\n        convert(session)\n    except Exception as exc:\n        safe_print(f\"[X] {session}: {exc}\")\n",
+        passes: "import sys\n\ndef safe_print(msg):\n    try:\n        print(msg)\n    except UnicodeEncodeError:\n        print(msg.encode(\"ascii\", errors=\"replace\").decode(\"ascii\"))\n\nfor session in sessions:\n    try:\n        convert(session)\n    except Exception as exc:\n        safe_print(f\"[X] {session}: {exc}\")\n        sys.exit(1)\n",
       },
     ],
   },

@@ -61,8 +61,14 @@ export function isLog(stmt: SyntaxNode): boolean {
   return currentRoot !== null && /^\w+$/.test(short) && logHelpers().has(short);
 }
 
+/** A call of a function of the file whose body only prints or logs (`emit_record(lock, payload)`), whatever its name. */
+function printHelperCall(stmt: SyntaxNode): boolean {
+  const short = calleeOf(stmt)?.name.replace(/^self\./, "") ?? "";
+  return currentRoot !== null && /^\w+$/.test(short) && logHelpers().has(short);
+}
+
 /** Calls a log helper may make besides printing: formatting a time or a message, writing to its log file. */
-const FORMAT_CALL = /^(?:str|repr|len|open|format|ZoneInfo|[\w.]*\.(?:now|utcnow|strftime|isoformat|write|flush|replace|strip|join|format|dumps|get|astimezone)|time\.\w+|datetime\.\w+)$/;
+const FORMAT_CALL = /^(?:str|repr|len|open|format|ZoneInfo|[\w.]*\.(?:now|utcnow|strftime|isoformat|write|flush|replace|strip|join|format|dumps|get|astimezone|encode|decode)|time\.\w+|datetime\.\w+)$/;
 
 /** The file being read by pythonSkips, and its log helpers once asked for: isLog is hot, so no walk to the root per call. */
 let currentRoot: SyntaxNode | null = null;
@@ -155,7 +161,9 @@ function readPython(root: SyntaxNode): SkipEvidence[] {
     if (broad && catchAllExitsZero(clause, body)) add("catch-all-exit-0", clause);
     if (names.length > 0 && names.every((n) => HARMLESS_EXC.test(n.replace(/^\w+\./, "")))) continue;
     if (!enclosingLoop(clause) || body.length === 0) continue;
-    if (body.some((s) => surfaces(s) || /\.(append|extend|add)\(/.test(s.text))) continue;
+    // A helper of the file that only prints (`emit_record(lock, {"type": "error", ...})` is `print(json.dumps(...))`)
+    // is a log line whatever its name says: what it writes reaches the owner only if someone reads the output.
+    if (body.some((s) => (surfaces(s) && !printHelperCall(s)) || /\.(append|extend|add)\(/.test(s.text))) continue;
     const tryBlock = clause.parent?.type === "try_statement" ? clause.parent.namedChildren.find((c) => c.type === "block") : undefined;
     if (!body.some(isLog) && tryBlock && parseOnly(tryBlock)) continue;
     // A bare `except ValueError: pass` says nothing and catches only a bad value: the loop filters its input.
