@@ -423,6 +423,22 @@ describe("tool-missing (shell): the run's environment is not there and the step 
   });
 });
 
+describe("tool-missing (Python): a login that is not there is a tool that is not there", () => {
+  const send = (branch: string) => `import os\nimport sys\n\ndef send_digest(text):\n    token = os.environ.get("TG_BOT_TOKEN", "")\n    chat = os.environ.get("TG_CHAT_ID", "")\n    if not token or not chat:\n${branch}    post(token, chat, text)\n    return True\n\nsend_digest(build())\n`;
+  it("reports a missing token whose branch only logs and returns, and says nothing when it stops the run or its caller tests the answer", async () => {
+    expect(await places("scripts/run.py", send(`        print("missing Telegram credentials", file=sys.stderr)\n        return False\n`))).toEqual(["tool-missing:7"]);
+    expect(await places("scripts/run.py", send(`        sys.exit("TG_BOT_TOKEN is not set; set it in the job's environment")\n`))).toEqual([]);
+    expect(await places("scripts/run.py", send(`        print("missing Telegram credentials", file=sys.stderr)\n        return False\n`).replace("send_digest(build())\n", "if not send_digest(build()):\n    sys.exit(1)\n"))).toEqual([]);
+  });
+
+  it("reports a sync turned off for want of a token that returns the local fallback it built, and not a page token", async () => {
+    const sync = `def sync(base, name):\n    token = CONFIG.get("github_token")\n    if not token:\n        print("GitHub sync disabled (missing config). Local files saved only.")\n        url = f"file://{base}/{name}"\n        return url\n    return push(base, name, token)\n\nprint("READY:", sync(BASE, NAME))\n`;
+    expect(await places("scripts/run.py", sync)).toEqual(["tool-missing:3"]);
+    const paging = `def all_events(service):\n    events, page_token = [], None\n    while True:\n        resp = service.list(pageToken=page_token)\n        events += resp["items"]\n        page_token = resp.get("nextPageToken")\n        if not page_token:\n            break\n    return events\n`;
+    expect(await places("scripts/run.py", paging)).toEqual([]);
+  });
+});
+
 describe("log-only-skip (Python): a logging helper of the file is a log line", () => {
   const helper = `import sys\nfrom datetime import datetime\n\n\ndef timestamped_log(message, *, error=False):\n    stamp = datetime.now().strftime("%H:%M")\n    print(f"[{stamp}] {message}", file=sys.stderr if error else sys.stdout, flush=True)\n\n\n`;
   it("reports an except in a queue worker that only calls a helper which prints, and not one that calls a helper which records", async () => {

@@ -7,7 +7,7 @@ import { callArgs, dotted } from "../source/python.js";
 import { at, nodesOf, nodesWithin, type SyntaxNode } from "../source/tree-sitter.js";
 import { emptyStandIns, failureAsNothing, OPERATIONAL_EXC, successOnFailure, unconfirmedSends, wakeOffOnFailure } from "./python-failing-calls.js";
 import { SUCCESS_STATE } from "./js-failing-calls.js";
-import { caughtNames, enclosingLoop, exitsNonZero, fieldOf, firstSuccessLoop, isLog, LOG_CALL, parseOnly, SCOPES, snippetOf, statements, surfaces } from "./python-skips.js";
+import { calleeOf, caughtNames, enclosingLoop, exitsNonZero, fieldOf, firstSuccessLoop, isLog, LOG_CALL, parseOnly, SCOPES, snippetOf, statements, surfaces } from "./python-skips.js";
 
 const PY_TYPES = ["except_clause", "if_statement", "for_statement", "try_statement", "assignment"];
 const py = (root: SyntaxNode, type: string) => nodesOf(root, type, PY_TYPES);
@@ -377,6 +377,11 @@ function toolMissing(root: SyntaxNode, add: Add): void {
     const body = statements(ifs.childForFieldName("consequence"));
     if (quietStop(body) && !answerTested(root, ifs, body)) add("tool-missing", ifs);
   }
+  for (const ifs of py(root, "if_statement")) {
+    if (!credentialAbsent(ifs.childForFieldName("condition"))) continue;
+    const body = statements(ifs.childForFieldName("consequence"));
+    if ((quietStop(body) && !answerTested(root, ifs, body)) || fallsBack(body)) add("tool-missing", ifs);
+  }
   for (const clause of py(root, "except_clause")) {
     const names = caughtNames(clause).map((n) => n.replace(/^\w+\./, ""));
     const tryBlock = clause.parent?.namedChildren.find((c) => c.type === "block");
@@ -390,6 +395,54 @@ function toolMissing(root: SyntaxNode, add: Add): void {
     // `except ImportError: x = None` is an optional dependency; a stop or a return in its place skips the step.
     if (quietStop(body) && !answerTested(root, clause, body)) add("tool-missing", clause);
   }
+}
+
+/**
+ * Without the login the run takes a worse path and says so only in its output: the branch prints or logs, builds the
+ * answer it falls back to (`github_url = f"file://{base}/{name}"`) and returns it, so the caller goes on as if the step
+ * (a sync, an upload) had been done.
+ */
+function fallsBack(body: SyntaxNode[]): boolean {
+  const ret = body.at(-1);
+  const value = ret?.type === "return_statement" ? ret.namedChildren[0] : undefined;
+  if (!value || value.type !== "identifier" || body.some(surfaces)) return false;
+  const assigns = (s: SyntaxNode) => s.type === "expression_statement" && s.namedChildren[0]?.type === "assignment";
+  if (!body.some((s) => assigns(s) && s.namedChildren[0]!.childForFieldName("left")?.text === value.text)) return false;
+  return body.slice(0, -1).every((s) => isLog(s) || assigns(s) || calleeOf(s)?.name === "print");
+}
+
+/** A name that holds a login: a token, key, secret, password, cookie or session. */
+export const CREDENTIAL = /(?:^|[^a-z])(?<!page_|next_|sync_|continuation_|pagination_|page)(?:token|api_?key|apikey|secret|password|passwd|cookies?|session_?id|credentials?|bearer|auth)(?:$|[^a-z])/i;
+
+/**
+ * `if not token:`, `if not user or not token:`, `if token is None:`, `if not os.environ.get("X_API_KEY"):`: a login
+ * that is not there is a tool that is not there; the step that needs it cannot run.
+ */
+function credentialAbsent(cond: SyntaxNode | null): boolean {
+  const held = cond ? absentTerms(cond) : undefined;
+  return held !== undefined && held.some((t) => CREDENTIAL.test(t.replace(/["']/g, " ")));
+}
+
+/** The values an `or` of absence tests tests (`not user or not repo or not token`); undefined if any term is not one. */
+function absentTerms(cond: SyntaxNode): string[] | undefined {
+  if (cond.type === "boolean_operator") {
+    if (cond.children.find((c) => !c.isNamed)?.text !== "or") return undefined;
+    const parts = cond.namedChildren.map(absentTerms);
+    return parts.every((p) => p !== undefined) ? parts.flat() as string[] : undefined;
+  }
+  const one = absenceTest(cond);
+  return one === undefined ? undefined : [one];
+}
+
+/** What an absence test tests: `not x`, `x is None`, `x == ""`; undefined for any other condition. */
+function absenceTest(cond: SyntaxNode): string | undefined {
+  if (cond.type === "parenthesized_expression" && cond.namedChildren[0]) return absenceTest(cond.namedChildren[0]);
+  if (cond.type === "not_operator") {
+    const arg = cond.namedChildren[0];
+    return arg && /^(identifier|attribute|subscript|call)$/.test(arg.type) ? arg.text : undefined;
+  }
+  if (cond.type === "comparison_operator" && /^\S+\s+(is|==)\s+(None|""|'')$/.test(cond.text)) return cond.namedChildren[0]?.text;
+  return undefined;
 }
 
 /**
@@ -481,7 +534,7 @@ export function pythonMoreSkips(root: SyntaxNode, add: Add): Set<number> {
   if (/\b(exit|_exit|quit)\(\s*(0|None|False)?\s*\)/.test(text)) exitZeroOnFailure(root, add);
   if (/\bos\.system\(|\b(?:call|run)\(/.test(text) && /[!=]=\s*0\b/.test(text)) failedCommandOnlyLogged(root, add);
   if (/\[0?:\s*[\w.]+\s*\]|\[-\s*[\w.]+\s*:\]/.test(text) || (/\bbreak\b/.test(text) && CAP_TEXT.test(text))) capDeferral(root, add);
-  if (/which\(|find_spec\(|ImportError|ModuleNotFoundError|FileNotFoundError/.test(text)) toolMissing(root, add);
+  if (/which\(|find_spec\(|ImportError|ModuleNotFoundError|FileNotFoundError/.test(text) || CREDENTIAL.test(text)) toolMissing(root, add);
   if (excepts && PROGRESS_TEXT.test(text)) progressPastFailure(root, add);
   return taken;
 }

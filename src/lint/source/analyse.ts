@@ -19,7 +19,7 @@ export const RELEVANT = /skip-summary|skipAndExit|emitSkip|createSkipCollector|n
 
 /** Words without which a file has none of the silent-skip shapes (a loop's failure branch, a budget stop, a catch-all). */
 const SKIP_SHAPES: Readonly<Record<CodeLanguage, RegExp>> = {
-  python: /\bexcept\b|\bcontinue\b|\bbreak\b|=\s*\[\]|verified|checked|validated|confirmed_at|status|\[0?:\s*\w|\[-\s*\w+\s*:\]|\bexit\(|which\(|returncode\s*!=|\bcode\s*!=|\.bozo\b|\bos\.system\(|returncode\s*==\s*0\b/,
+  python: /\bexcept\b|\bcontinue\b|\bbreak\b|=\s*\[\]|verified|checked|validated|confirmed_at|status|\[0?:\s*\w|\[-\s*\w+\s*:\]|\bexit\(|which\(|returncode\s*!=|\bcode\s*!=|\.bozo\b|\bos\.system\(|returncode\s*==\s*0\b|\bnot\s+[\w.]*(?:[Tt]oken|TOKEN|[Kk]ey|KEY|[Ss]ecret|SECRET|[Pp]assw|PASSW|[Cc]ookie|COOKIE|[Cc]redential|CREDENTIAL)/,
   // The last line an echo: a run that may end on a message after work whose status nothing read (uncheckedThenDone).
   shell: /\bcontinue\b|\bbreak\b|\btrap\b|\bexit\b|\|\||\bhead\b|\belse\b|\bif\s+!|-ne\s+"?0|\n[ \t]*(?:echo|printf)\b[^\n]*\s*$/,
   bats: /(?!)/,
