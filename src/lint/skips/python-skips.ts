@@ -165,6 +165,12 @@ function readPython(root: SyntaxNode): SkipEvidence[] {
     // is a log line whatever its name says: what it writes reaches the owner only if someone reads the output.
     if (body.some((s) => (surfaces(s) && !printHelperCall(s)) || /\.(append|extend|add)\(/.test(s.text))) continue;
     const tryBlock = clause.parent?.type === "try_statement" ? clause.parent.namedChildren.find((c) => c.type === "block") : undefined;
+    // One line of a JSON Lines file is one record: a line that does not decode, passed over with `continue` and no
+    // count, is a record lost, not a malformed value filtered out (readers: a writer that breaks its lines loses them all).
+    if (tryBlock && jsonlRecord(tryBlock, enclosingLoop(clause)!) && body.some((s) => s.type === "continue_statement") && body.every((s) => s.type === "continue_statement" || s.type === "pass_statement" || isLog(s))) {
+      add("log-only-skip", clause);
+      continue;
+    }
     if (!body.some(isLog) && tryBlock && parseOnly(tryBlock)) continue;
     // A bare `except ValueError: pass` says nothing and catches only a bad value: the loop filters its input.
     if (!body.some(isLog) && names.length > 0 && names.every((n) => NARROW_EXC.test(n) || /^(JSONDecodeError|XMLSyntaxError|ParseError|DecodeError)$/.test(n.replace(/^[\w.]+\./, "")))) continue;
@@ -372,4 +378,15 @@ export function stderrOnly(id: SyntaxNode): boolean {
 function returnsFailure(ifs: SyntaxNode): boolean {
   const body = statements(ifs.childForFieldName("consequence"));
   return body.some((s) => s.type === "return_statement" && /^(False|[1-9]\d*|-1)$/.test(s.namedChildren[0]?.text ?? ""));
+}
+
+/**
+ * The try block only decodes the loop's line as JSON (`for line in f: ... rec = json.loads(line)`, or over
+ * `path.read_text().splitlines()`): each line is a record of a JSON Lines file.
+ */
+function jsonlRecord(block: SyntaxNode, loop: SyntaxNode): boolean {
+  if (loop.type !== "for_statement") return false;
+  const v = loop.childForFieldName("left")?.text;
+  const calls = block.descendantsOfType("call");
+  return calls.length === 1 && /^json\.loads$/.test(dotted(calls[0]!.childForFieldName("function"))) && callArgs(calls[0]!).positional[0]?.text === v;
 }
