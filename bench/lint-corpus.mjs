@@ -5,21 +5,20 @@
 // (TP-behavior, not borderline) and per skill (has-unsurfaced-skip skills flagged). Every mechanism is run (--all);
 // the default set's figures are those of the mechanisms in the default tier.
 //
-//   node bench/lint-corpus.mjs [--half tune|test|test2|test3|test4|both|tuning|test5|test6|test7] [--verbose] [--write-tiers] [--write-docs]
+//   node bench/lint-corpus.mjs [--half tune|test|test2|test3|test4|test5|both|tuning|test6|test7] [--verbose] [--write-tiers] [--write-docs]
 //
-//   --half            tune, test, test2, test3 and test4 (earlier test halves, each studied once measured: tuning data
-//                     now), both (tune and test, each apart; the default), tuning (tune + test + test2 + test3 + test4
-//                     as one), test5 (the held-out half the tiers are written from, labelled blind: totals and
-//                     per-mechanism counts only, never a place; labels from every labels/test5/*/ folder), test6
-//                     (gathered once test5 had been measured, to check the tiers on data they were not written from:
-//                     the same rules), test7 (gathered in session 4 for a second round: the same rules)
+//   --half            tune, test, test2 to test5 (earlier test halves, each studied once measured: tuning data now),
+//                     both (tune and test, each apart; the default), tuning (tune + test + test2 to test5 as one),
+//                     test6 (the held-out half the tiers are written from, labelled blind: totals and per-mechanism
+//                     counts only, never a place; labels from every labels/test6/*/ folder), test7 (gathered while
+//                     test6 was unmeasured, to check the tiers on data they were not written from: the same rules)
 //   CORPUS_DIR        where the repositories are unpacked, one folder owner__name (default /work/corpus); a missing
 //                     one is unpacked from the look-up tool's mirror (/work/.mirror/owner+name/repo) when it is there
 //   --verbose         every place with its verdict, and the clear places no mechanism meets (never a held-out
 //                     half's: it is read by totals only)
-//   --write-tiers     writes the measured half's figures into src/lint/skips/tiers.ts (rebuild afterwards): test5's
-//                     when --half test5 (the newest half whose figures have been seen once), else test4's, test3's,
-//                     test2's or test's
+//   --write-tiers     writes the measured half's figures into src/lint/skips/tiers.ts (rebuild afterwards): test6's
+//                     when --half test6 (the newest half whose figures have been seen once), else test5's, test4's,
+//                     test3's, test2's or test's
 //   --write-docs      regenerates docs/lint.md's mechanism section from src/ (after --write-tiers, or on its own)
 //
 // Places no label covers are written for labelling, per the row's own half: tune's to bench/corpus/unlabelled-tune.tsv
@@ -37,21 +36,21 @@ setFlagsFromString("--liftoff-only");
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(name);
 const value = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
-const HALF_ROWS = { tune: ["tune"], test: ["test"], test2: ["test2"], test3: ["test3"], test4: ["test4"], tuning: ["tune", "test", "test2", "test3", "test4"], test5: ["test5"], test6: ["test6"], test7: ["test7"] };
+const HALF_ROWS = { tune: ["tune"], test: ["test"], test2: ["test2"], test3: ["test3"], test4: ["test4"], test5: ["test5"], tuning: ["tune", "test", "test2", "test3", "test4", "test5"], test6: ["test6"], test7: ["test7"] };
 const HALVES = value("--half", "both") === "both" ? ["tune", "test"] : [value("--half")];
 for (const half of HALVES) {
   if (!HALF_ROWS[half]) {
-    console.log(`lint-corpus: --half ${half} is not a half: use tune, test, test2, test3, test4, both, tuning (tune + test + test2 + test3 + test4), test5, test6 or test7`);
+    console.log(`lint-corpus: --half ${half} is not a half: use tune, test, test2, test3, test4, test5, both, tuning (tune + test + test2 to test5), test6 or test7`);
     process.exit(2);
   }
 }
 /**
- * test5 and test6 are held out: their places and file contents are never printed, only totals. test2 (session 2),
- * test3 and test4 (session 3) had their totals seen and the tiers written from them, so they are tuning data now;
- * test5 was measured once by totals at the end of session 3, and test6 gathered in session 4, to check tiers written
- * from test5; test7 is gathered for a second round (bench/corpus/README.md).
+ * test6 and test7 are held out: their places and file contents are never printed, only totals. test2 to test5 had
+ * their totals seen and the tiers written from them, so they are tuning data now; test6 and test7 were measured once
+ * by totals at session 4's first freeze, and the next tiers are written from test6 and checked on test7
+ * (bench/corpus/README.md).
  */
-const BLIND = (half) => half === "test5" || half === "test6" || half === "test7";
+const BLIND = (half) => half === "test6" || half === "test7";
 const CORPUS = resolve(process.env.CORPUS_DIR ?? "/work/corpus");
 const MIRROR = process.env.MIRROR_DIR ?? "/work/.mirror";
 const BENCH = join(ROOT, "bench", "corpus");
@@ -321,10 +320,10 @@ for (const half of HALVES) {
 }
 
 if (flag("--write-tiers")) {
-  const measuredHalf = results.test5 ? "test5" : results.test4 ? "test4" : results.test3 ? "test3" : results.test2 ? "test2" : "test";
+  const measuredHalf = results.test6 ? "test6" : results.test5 ? "test5" : results.test4 ? "test4" : results.test3 ? "test3" : results.test2 ? "test2" : "test";
   const r = results[measuredHalf];
   if (!r) {
-    console.log("lint-corpus: --write-tiers needs a held-out half: --half test5, test4, test3, test2 (or test, or both)");
+    console.log("lint-corpus: --write-tiers needs a held-out half: --half test6, test5, test4, test3, test2 (or test, or both)");
     process.exit(2);
   }
   const figures = Object.fromEntries(mech.MECHANISMS.map((id) => {
