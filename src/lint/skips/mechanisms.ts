@@ -411,7 +411,7 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
     id: "unrelayed-collection",
     words: "collects skipped or failed items that only reach stderr, a count, or a field nothing relays",
     looksFor:
-      "A list that a failure branch adds items to (or one named for skipped, failed, deferred, dropped or invalid items) that reaches nothing but stderr, a log, `len(...)`, or a result field that SKILL.md never tells the agent to relay. A list that is returned, sent, written to a skip summary or used for the exit code is taken as surfaced, and so is one whose `if errors:` branch answers failure to the caller (`return False`, `return 1`): a validator telling the run it failed.",
+      "A list that a failure branch adds items to (or one named for skipped, failed, deferred, dropped or invalid items) that reaches nothing but stderr, a log, `len(...)`, or a result field that SKILL.md never tells the agent to relay. A list whose count or emptiness is a field of a result or state record (`{\"ok\": len(failed) == 0}`, `state.update({\"last_errors\": len(ids)})`) is taken as surfaced: whoever reads the record sees that items failed. A list that is returned, sent, written to a skip summary or used for the exit code is taken as surfaced, and so is one whose `if errors:` branch answers failure to the caller (`return False`, `return 1`): a validator telling the run it failed.",
     examples: [
       {
         file: PY,
@@ -422,6 +422,11 @@ export const MECHANISM_META: readonly MechanismMeta[] = [
         file: PY,
         fails: "import logging\n\ndef validate(sources):\n    errors = []\n    for s in sources:\n        if \"url\" not in s:\n            errors.append(s[\"id\"])\n    if errors:\n        logging.error(\"invalid sources: %s\", errors)\n    return True\n",
         passes: "import logging\nimport sys\n\ndef validate(sources):\n    errors = []\n    for s in sources:\n        if \"url\" not in s:\n            errors.append(s[\"id\"])\n    if errors:\n        logging.error(\"invalid sources: %s\", errors)\n        return False\n    return True\n\nsys.exit(0 if validate(load()) else 1)\n",
+      },
+      {
+        file: PY,
+        fails: "import logging\n\ndef delete_all(providers, event_id):\n    failed = []\n    for p in providers:\n        try:\n            p.delete(event_id)\n        except Exception as exc:\n            failed.append(p.id)\n    logging.warning(\"%d deletes failed\", len(failed))\n    return {\"ok\": True, \"event\": event_id}\n",
+        passes: "import logging\n\ndef delete_all(providers, event_id):\n    failed = []\n    for p in providers:\n        try:\n            p.delete(event_id)\n        except Exception as exc:\n            failed.append(p.id)\n    logging.warning(\"%d deletes failed\", len(failed))\n    return {\"ok\": len(failed) == 0, \"event\": event_id}\n",
       },
     ],
   },

@@ -324,6 +324,10 @@ function collections(root: SyntaxNode): SkipEvidence[] {
         fields.push(field);
         continue;
       }
+      if (countedIntoResult(id)) {
+        escapes = true;
+        continue;
+      }
       if (stderrOnly(id)) continue;
       escapes = true;
     }
@@ -345,6 +349,32 @@ export function fieldOf(id: SyntaxNode): string | undefined {
     if (left?.type === "attribute") return left.childForFieldName("attribute")?.text;
   }
   return undefined;
+}
+
+/**
+ * `{"ok": len(errors) == 0, ...}` or `state.update({"last_errors": len(failed)})`: the list's count or emptiness is a
+ * field of a result or state record, so whoever reads that record sees that items failed (a count in a log call's
+ * arguments is still only a log).
+ */
+function countedIntoResult(id: SyntaxNode): boolean {
+  let counted = false;
+  for (let p = id.parent; p && !/(_statement|_definition|block)$/.test(p.type); p = p.parent) {
+    if (p.type === "call") {
+      const name = dotted(p.childForFieldName("function"));
+      if (name === "len" || name === "bool") counted = true;
+      else if (LOG_CALL.test(name) || name === "print") return false;
+    }
+    if (p.type === "not_operator" || p.type === "comparison_operator") counted = true;
+    if (p.type === "pair") {
+      if (!counted) return false;
+      for (let q = p.parent; q && !/(_statement|_definition|block)$/.test(q.type); q = q.parent) {
+        const name = q.type === "call" ? dotted(q.childForFieldName("function")) : "";
+        if (LOG_CALL.test(name) || (name === "print" && /file\s*=\s*sys\.stderr/.test(q.text))) return false;
+      }
+      return true;
+    }
+  }
+  return false;
 }
 
 /** The use only logs the list or counts it. */
