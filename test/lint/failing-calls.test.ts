@@ -164,7 +164,7 @@ describe("error-as-empty (shell): a failure's stand-in where the answer goes", (
 });
 
 describe("error-as-empty (shell): a read of state the script keeps itself", () => {
-  const COUNT = `restarts() {\n  python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["r"]))' "$STATE_FILE" 2>/dev/null || echo 0\n}\nif [ "$(restarts)" -lt 3 ]; then systemctl restart gateway; fi\n`;
+  const COUNT = `restarts() {\n  node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).r.length)' "$STATE_FILE" 2>/dev/null || echo 0\n}\nif [ "$(restarts)" -lt 3 ]; then systemctl restart gateway; fi\n`;
   const CRON = `current=$(crontab -l 2>/dev/null || echo "")\nfiltered=$(echo "$current" | grep -v health-check)\n`;
 
   it("reports the default when nothing in the script writes what it read", async () => {
@@ -178,6 +178,25 @@ describe("error-as-empty (shell): a read of state the script keeps itself", () =
     expect(await places("scripts/watchdog.sh", `#!/bin/bash\n${COUNT}${write}`)).toEqual([]);
     expect(await places("scripts/watchdog.sh", `#!/bin/bash\n${COUNT}date +%s >> "$STATE_FILE"\n`)).toEqual([]);
     expect(await places("scripts/configure.sh", `#!/bin/bash\n${CRON}echo "$filtered" | crontab -\n`)).toEqual([]);
+  });
+});
+
+describe("error-as-empty (shell): inline Python that only reads and parses is the shell's jq", () => {
+  const PARSE = `count=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["profiles"]))' "$PROFILES" 2>/dev/null || echo 0)\nif [ "$count" -eq 0 ]; then echo "no profiles"; fi\n`;
+  const STDIN = `posts=$(echo "$RAW" | python3 -c "\nimport sys, json\ntry:\n    print(json.dumps(json.loads(sys.stdin.read())))\nexcept Exception:\n    print('[]')\n" 2>/dev/null || echo "[]")\n`;
+  const AGE = `age=$(python3 -c "import sys,time,os; print(int(time.time()-os.path.getmtime(sys.argv[1])))" "$LOCK" 2>/dev/null || echo 0)\n`;
+
+  it("says nothing when the inline code reads a file, stdin or a file's age: its failure is bad or missing input, like jq's", async () => {
+    expect(await places("scripts/heal.sh", `#!/bin/bash\n${PARSE}`)).toEqual([]);
+    expect(await places("scripts/scan.sh", `#!/bin/bash\n${STDIN}`)).toEqual([]);
+    expect(await places("scripts/lock.sh", `#!/bin/bash\n${AGE}`)).toEqual([]);
+  });
+
+  it("reports the default when the inline code makes a request, runs a subprocess or writes", async () => {
+    const fetches = `count=$(python3 -c 'import json,sys,urllib.request; print(len(json.load(urllib.request.urlopen(sys.argv[1]))))' "$API/open" 2>/dev/null || echo 0)\n`;
+    expect(await places("scripts/count.sh", `#!/bin/bash\n${fetches}`)).toEqual(["error-as-empty:2"]);
+    const runs = `out=$(python3 -c 'import subprocess; print(subprocess.check_output(["gh", "issue", "list"]).decode())' || echo "")\n`;
+    expect(await places("scripts/count.sh", `#!/bin/bash\n${runs}`)).toEqual(["error-as-empty:2"]);
   });
 });
 

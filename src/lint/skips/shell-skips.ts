@@ -59,7 +59,24 @@ function isWork(node: SyntaxNode): boolean {
   const cmd = firstCommand(node);
   const n = cmd?.childForFieldName("name")?.text ?? "";
   if (n === "" || NOT_WORK.has(n) || /^\$|^\[/.test(n)) return false;
+  if (cmd && inlineParseOnly(cmd, n)) return false;
   return true;
+}
+
+/** What makes inline Python reach beyond the machine or change it: a request, a subprocess, a write. */
+const PY_REACHES = /\b(?:urllib|requests|httpx|aiohttp|http\.client|socket|smtplib|imaplib|poplib|ftplib|paramiko|boto3|websockets?|subprocess|os\.system|os\.popen|shutil|os\.(?:remove|unlink|rename|replace|makedirs|mkdir|rmdir))\b|\.(?:write|write_text|write_bytes|unlink|mkdir|rename|replace)\(|\bopen\([^)]*,\s*['"][wax]|\bjson\.dump\(/;
+
+/**
+ * `python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))))" "$F"`: inline Python that only reads and
+ * parses (a JSON file, stdin, a file's age) is the shell's jq or stat, not work that can be left undone; its failure
+ * answering 0 or [] is bad or missing input read as a default, like `jq ... || echo 0`.
+ */
+function inlineParseOnly(cmd: SyntaxNode, n: string): boolean {
+  if (!/^python[\d.]*$/.test(n)) return false;
+  const args = cmd.childrenForFieldName("argument");
+  const at = args.findIndex((a) => a.text === "-c");
+  const code = at === -1 ? undefined : args[at + 1]?.text;
+  return code !== undefined && code.length > 2 && !PY_REACHES.test(code);
 }
 
 /** Code that writes a file it was handed: `open(p, "w")`, `json.dump`, `os.replace`, `writeFileSync`, `> "$F"`. */
