@@ -83,6 +83,27 @@ function fallsThrough(tryStmt: SyntaxNode, loop: SyntaxNode): boolean {
   return block.namedChildren.filter((s) => s.startIndex > tryStmt.startIndex && s.type !== "comment").every(isLog);
 }
 
+/**
+ * The try block leaves the loop once an alternative worked: a `break` of this loop, or a `return` with a value, inside
+ * the try (`for (const mirror of MIRRORS) { try { … if (items.length > 0) break; } catch (e) { log(e) } }`).
+ */
+function firstSuccess(loop: SyntaxNode, tryBody: SyntaxNode): boolean {
+  if (!LOOPS.has(loop.type)) return false;
+  const fnOf = (n: SyntaxNode) => {
+    for (let p = n.parent; p; p = p.parent) if (FUNCTIONS.has(p.type)) return p.startIndex;
+    return -1;
+  };
+  const loopOf = (n: SyntaxNode) => {
+    for (let p = n.parent; p; p = p.parent) if (LOOPS.has(p.type) || FUNCTIONS.has(p.type) || p.type === "switch_statement") return p;
+    return undefined;
+  };
+  if (tryBody.descendantsOfType("break_statement").some((b) => !b.namedChildren.length && loopOf(b)?.startIndex === loop.startIndex)) return true;
+  return tryBody.descendantsOfType("return_statement").some((r) => {
+    const v = r.namedChildren[0];
+    return v !== undefined && !/^(null|undefined|false|\[\]|\{\}|0|''|""|``)$/.test(v.text) && fnOf(r) === fnOf(loop);
+  });
+}
+
 function isProgress(stmt: SyntaxNode): boolean {
   for (const a of stmt.descendantsOfType(["assignment_expression", "augmented_assignment_expression"])) {
     const left = a.childForFieldName("left");
@@ -302,6 +323,8 @@ export function jsSkips(root: SyntaxNode): SkipEvidence[] {
     if (!logsOnly || !tryBody || !doesWork(tryBody)) continue;
     // A file that cannot be read or parsed, passed over without a word, is a malformed input filtered out (a cache entry).
     if (!stmts.some(isLog) && readsOnly(tryBody)) continue;
+    // A loop that stops at the first alternative that works (a mirror, a source) tries the next one on a failure.
+    if (firstSuccess(loop, tryBody)) continue;
     if (stmts.some((s) => s.type === "continue_statement") || (stmts.length > 0 && fallsThrough(tryStmt, loop)) || (FUNCTIONS.has(loop.type) && stmts.some((s) => s.type === "return_statement"))) add("log-only-skip", clause);
   }
   // `.catch(() => [])`, `.catch((e) => { console.error(e); return null; })`.

@@ -243,10 +243,15 @@ function deletesOnly(block: SyntaxNode): boolean {
 export function firstSuccessLoop(loop: SyntaxNode, tryBlock: SyntaxNode, clause: SyntaxNode): boolean {
   const set = new Set(tryBlock.descendantsOfType("assignment").map((a) => a.childForFieldName("left")).filter((l) => l?.type === "identifier").map((l) => l!.text));
   const body = loop.childForFieldName("body");
-  // `return True` / `return result` from the try block: the function answers with the first alternative that worked.
+  // `return True` / `return result` from the try block: the function answers with the first alternative that worked,
+  // also from a loop inside the try (`for line in path.read_text().splitlines(): ... return value`).
+  const fnOf = (n: SyntaxNode) => {
+    for (let p = n.parent; p; p = p.parent) if (p.type === "function_definition" || p.type === "lambda") return p.startIndex;
+    return -1;
+  };
   for (const ret of tryBlock.descendantsOfType("return_statement")) {
     const v = ret.namedChildren[0];
-    if (v && !/^(None|False|\[\]|\{\}|0|""|'')$/.test(v.text) && enclosingLoop(ret)?.startIndex === loop.startIndex) return true;
+    if (v && !/^(None|False|\[\]|\{\}|0|""|'')$/.test(v.text) && (enclosingLoop(ret)?.startIndex === loop.startIndex || fnOf(ret) === fnOf(loop))) return true;
   }
   for (const brk of body?.descendantsOfType("break_statement") ?? []) {
     if (enclosingLoop(brk)?.startIndex !== loop.startIndex || (brk.startIndex >= clause.startIndex && brk.endIndex <= clause.endIndex)) continue;
