@@ -26,78 +26,78 @@ export interface Measurement {
 }
 
 export const MEASURED: Measurement = {
-  half: "test5",
-  repos: 37,
-  when: "2026-11-28 12:12 UTC",
-  clearPlaces: 55,
+  half: "test6",
+  repos: 38,
+  when: "2026-11-28 12:43 UTC",
+  clearPlaces: 85,
   figures: {
     "instructed-skip": {
-      places: 0,
-      right: 0,
+      places: 1,
+      right: 1,
       wrong: 0,
       unlabelled: 0,
       clearFound: 0
     },
     "log-only-skip": {
-      places: 13,
-      right: 7,
+      places: 25,
+      right: 19,
       wrong: 6,
       unlabelled: 0,
       clearFound: 1
     },
     "cap-deferral": {
-      places: 3,
-      right: 2,
-      wrong: 1,
-      unlabelled: 0,
-      clearFound: 1
-    },
-    "error-as-empty": {
-      places: 14,
-      right: 12,
-      wrong: 2,
-      unlabelled: 0,
-      clearFound: 2
-    },
-    "exit-0-on-failure": {
-      places: 1,
-      right: 1,
-      wrong: 0,
-      unlabelled: 0,
-      clearFound: 1
-    },
-    "catch-all-exit-0": {
-      places: 0,
-      right: 0,
-      wrong: 0,
-      unlabelled: 0,
-      clearFound: 0
-    },
-    "tool-missing": {
-      places: 3,
-      right: 1,
-      wrong: 2,
-      unlabelled: 0,
-      clearFound: 1
-    },
-    "progress-past-failure": {
-      places: 1,
-      right: 0,
-      wrong: 1,
-      unlabelled: 0,
-      clearFound: 0
-    },
-    "unconfirmed-send": {
       places: 4,
       right: 2,
       wrong: 2,
       unlabelled: 0,
+      clearFound: 0
+    },
+    "error-as-empty": {
+      places: 45,
+      right: 27,
+      wrong: 18,
+      unlabelled: 0,
+      clearFound: 6
+    },
+    "exit-0-on-failure": {
+      places: 5,
+      right: 1,
+      wrong: 4,
+      unlabelled: 0,
       clearFound: 1
     },
+    "catch-all-exit-0": {
+      places: 1,
+      right: 0,
+      wrong: 1,
+      unlabelled: 0,
+      clearFound: 0
+    },
+    "tool-missing": {
+      places: 4,
+      right: 2,
+      wrong: 2,
+      unlabelled: 0,
+      clearFound: 0
+    },
+    "progress-past-failure": {
+      places: 1,
+      right: 1,
+      wrong: 0,
+      unlabelled: 0,
+      clearFound: 0
+    },
+    "unconfirmed-send": {
+      places: 13,
+      right: 11,
+      wrong: 2,
+      unlabelled: 0,
+      clearFound: 2
+    },
     "unrelayed-collection": {
-      places: 7,
-      right: 3,
-      wrong: 4,
+      places: 1,
+      right: 0,
+      wrong: 1,
       unlabelled: 0,
       clearFound: 0
     },
