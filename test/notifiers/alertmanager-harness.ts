@@ -38,15 +38,27 @@ export function alertmanagerAvailable(): boolean {
   return needs("a real Alertmanager", ALERTMANAGER === undefined ? "no Alertmanager binary on PATH (install Debian's prometheus-alertmanager, as .ci/run does, or set ALERTMANAGER_BIN)" : undefined);
 }
 
+/**
+ * Ports this process has handed out: a port is only free until someone binds it, and the kernel may hand a closed
+ * port straight back, so a replica's web port could be the cluster port the test picked for the other replica a
+ * moment earlier (CI saw alertmanager exit with "bind: address already in use" on a cluster port).
+ */
+const handedOut = new Set<number>();
+
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
+  for (;;) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const server = createServer();
+      server.once("error", reject);
+      server.listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as { port: number };
+        server.close(() => resolve(port));
+      });
     });
-  });
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
 }
 
 export interface AlertmanagerProcess {
@@ -96,7 +108,23 @@ afterEachTest(async () => {
 });
 const register = (onFinished: OnFinished | undefined): OnFinished => onFinished ?? ((cleanup) => void afterThisTest.push(cleanup));
 
+/**
+ * Starts a replica; when a port it was given is taken before it binds it (a picked port is only free until someone
+ * else binds it, and every outgoing connection on the machine draws from the same range), it starts again on fresh
+ * ports, up to three times. A replica that moved its gossip port still joins the cluster through its own peers
+ * (`clusterAddress` says where it is).
+ */
 export async function startAlertmanager(options: StartOptions): Promise<AlertmanagerProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(attempt === 1 || !options.cluster ? options : { ...options, cluster: { ...options.cluster, port: await freePort() } });
+    } catch (error) {
+      if (attempt >= 3 || !/address already in use/.test((error as Error).message)) throw error;
+    }
+  }
+}
+
+async function startOnce(options: StartOptions): Promise<AlertmanagerProcess> {
   const dir = await mkdtemp(join(tmpdir(), "skip-summary-am-"));
   const configFile = join(dir, "alertmanager.yml");
   await writeFile(configFile, stringify(options.config));

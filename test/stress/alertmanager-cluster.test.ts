@@ -42,7 +42,7 @@ describe.skipIf(!HAS_ALERTMANAGER)("alertmanager notifier with two clustered rep
     const config = await exampleConfig(telegram.url);
     const [portA, portB] = [await freePort(), await freePort()];
     const a = await startAlertmanager({ config, cluster: { port: portA, peers: [`127.0.0.1:${portB}`] } });
-    const b = await startAlertmanager({ config, cluster: { port: portB, peers: [`127.0.0.1:${portA}`] } });
+    const b = await startAlertmanager({ config, cluster: { port: portB, peers: [a.clusterAddress!] } });
 
     const workspace = await tempDir("skip-summary-am-cluster-");
     const dir = await tempDir("skip-summary-am-config-");
