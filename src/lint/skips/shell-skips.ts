@@ -4,6 +4,7 @@
 // comments never count; a failure of a command that only reads or tests (`grep`, `jq`, `[ -f ]`) is not work left undone.
 import type { SkipEvidence, SkipMechanism } from "../source/facts.js";
 import { at, nodesOf, type SyntaxNode } from "../source/tree-sitter.js";
+import { commandName as name, firstCommand, isWork as commandIsWork } from "./shell-commands.js";
 import { shellStamps } from "./shell-stamps.js";
 
 const LOOPS = new Set(["for_statement", "c_style_for_statement", "while_statement"]);
@@ -12,26 +13,10 @@ const SH_SKIP_TYPES = ["list", "command_substitution", "if_statement", "pipeline
 const sh = (root: SyntaxNode, type: string) => nodesOf(root, type, SH_SKIP_TYPES);
 const BUDGET = /budget|deadline|\bSECONDS\b|date \+%s|elapsed|time_left|remaining/i;
 const SURFACE = /skip-summary|send|notify|alert|\bexit [1-9]|\bexit "?\$|\breturn [1-9]|\+=\(|\bfalse\b/;
-/** Commands whose failure is a test or a parse, not work left undone. */
-const NOT_WORK = new Set(
-  "[ [[ test grep egrep fgrep rg jq yq sed awk cut tr read cd pushd popd mkdir rm rmdir touch ls cat head tail echo printf source . true false : declare local export readonly typeset sort uniq wc basename dirname date sleep kill pkill wait shift set unset let expr command which type hash realpath readlink stat find tee diff cmp file id whoami env printenv mktemp chmod chown ln eval exec trap return exit break continue pgrep ps".split(" "),
-);
 const TOOL_CHECK = /^(command|which|type|hash)$/;
 /** `echo '[]'`, `echo '{"findings":[]}'`, `printf '{}'`: an answer with nothing in it. */
 const EMPTY_JSON = /^(?:echo|printf)\s+(?:-n\s+)?'(?:\[\]|\{\}|\{\s*"\w+"\s*:\s*(?:\[\]|\{\}|0|null)\s*\})'/;
 const CAP_NAME = /max|limit|cap\b|_cap|quota|batch|per_run|top|count/i;
-
-function name(cmd: SyntaxNode | null | undefined): string {
-  const inner = cmd?.type === "redirected_statement" ? cmd.childForFieldName("body") : cmd;
-  return inner?.type === "command" ? inner.childForFieldName("name")?.text ?? "" : "";
-}
-
-/** The first real command a condition or list operand runs (through `!`, redirections, `$(...)` assignments). */
-function firstCommand(node: SyntaxNode): SyntaxNode | undefined {
-  if (node.type === "command") return node;
-  const cmds = node.descendantsOfType("command");
-  return cmds[0];
-}
 
 /** The command's standard output is not sent to a file or discarded (`> f`, `>/dev/null`, `&>`): it is the answer. */
 function writesStdout(node: SyntaxNode): boolean {
@@ -49,34 +34,7 @@ function inSubstitution(node: SyntaxNode): boolean {
 let pipefail = false;
 
 function isWork(node: SyntaxNode): boolean {
-  // A pipeline's status is its last command's (`crontab -l | grep -c X || echo 0` fails when grep matches nothing),
-  // unless the script sets pipefail, when any command's failure is the pipeline's.
-  const inner = node.type === "redirected_statement" ? node.childForFieldName("body") ?? node : node;
-  if (inner.type === "pipeline" && inner.namedChildren.length > 1) {
-    if (pipefail) return inner.namedChildren.some((p) => isWork(p));
-    return isWork(inner.namedChildren.at(-1)!);
-  }
-  const cmd = firstCommand(node);
-  const n = cmd?.childForFieldName("name")?.text ?? "";
-  if (n === "" || NOT_WORK.has(n) || /^\$|^\[/.test(n)) return false;
-  if (cmd && inlineParseOnly(cmd, n)) return false;
-  return true;
-}
-
-/** What makes inline Python reach beyond the machine or change it: a request, a subprocess, a write. */
-const PY_REACHES = /\b(?:urllib|requests|httpx|aiohttp|http\.client|socket|smtplib|imaplib|poplib|ftplib|paramiko|boto3|websockets?|subprocess|os\.system|os\.popen|shutil|os\.(?:remove|unlink|rename|replace|makedirs|mkdir|rmdir))\b|\.(?:write|write_text|write_bytes|unlink|mkdir|rename|replace)\(|\bopen\([^)]*,\s*['"][wax]|\bjson\.dump\(/;
-
-/**
- * `python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))))" "$F"`: inline Python that only reads and
- * parses (a JSON file, stdin, a file's age) is the shell's jq or stat, not work that can be left undone; its failure
- * answering 0 or [] is bad or missing input read as a default, like `jq ... || echo 0`.
- */
-function inlineParseOnly(cmd: SyntaxNode, n: string): boolean {
-  if (!/^python[\d.]*$/.test(n)) return false;
-  const args = cmd.childrenForFieldName("argument");
-  const at = args.findIndex((a) => a.text === "-c");
-  const code = at === -1 ? undefined : args[at + 1]?.text;
-  return code !== undefined && code.length > 2 && !PY_REACHES.test(code);
+  return commandIsWork(node, pipefail);
 }
 
 /** Code that writes a file it was handed: `open(p, "w")`, `json.dump`, `os.replace`, `writeFileSync`, `> "$F"`. */

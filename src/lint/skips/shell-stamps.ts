@@ -8,12 +8,9 @@
 // The failed window or items are then never tried again, and nobody is told.
 import type { SkipEvidence } from "../source/facts.js";
 import { at, nodesOf, type SyntaxNode } from "../source/tree-sitter.js";
+import { commandName as name, isWork as commandIsWork, NOT_WORK } from "./shell-commands.js";
 
 const TYPES = ["function_definition", "command", "redirected_statement", "list", "if_statement", "pipeline"];
-/** Commands whose failure is a test, a parse or a log, not work (kept in step with shell-skips.ts's NOT_WORK). */
-const NOT_WORK = new Set(
-  "[ [[ test grep egrep fgrep rg jq yq sed awk cut tr read cd pushd popd mkdir rm rmdir touch ls cat head tail echo printf source . true false : declare local export readonly typeset sort uniq wc basename dirname date sleep kill pkill wait shift set unset let expr command which type hash realpath readlink stat find tee diff cmp file id whoami env printenv mktemp chmod chown ln eval exec trap return exit break continue pgrep ps log warn error info debug logger".split(" "),
-);
 /** A file the next run reads to know where to start or what is done. */
 const MARK_FILE = /(^|[-_/.${"'])(state|last|seen|sent|stamp|cursor|processed|watermark|checkpoint|since|done|posted|notified)/i;
 /** Files that record what went wrong or what was made, not where the next run starts. */
@@ -24,17 +21,11 @@ const MARK_VALUE = /\bdate\b|\$\{?(TODAY|NOW|now|today|ts|TS|timestamp|TIMESTAMP
 const JQ_MARK = /\.(last\w*|since|cursor|watermark|checkpoint|seen\w*|processed\w*|sent\w*)\s*(=|\|=|\+=)/i;
 const STOPS = /\bexit\s+(?:[1-9]|"?\$)|\breturn\s+(?:[1-9]|"?\$)/;
 
-function name(node: SyntaxNode | null | undefined): string {
-  const inner = node?.type === "redirected_statement" ? node.childForFieldName("body") : node;
-  return inner?.type === "command" ? inner.childForFieldName("name")?.text ?? "" : "";
-}
-
+/** A list or an assignment is work when any command in it is; anything else as the shell readers judge a command. */
 function isWork(node: SyntaxNode, pipefail: boolean): boolean {
   const inner = node.type === "redirected_statement" ? node.childForFieldName("body") ?? node : node;
-  if (inner.type === "pipeline" && inner.namedChildren.length > 1) return pipefail ? inner.namedChildren.some((p) => isWork(p, pipefail)) : isWork(inner.namedChildren.at(-1)!, pipefail);
-  if (inner.type === "list" || inner.type === "variable_assignment" || inner.type === "declaration_command") return inner.descendantsOfType("command").some((c) => isWork(c, pipefail));
-  const n = inner.type === "command" ? inner.childForFieldName("name")?.text ?? "" : inner.descendantsOfType("command")[0]?.childForFieldName("name")?.text ?? "";
-  return n !== "" && !NOT_WORK.has(n) && !/^\$|^\[/.test(n);
+  if (inner.type === "list" || inner.type === "variable_assignment" || inner.type === "declaration_command") return inner.descendantsOfType("command").some((c) => commandIsWork(c, pipefail));
+  return commandIsWork(node, pipefail);
 }
 
 /**
