@@ -3,9 +3,9 @@
 // Set of its own, push a value), the cap bounds the answer the function builds: the items it did not look at were
 // never work handed to this run, so nothing is left for later. Functions of the file are followed, the way Python's
 // capped loops follow functions that only compute (python-more.ts).
+import { JS_FUNCTION_TYPES as FUNCTION_TYPES } from "../source/js.js";
 import type { SyntaxNode } from "../source/tree-sitter.js";
 
-const FUNCTION_TYPES = new Set(["function_declaration", "function_expression", "arrow_function", "method_definition", "function", "generator_function_declaration"]);
 /** Methods that compute a value from the one they are called on (strings, arrays, dates, a stat, a buffer). */
 const PURE_METHOD = /^(push|unshift|join|map|filter|reduce|some|every|find|findIndex|includes|indexOf|lastIndexOf|slice|substring|substr|split|trim|trimStart|trimEnd|toLowerCase|toUpperCase|startsWith|endsWith|replace|replaceAll|match|matchAll|test|exec|charAt|charCodeAt|padStart|padEnd|repeat|concat|sort|reverse|keys|values|entries|toString|toFixed|toISOString|getTime|valueOf|localeCompare|normalize|isFile|isDirectory|at|flat|flatMap)$/;
 /** Reads of local state: what the loop reads it only turns into values. */
@@ -69,7 +69,8 @@ export function capBoundsAnswer(cond: SyntaxNode, loop: SyntaxNode, root: Syntax
   const m = /^\(?\s*(\w+)\.(length|size)\s*(>=|>|===?)/.exec(cond.text);
   if (!m) return false;
   const list = m[1]!;
-  const made = enclosingScope(loop).descendantsOfType("variable_declarator").some((d) => d.childForFieldName("name")?.text === list && MADE.test(d.childForFieldName("value")?.text ?? ""));
+  const scope = enclosingScope(loop);
+  const made = scope.descendantsOfType("variable_declarator").some((d) => d.childForFieldName("name")?.text === list && MADE.test(d.childForFieldName("value")?.text ?? ""));
   const loopBody = loop.childForFieldName("body");
   if (!made || !loopBody || !new RegExp(`\\b${list}\\.(push|unshift|add|set)\\(`).test(loopBody.text)) return false;
   const collections = new Set(root.descendantsOfType("variable_declarator").filter((d) => MADE.test(d.childForFieldName("value")?.text ?? "")).map((d) => d.childForFieldName("name")?.text ?? ""));
@@ -87,6 +88,5 @@ export function capBoundsAnswer(cond: SyntaxNode, loop: SyntaxNode, root: Syntax
     }
     return false;
   };
-  const scope = enclosingScope(loop);
   return !scope.descendantsOfType("identifier").some((u) => u.text === list && u.startIndex > loop.endIndex && workedOn(u));
 }

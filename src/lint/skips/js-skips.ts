@@ -3,6 +3,7 @@
 // result or into exit 0, a progress mark moved past a failed item, and a catch-all that exits 0. Read from the tree,
 // so comments never count.
 import type { SkipEvidence, SkipMechanism } from "../source/facts.js";
+import { JS_FUNCTION_TYPES } from "../source/js.js";
 import { at, nodesOf, type SyntaxNode } from "../source/tree-sitter.js";
 import { capBoundsAnswer } from "./js-answer-loops.js";
 import { jsFailureAsNothing, jsSuccessOnFailure, jsUnconfirmedSends } from "./js-failing-calls.js";
@@ -13,7 +14,7 @@ const LOOPS = new Set(["for_statement", "for_in_statement", "while_statement", "
 /** The node types jsSkips looks for in the whole tree: found in one search (nodesOf), not one search each. */
 const JS_SKIP_TYPES = ["catch_clause", "call_expression", "if_statement", "for_in_statement", "variable_declarator"];
 const js = (root: SyntaxNode, type: string) => nodesOf(root, type, JS_SKIP_TYPES);
-const FUNCTIONS = new Set(["function_declaration", "function_expression", "arrow_function", "method_definition", "function", "generator_function_declaration"]);
+const FUNCTIONS = JS_FUNCTION_TYPES;
 const BUDGET = /budget|deadline|elapsed|timeLeft|remainingMs|overBudget|performance\.now\(\)|Date\.now\(\)/;
 const SURFACE = /send|notify|alert|emitSkip|skipAndExit|skip-summary|throw\b|exit\(\s*[1-9]|exitCode\s*=\s*[1-9]|\.push\(|reject\(/;
 const LOG = /^(console\.(error|warn|log|info|debug)|log|logger\.\w+|debug|warn)\(/;
@@ -221,7 +222,7 @@ function readsOwnState(tryBody: SyntaxNode, root: SyntaxNode): boolean {
   if (reads.length === 0) return false;
   const fn = (c: SyntaxNode) => c.childForFieldName("function")?.text ?? "";
   // Everything else only computes on what was read (JSON.parse, split, slice) or asks whether the file is there.
-  if (calls.some((c) => !reads.some((r) => r.startIndex === c.startIndex) && !LOG.test(`${fn(c)}(`) && !/(^|\.)(existsSync|statSync|stat|access|accessSync|push|join|map|filter|toString|trim|slice|split|parse|includes|keys|values|entries|String|Number|Boolean|filter|reverse|sort)$/.test(fn(c)))) return false;
+  if (calls.some((c) => !reads.some((r) => r.startIndex === c.startIndex) && !LOG.test(`${fn(c)}(`) && !/(^|\.)(existsSync|statSync|stat|access|accessSync|push|join|map|filter|toString|trim|slice|split|parse|includes|keys|values|entries|String|Number|Boolean|reverse|sort)$/.test(fn(c)))) return false;
   return reads.every((r) => {
     const path = r.childForFieldName("arguments")?.namedChildren[0]?.text ?? "";
     if (!/^[\w$.]+$/.test(path)) return false;
@@ -314,8 +315,9 @@ export function jsSkips(root: SyntaxNode): SkipEvidence[] {
     }
     // `try { … findings.push(…) } catch { /* git diff failed, skip */ } return findings;`: a failure that only logs falls
     // through to returning the collection the try was filling, still empty, and the caller reads "nothing found".
-    if (!loop && tryStmt && tryBody && stmts.every(logsOnlyDeep) && doesWork(tryBody) && returnsUnfilled(tryStmt)) {
-      add("error-as-empty", clause, `${clause.text.split("\n")[0]!.trim()} … (falls through to ${returnsUnfilled(tryStmt)})`);
+    const unfilled = !loop && tryStmt && tryBody && stmts.every(logsOnlyDeep) && doesWork(tryBody) ? returnsUnfilled(tryStmt) : undefined;
+    if (unfilled) {
+      add("error-as-empty", clause, `${clause.text.split("\n")[0]!.trim()} … (falls through to ${unfilled})`);
       continue;
     }
     if (!loop || !tryStmt) continue;

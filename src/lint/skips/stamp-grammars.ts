@@ -1,5 +1,6 @@
 // The two grammars of `stampPastFailure` (stamp-past-failure.ts): how Python and JavaScript/TypeScript write a
 // function's name, a failure answer, a failure branch, a mark, and the variable a call's answer is kept in.
+import { JS_FUNCTION_TYPES } from "../source/js.js";
 import { dotted } from "../source/python.js";
 import type { SyntaxNode } from "../source/tree-sitter.js";
 import type { StampGrammar } from "./stamp-past-failure.js";
@@ -85,7 +86,7 @@ export const PYTHON_STAMPS: StampGrammar = {
   },
 };
 
-const JS_FUNCTIONS = ["function_declaration", "method_definition", "arrow_function", "function_expression", "function", "generator_function_declaration"];
+const JS_FUNCTIONS = [...JS_FUNCTION_TYPES];
 
 function jsObjectFails(value: SyntaxNode): boolean {
   if (value.type !== "object") return false;
@@ -99,7 +100,7 @@ function jsObjectFails(value: SyntaxNode): boolean {
 
 export const JS_STAMPS: StampGrammar = {
   types: [...JS_FUNCTIONS, "return_statement", "call_expression", "assignment_expression", "if_statement", "while_statement", "ternary_expression", "throw_statement"],
-  functions: new Set(JS_FUNCTIONS),
+  functions: JS_FUNCTION_TYPES,
   call: "call_expression",
   assignment: "assignment_expression",
   conditions: new Set(["if_statement", "while_statement", "ternary_expression"]),

@@ -16,6 +16,8 @@ const TEST_CALLS = new Set(["it", "test", "describe", "suite", "context", "speci
 const SPAWN = /^(execFile|execFileSync|spawn|spawnSync|execa|execaSync)$/;
 const EXEC = /^(exec|execSync|execaCommand|execaCommandSync)$/;
 const JS_TYPES = new Set(["import_statement", "variable_declarator", "string", "template_string", "identifier", "property_identifier", "shorthand_property_identifier", "call_expression", "new_expression"]);
+/** The node types of a JS/TS function in the tree-sitter grammars: what the silent-skip readers mean by "its function". */
+export const JS_FUNCTION_TYPES: ReadonlySet<string> = new Set(["function_declaration", "function_expression", "arrow_function", "method_definition", "function", "generator_function_declaration"]);
 const WRAPPERS = new Set(["parenthesized_expression", "await_expression", "as_expression", "non_null_expression", "satisfies_expression"]);
 
 /** A string literal's value, escapes decoded the simple way (enough for paths and test names). */
