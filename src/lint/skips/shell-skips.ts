@@ -310,7 +310,7 @@ function doneLine(stmt: SyntaxNode): boolean {
  */
 function uncheckedThenDone(root: SyntaxNode, out: SkipEvidence[]): void {
   if (/\bset\s+-[a-zA-Z]*e|\berrexit\b|\bERR\b/.test(root.text)) return;
-  const own = new Set(sh(root, "command").length ? root.descendantsOfType("function_definition").map((f) => f.childForFieldName("name")?.text ?? "") : []);
+  const own = new Set(root.descendantsOfType("function_definition").map((f) => f.childForFieldName("name")?.text ?? ""));
   const tail = (stmts: readonly SyntaxNode[]): void => {
     const after: SyntaxNode[] = [];
     for (let i = stmts.length - 1; i >= 0; i--) {

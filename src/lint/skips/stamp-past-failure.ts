@@ -38,9 +38,9 @@ export interface StampGrammar {
 
 /** A key the next run reads to know where to start: a `last_*` time or id, a watermark, cursor, seen/processed set. */
 const MARK = /^_?(last(_?[A-Za-z0-9]+)*|watermark|high_?water(_?mark)?|highWater(Mark)?|cursor|since|checkpoint|processed(_?(ids|urls|keys|Ids|Urls|Keys))?|seen(_?(ids|urls|keys|Ids|Urls|Keys))?)$/;
-/** `last_error`, `lastStatus`, `last_exit_code`: a record of what happened, not a mark of where to start. */
 /** A call that keeps an object for the next run. */
 const SAVE = /save|write|dump|persist|store|flush|commit/i;
+/** `last_error`, `lastStatus`, `last_exit_code`: a record of what happened, not a mark of where to start. */
 const NOT_MARK = /error|err$|status|result|exit|code|message|msg|output|response|exception|fail|attempt|reason|warn|name|value|price|level|state$|file|path|dir$/i;
 /** A branch on an outcome (`if backup_completed_ok:`, `if (sent)`): the mark is written only when the work went well. */
 const OUTCOME = /\bok\b|_ok\b|Ok\b|success|succeed|complete|done|sent|delivered|error|fail|valid/i;
