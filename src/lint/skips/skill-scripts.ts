@@ -34,7 +34,7 @@ function mentions(text: string, file: TileFile, importsOnly = false): boolean {
   }
   if (importsOnly) {
     // Run by an interpreter with a path that ends in the script's folder and name: `bash "$DIR/daily-digest/skill.sh"`.
-    const key = `${posix.basename(posix.dirname(file.path))}/${base}`.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const key = escapeRegExp(`${posix.basename(posix.dirname(file.path))}/${base}`);
     return text.includes(base) && new RegExp(`\\b(?:bash|sh|zsh|python[\\d.]*|node|tsx|bun)\\s+["']?[^\\s"']*\\b${key}\\b`).test(text);
   }
   // A module run: `python3 -m herald.cli` runs herald/cli.py (or herald/cli/__main__.py).
@@ -209,14 +209,24 @@ const scheduleCache = new WeakMap<Tile, TileFile[]>();
 function namesSkill(text: string, skill: Skill, scripts: readonly TileFile[]): boolean {
   const runs = [...scripts, ...skill.files.filter((f) => WINDOWS_SCRIPT.test(f.path))];
   const words = [skill.name, posix.basename(skill.dir), ...runs.map((f) => posix.basename(f.path)).filter((b) => !GENERIC.test(b))].filter((w) => w.length > 2);
-  return words.some((w) => new RegExp(`(^|[^\\w-])${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w-])`).test(text));
+  return words.some((w) => new RegExp(`(^|[^\\w-])${escapeRegExp(w)}(?![\\w-])`).test(text));
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** How docs and schedules name a script: its file name, or with its folder when the name is generic (`backup/run.sh`). */
+function scriptKey(file: TileFile): string {
+  const base = posix.basename(file.path);
+  return GENERIC.test(base) ? `${posix.basename(posix.dirname(file.path))}/${base}` : base;
 }
 
 /** Text that starts a program with an interpreter (`python3 bin/poller.py`, `node ./lib/daemon.js`), not an import of it. */
 function startsProgram(text: string, file: TileFile): boolean {
   const base = posix.basename(file.path);
   if (!text.includes(base)) return false;
-  const key = (GENERIC.test(base) ? `${posix.basename(posix.dirname(file.path))}/${base}` : base).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const key = escapeRegExp(scriptKey(file));
   return new RegExp(`\\b(?:bash|sh|zsh|python[\\d.]*|node|tsx|bun|deno run)\\s+(?:-\\S+\\s+)*["']?(?:[^\\s"']*/)?${key}\\b`).test(text);
 }
 
@@ -241,14 +251,11 @@ export function runsUnattended(tile: Tile, skill: Skill, docs: readonly TileFile
  * the run's own. A helper the agent calls now and then (a row in a table of tools) is not, even in a scheduled skill.
  */
 export function scheduledEntry(tile: Tile, docs: readonly TileFile[], file: TileFile): boolean {
-  const base = posix.basename(file.path);
-  // A generic name (`run.sh`) counts only with its folder (`backup/run.sh`).
-  const key = GENERIC.test(base) ? `${posix.basename(posix.dirname(file.path))}/${base}` : base;
-  const escape = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const key = scriptKey(file);
   // Named by its file name, or by its folder when that folder holds no other script ("run the script in `scripts/`").
   const dir = posix.basename(posix.dirname(file.path));
   const alone = dir !== "." && dir !== "" && !tile.scripts.some((s) => s.file !== file && posix.dirname(s.file.path) === posix.dirname(file.path) && isCode(s.file.language));
-  const named = new RegExp(`(?:^|[^\\w.-])(?:${escape(key)}\\b${alone ? `|${escape(dir)}/(?![\\w.-])` : ""})`);
+  const named = new RegExp(`(?:^|[^\\w.-])(?:${escapeRegExp(key)}\\b${alone ? `|${escapeRegExp(dir)}/(?![\\w.-])` : ""})`);
   if (docs.some((d) => (d.text ?? "").split(/\n\s*\n/).some((para) => named.test(para) && saysScheduled(para)))) return true;
   if (schedules(tile).some((f) => f !== file && named.test(f.text!))) return true;
   return timerPrograms(tile).some((p) => p.file !== file && imports(p, file));
