@@ -2,6 +2,7 @@
 // notice reaches Telegram once, and a replica that restarts (and so forgets every alert) gets it back by re-posting,
 // from the journal, even from a surfacer that was itself restarted in between.
 import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
 import { access, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -86,4 +87,19 @@ describe.skipIf(!HAS_ALERTMANAGER)("alertmanager notifier with two clustered rep
     // The restarted replica learnt from its peer that the group was already notified.
     expect(telegram.messages()).toHaveLength(1);
   }, 90_000);
+
+  it("a replica whose gossip port is taken before it binds it starts on another (the harness the cluster test stands on)", async () => {
+    const port = await freePort();
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(port, "127.0.0.1", () => resolve()));
+    try {
+      const telegram = await startTelegram();
+      const am = await startAlertmanager({ config: await exampleConfig(telegram.url), cluster: { port, peers: [] } });
+      expect(am.clusterAddress).toMatch(/^127\.0\.0\.1:\d+$/);
+      expect(am.clusterAddress).not.toBe(`127.0.0.1:${port}`);
+      expect((await fetch(`${am.url}/-/ready`)).ok).toBe(true);
+    } finally {
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
+    }
+  }, 60_000);
 });
